@@ -1,0 +1,106 @@
+// Bundles the output page: renderer/src/main.ts → dist/render-<hash>.js, plus the tiny HTML shell
+// (dist/render.html) and dist/manifest.json. Run by `npm run build:renderer`; idempotent.
+import { build } from 'esbuild';
+import { mkdir, readdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, 'dist');
+const ASSET_PREFIX = '/render/assets/';
+
+async function bundle() {
+  const result = await build({
+    entryPoints: [join(here, 'src/main.ts')],
+    outdir: dist,
+    entryNames: 'render-[hash]',
+    bundle: true,
+    format: 'iife',
+    minify: true,
+    sourcemap: 'linked',
+    // Hosts embed old Chromium (OBS, vMix, CasparCG); esbuild fails the build on syntax it cannot lower.
+    target: 'chrome95',
+    legalComments: 'none',
+    charset: 'utf8',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const script = Object.keys(result.metafile.outputs)
+    .map((file) => basename(file))
+    .find((file) => /^render-[A-Z0-9]+\.js$/i.test(file));
+  if (!script) throw new Error('esbuild produced no render-<hash>.js');
+  return script;
+}
+
+// `data:,` as the icon stops browsers asking the server for a favicon on every load.
+// The shell stays tiny: OBS never retries a failed first load, so the script does all the retrying.
+// If the script itself fails to load (server restarting, a redeploy under a new hash), the inline
+// loader retries with backoff. It reloads the page only when the shell answers with a different
+// script, since a reload that fails would leave the page dead for good.
+const LOADER = `(function () {
+  var delay = 500;
+  function retry(script) {
+    delay = Math.min(delay * 2, 30000);
+    setTimeout(function () {
+      fetch(location.href, { cache: 'no-store' })
+        .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+        .then(function (html) {
+          if (html.indexOf(script.getAttribute('src')) < 0) return location.reload();
+          var again = document.createElement('script');
+          again.src = script.getAttribute('src');
+          document.head.appendChild(again);
+        })
+        .catch(function () { retry(script); });
+    }, delay * (0.5 + Math.random() / 2));
+  }
+  addEventListener('error', function (e) {
+    var t = e.target;
+    if (t && t.tagName === 'SCRIPT' && t.src) retry(t);
+  }, true);
+})();`;
+
+function shell(script) {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>onair</title>
+<link rel="icon" href="data:,">
+<style>html, body { background: transparent; margin: 0; padding: 0; overflow: hidden; }</style>
+<script>${LOADER}</script>
+<script src="${ASSET_PREFIX}${script}" defer></script>
+</head>
+<body></body>
+</html>
+`;
+}
+
+/** Write-then-rename, so a server reading the file mid-build never serves half of it. */
+async function writeAtomic(file, text) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  await rename(tmp, file);
+}
+
+async function removeStale(script) {
+  const keep = new Set([script, `${script}.map`]);
+  for (const file of await readdir(dist)) {
+    if (/^render-.*\.js(\.map)?$/.test(file) && !keep.has(file)) await unlink(join(dist, file));
+  }
+}
+
+async function main() {
+  await mkdir(dist, { recursive: true });
+  const script = await bundle();
+  // Shell and manifest point at the new script only once it exists; stale scripts go last.
+  await writeAtomic(join(dist, 'render.html'), shell(script));
+  await writeAtomic(join(dist, 'manifest.json'), `${JSON.stringify({ script, html: 'render.html' }, null, 2)}\n`);
+  await removeStale(script);
+}
+
+main().catch((err) => {
+  // esbuild has already printed its own diagnostics; anything else is printed here.
+  if (!err?.errors) console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,121 @@
+/**
+ * The render WebSocket: connects, hands snapshots and frames to the page, asks for a resync when told
+ * to, and reconnects forever with jittered backoff. It never gives up: a page in a host's browser
+ * source has nobody to press reload.
+ */
+import type { ClientMessage, FrameMessage, ServerMessage, SnapshotMessage } from '../../src/protocol/index.js';
+import { reconnectDelay } from './backoff.js';
+
+export type ConnectionStatus = 'connecting' | 'open' | 'closed';
+
+export interface ConnectionOptions {
+  url: string;
+  /** Applies a message; returns 'resync' when a gap means the server must send a fresh snapshot. */
+  onMessage(msg: SnapshotMessage | FrameMessage, receivedAt: number): 'resync' | 'ok';
+  /** Called once per lost socket, before the reconnect is scheduled. */
+  onDisconnect(): void;
+}
+
+export interface Connection {
+  start(): void;
+  /** Reconnects now if waiting to retry (the page became visible, the network came back). */
+  nudge(): void;
+  status(): ConnectionStatus;
+}
+
+/** A socket stuck connecting (half-open network, dead proxy) is abandoned and retried. */
+const CONNECT_TIMEOUT_MS = 10_000;
+/** What a browser reports when a socket dies without a close frame. */
+const ABNORMAL_CLOSE = 1006;
+
+export function createConnection(options: ConnectionOptions): Connection {
+  let socket: WebSocket | null = null;
+  let status: ConnectionStatus = 'closed';
+  let attempt = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  function connect(): void {
+    retryTimer = undefined;
+    status = 'connecting';
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(options.url);
+    } catch (err) {
+      console.warn('onair: cannot open the render socket', err);
+      retry(ABNORMAL_CLOSE);
+      return;
+    }
+    socket = ws;
+    const timeout = setTimeout(() => ws.close(), CONNECT_TIMEOUT_MS);
+    ws.onopen = () => {
+      clearTimeout(timeout);
+      if (socket === ws) status = 'open';
+    };
+    ws.onmessage = (event: MessageEvent) => {
+      if (socket === ws) receive(ws, event.data);
+    };
+    ws.onclose = (event: CloseEvent) => {
+      clearTimeout(timeout);
+      if (socket !== ws) return;
+      socket = null;
+      options.onDisconnect();
+      retry(event.code);
+    };
+  }
+
+  function receive(ws: WebSocket, data: unknown): void {
+    const msg = parseServerMessage(data);
+    if (!msg) return;
+    if (msg.type === 'ack') return;
+    if (msg.type === 'error') {
+      console.warn(`onair: server error ${msg.code}: ${msg.detail}`);
+      return;
+    }
+    // A snapshot proves the line works end to end; only then is the backoff forgiven.
+    if (msg.type === 'snapshot') attempt = 0;
+    if (options.onMessage(msg, Date.now()) === 'resync') send(ws, { op: 'resync' });
+  }
+
+  function retry(closeCode: number): void {
+    status = 'closed';
+    const delay = reconnectDelay(attempt, closeCode);
+    attempt += 1;
+    retryTimer = setTimeout(connect, delay);
+  }
+
+  return {
+    start() {
+      if (!socket && retryTimer === undefined) connect();
+    },
+    nudge() {
+      if (retryTimer === undefined) return;
+      clearTimeout(retryTimer);
+      connect();
+    },
+    status: () => status,
+  };
+}
+
+function send(ws: WebSocket, msg: ClientMessage): void {
+  if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+}
+
+const MESSAGE_TYPES: ReadonlySet<string> = new Set(['snapshot', 'frame', 'ack', 'error']);
+
+/** Text JSON with a known `type`, or null (and a warning) for anything else. */
+export function parseServerMessage(data: unknown): ServerMessage | null {
+  if (typeof data !== 'string') {
+    console.warn('onair: ignoring a non-text message');
+    return null;
+  }
+  try {
+    const msg: unknown = JSON.parse(data);
+    if (typeof msg === 'object' && msg !== null && MESSAGE_TYPES.has((msg as { type?: unknown }).type as string)) {
+      return msg as ServerMessage;
+    }
+  } catch {
+    // Reported below with the rest.
+  }
+  console.warn('onair: ignoring a malformed message');
+  return null;
+}

@@ -1,0 +1,62 @@
+/**
+ * The Hono application: everything HTTP. It knows the engine and the store, never the transport.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { AppError } from '../errors.js';
+import { channelRoutes } from './channels/routes.js';
+import type { ApiDeps, ApiEnv } from './env.js';
+import { inputRoutes } from './inputs/routes.js';
+import { authenticate } from './middleware/authenticate.js';
+import { jsonBody } from './middleware/json-body.js';
+import { requestContext } from './middleware/request-context.js';
+import { playoutRoutes } from './playout/routes.js';
+import { handleError, validationError } from './problem.js';
+import { renderRoutes } from './render/routes.js';
+import { sceneRoutes } from './scenes/routes.js';
+import { systemRoutes } from './system/routes.js';
+import { templateRoutes } from './templates/routes.js';
+
+export const API_VERSION = '1.0.0';
+
+export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiEnv> {
+  const app = new OpenAPIHono<ApiEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error);
+    },
+  });
+  app.use('*', requestContext(deps.logger));
+  app.onError(handleError);
+  app.notFound(() => {
+    throw new AppError('not_found', 'No such endpoint. The API reference is at /docs.');
+  });
+
+  const v1 = new OpenAPIHono<ApiEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error);
+    },
+  });
+  v1.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'onair_sk_… API key',
+  });
+  v1.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'onair API',
+      version: API_VERSION,
+      description: 'Live broadcast graphics: channels, scenes, inputs, playout.',
+    },
+    servers: [{ url: '/v1' }],
+  });
+  // Registered after doc31: the OpenAPI document answers before authentication runs.
+  v1.use('*', authenticate(deps.auth));
+  v1.use('*', jsonBody());
+  for (const routes of [channelRoutes, sceneRoutes, inputRoutes, playoutRoutes, templateRoutes])
+    v1.route('/', routes(deps));
+
+  app.route('/v1', v1);
+  app.route('/', renderRoutes(deps));
+  app.route('/', systemRoutes(deps, publicDir));
+  return app;
+}

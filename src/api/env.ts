@@ -1,0 +1,32 @@
+import type { Logger } from 'pino';
+import type { Authenticator } from '../auth/authenticate.js';
+import type { Principal } from '../auth/permissions.js';
+import type { Engine } from '../engine/index.js';
+import type { Store } from '../store/store.js';
+import type { RendererAssets } from './render/renderer-assets.js';
+
+export type Health = 'starting' | 'ready' | 'draining';
+
+/** What the HTTP API needs from the rest of the server; main.ts provides it. */
+export interface ApiDeps {
+  engine: Engine;
+  store: Store;
+  auth: Authenticator;
+  logger: Logger;
+  /** Public base URL without trailing slash (known once the port is bound). */
+  baseUrl: () => string;
+  health: () => Health;
+  renderer: RendererAssets;
+  metrics: () => string;
+  metricsToken: string | undefined;
+}
+
+export interface ApiEnv {
+  Variables: {
+    requestId: string;
+    log: Logger;
+    principal: Principal;
+    /** The parsed JSON body, when the request had one. */
+    body: unknown;
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * Reads and parses a JSON request body once, with clear errors: 415 for a body that is not JSON,
+ * 400 for malformed JSON, 413 past the size limit (the transport also stops reading there).
+ */
+import type { MiddlewareHandler } from 'hono';
+import { AppError } from '../../errors.js';
+import type { ApiEnv } from '../env.js';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
+
+export function jsonBody(): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const text = await c.req.text();
+    if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
+      throw new AppError('payload_too_large', 'Request bodies are limited to 64 KiB.');
+    }
+    if (text.length === 0) return next();
+    const type = c.req.header('content-type') ?? '';
+    if (!JSON_TYPE.test(type)) {
+      throw new AppError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (err) {
+      throw new AppError('invalid_request', `Malformed JSON: ${(err as Error).message}`);
+    }
+    c.set('body', parsed);
+    // Validators downstream read c.req.json(): hand them the parsed value instead of parsing again.
+    c.req.bodyCache.json = Promise.resolve(parsed);
+    return next();
+  };
+}

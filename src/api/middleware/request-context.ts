@@ -1,0 +1,25 @@
+/**
+ * Request id (echoed when the client sent a sane one), a child logger carrying it, and one access log
+ * line per request. Paths are logged without their query string: renderer URLs carry tokens there.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { Logger } from 'pino';
+import { randomBase62 } from '../../ids.js';
+import type { ApiEnv } from '../env.js';
+
+const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export function requestContext(logger: Logger): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    const sent = c.req.header('x-request-id');
+    const requestId = sent && CLIENT_ID.test(sent) ? sent : `req_${randomBase62(20)}`;
+    const log = logger.child({ reqId: requestId });
+    c.set('requestId', requestId);
+    c.set('log', log);
+    const started = performance.now();
+    await next();
+    c.res.headers.set('X-Request-Id', requestId);
+    const ms = Math.round((performance.now() - started) * 100) / 100;
+    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms }, 'request');
+  };
+}

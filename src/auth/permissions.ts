@@ -1,0 +1,63 @@
+/**
+ * Permissions (API.md §2) and the one check every route and WebSocket op passes through.
+ */
+import { AppError } from '../errors.js';
+
+export const PERMISSIONS = [
+  'channels:read',
+  'channels:write',
+  'inputs:write',
+  'playout:write',
+  'webhooks:manage',
+  'keys:manage',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+export type Grant = Permission | '*';
+
+/** Who is asking. Built once per request or connection by auth/authenticate.ts. */
+export type Principal =
+  | {
+      kind: 'key';
+      keyId: string;
+      orgId: string;
+      grants: ReadonlySet<Grant>;
+      /** null: every channel of the workspace. */
+      channelIds: ReadonlySet<string> | null;
+    }
+  /** A renderer holding a channel's output token: may read that one channel, nothing else. */
+  | { kind: 'output'; orgId: string; channelId: string };
+
+export interface Target {
+  /** The workspace of the resource, when there is one. */
+  orgId?: string;
+  channelId?: string;
+}
+
+/**
+ * Throws not_found when the resource is outside what the principal may see (another workspace, a channel
+ * outside its lock), so ids do not leak; then forbidden when it lacks the permission.
+ */
+export function authorize(principal: Principal, permission: Permission, target: Target = {}): void {
+  if (target.orgId !== undefined && target.orgId !== principal.orgId) throw notFound(target);
+  if (principal.kind === 'output') {
+    if (target.channelId !== undefined && target.channelId !== principal.channelId) throw notFound(target);
+    if (permission !== 'channels:read' || target.channelId === undefined) throw forbidden(permission);
+    return;
+  }
+  if (target.channelId !== undefined && principal.channelIds && !principal.channelIds.has(target.channelId)) {
+    throw notFound(target);
+  }
+  if (!hasGrant(principal.grants, permission)) throw forbidden(permission);
+}
+
+export function hasGrant(grants: ReadonlySet<Grant>, permission: Permission): boolean {
+  return grants.has('*') || grants.has(permission);
+}
+
+function notFound(target: Target): AppError {
+  return new AppError('not_found', target.channelId ? `Channel ${target.channelId} does not exist.` : 'Not found.');
+}
+
+function forbidden(permission: Permission): AppError {
+  return new AppError('forbidden', `This credential lacks the "${permission}" permission.`, { extra: { permission } });
+}

@@ -1,0 +1,273 @@
+/**
+ * The frame-clocked channel engine. Operations queue on their channel and are applied at the next tick of
+ * the channel's frame clock; the tick's changes are committed as one unit, then acknowledged, published
+ * as one frame message per changed channel, and turned into events. Only channels with queued work are
+ * visited, so idle channels cost nothing per tick. The tick never throws.
+ */
+import { AppError } from '../errors.js';
+import type { FrameMessage, SnapshotMessage } from '../protocol/index.js';
+import type { Broker } from './broker.js';
+import { ChannelRuntime, type ChannelChange } from './channel-runtime.js';
+import type { EngineEvent } from './events.js';
+import { FrameClock } from './frame-clock.js';
+import { frameRate, type FrameRate } from './frame-rate.js';
+import { assertCompatible, type InputRegistry } from './input-registry.js';
+import type { ChannelRecord, SceneRecord, StoredChannel } from './model.js';
+import type { Op, OpResult } from './ops.js';
+import { buildSnapshot, buildState, type ChannelState } from './snapshot.js';
+import type { TimeSource } from './time-source.js';
+
+/**
+ * Makes one tick's changes durable. Must either persist all of them or none and throw; when it returns
+ * (or its promise resolves) they survive a crash. Calls never overlap: the engine waits for one to finish.
+ */
+export interface TickCommitter {
+  commitTick(frame: number, changes: readonly ChannelChange[]): void | Promise<void>;
+}
+
+export interface EngineDeps {
+  time: TimeSource;
+  committer: TickCommitter;
+  broker: Broker;
+  onEvents?: (events: EngineEvent[]) => void;
+  /** Something went wrong inside a tick (already contained); for logs and metrics. */
+  onTickError?: (err: unknown, context: { frame: number; channelId?: string }) => void;
+  onTick?: (info: { fps: FrameRate; frame: number; durationMs: number; changed: number }) => void;
+}
+
+interface Group {
+  clock: FrameClock;
+  pending: Set<ChannelRuntime>;
+  committing: boolean;
+}
+
+export class Engine {
+  private readonly channels = new Map<string, ChannelRuntime>();
+  private readonly groups = new Map<FrameRate, Group>();
+  private running = false;
+
+  constructor(private readonly deps: EngineDeps) {}
+
+  load(stored: Iterable<StoredChannel>): void {
+    for (const s of stored) this.channels.set(s.channel.id, new ChannelRuntime(s.channel, s.scenes, s.live));
+  }
+
+  start(): void {
+    this.running = true;
+    for (const g of this.groups.values()) if (g.pending.size > 0) g.clock.start();
+  }
+
+  /** Stops the clocks after one last tick per group, so nothing queued is left unanswered. */
+  async stop(): Promise<void> {
+    this.running = false;
+    for (const [fps, g] of this.groups) {
+      g.clock.stop();
+      if (g.pending.size > 0) await this.runTick(fps, g, g.clock.nextFrame());
+    }
+  }
+
+  channelCount(): number {
+    return this.channels.size;
+  }
+
+  has(channelId: string): boolean {
+    return this.channels.has(channelId);
+  }
+
+  channelRecord(channelId: string): ChannelRecord {
+    return this.runtime(channelId).record;
+  }
+
+  /** The inputs the channel's scenes declare, for validating a patch before it is queued. */
+  registry(channelId: string): InputRegistry {
+    return this.runtime(channelId).registry;
+  }
+
+  scenes(channelId: string): SceneRecord[] {
+    return [...this.runtime(channelId).scenes.values()];
+  }
+
+  addChannel(record: ChannelRecord, frame = 0): void {
+    const live = { values: new Map(), program: null, preview: null, frame, updatedAt: record.createdAt };
+    this.channels.set(record.id, new ChannelRuntime(record, [], live));
+  }
+
+  updateChannel(record: ChannelRecord): void {
+    const rt = this.runtime(record.id);
+    const before = rt.record;
+    if (before.fps !== record.fps) this.moveGroup(rt, before.fps, record.fps);
+    rt.updateRecord(record);
+    if (before.outputToken !== record.outputToken)
+      this.deps.broker.publish(record.id, { kind: 'revoke', reason: 'token_rotated' });
+    this.markPending(rt);
+  }
+
+  removeChannel(channelId: string): void {
+    const rt = this.channels.get(channelId);
+    if (!rt) return;
+    this.channels.delete(channelId);
+    this.groups.get(rt.record.fps)?.pending.delete(rt);
+    for (const p of rt.queue) p.reject(new AppError('not_found', 'The channel was deleted.'));
+    this.deps.broker.publish(channelId, { kind: 'revoke', reason: 'channel_deleted' });
+  }
+
+  /** Throws conflict when the scene's inputs clash with the channel's; call before persisting. */
+  checkScene(scene: SceneRecord): void {
+    const rt = this.runtime(scene.channelId);
+    const others = [...rt.scenes.values()].filter((s) => s.id !== scene.id);
+    const registry = new Map(others.flatMap((s) => s.definition.inputs.map((d) => [d.name, d] as const)));
+    assertCompatible(registry, scene, others);
+  }
+
+  upsertScene(scene: SceneRecord): void {
+    const rt = this.runtime(scene.channelId);
+    rt.upsertScene(scene);
+    this.markPending(rt);
+  }
+
+  removeScene(channelId: string, sceneId: string): void {
+    const rt = this.runtime(channelId);
+    rt.removeScene(sceneId);
+    this.markPending(rt);
+  }
+
+  /** Queues an operation; resolves once the tick that applied it is durable. */
+  submit(channelId: string, op: Op): Promise<OpResult> {
+    const rt = this.runtime(channelId);
+    if (!this.running)
+      return Promise.reject(new AppError('unavailable', 'The engine is not running.', { retryAfter: 1 }));
+    return new Promise<OpResult>((resolve, reject) => {
+      rt.queue.push({ op, resolve, reject });
+      this.markPending(rt);
+    });
+  }
+
+  snapshot(channelId: string): SnapshotMessage {
+    return buildSnapshot(this.runtime(channelId), this.deps.time.now());
+  }
+
+  state(channelId: string): ChannelState {
+    return buildState(this.runtime(channelId), this.deps.time.now());
+  }
+
+  /** Clock statistics per frame rate, for metrics. */
+  clockStats(): { fps: FrameRate; ticks: number; lateTicks: number; skippedFrames: number }[] {
+    return [...this.groups].map(([fps, g]) => ({ fps, ...g.clock.getStats() }));
+  }
+
+  private runtime(channelId: string): ChannelRuntime {
+    const rt = this.channels.get(channelId);
+    if (!rt) throw new AppError('not_found', `Channel ${channelId} does not exist.`);
+    return rt;
+  }
+
+  private group(fps: FrameRate): Group {
+    let g = this.groups.get(fps);
+    if (!g) {
+      const created: Group = { pending: new Set(), committing: false, clock: null as unknown as FrameClock };
+      created.clock = new FrameClock(frameRate(fps), this.deps.time, (frame) => {
+        this.runTick(fps, created, frame).catch((err: unknown) => this.deps.onTickError?.(err, { frame }));
+      });
+      this.groups.set(fps, created);
+      g = created;
+    }
+    return g;
+  }
+
+  private markPending(rt: ChannelRuntime): void {
+    const g = this.group(rt.record.fps);
+    g.pending.add(rt);
+    if (this.running) g.clock.start();
+  }
+
+  private moveGroup(rt: ChannelRuntime, from: FrameRate, to: FrameRate): void {
+    // Queued work moves with the channel; markPending() adds it to the new group.
+    this.groups.get(from)?.pending.delete(rt);
+    this.group(to);
+  }
+
+  private async runTick(fps: FrameRate, g: Group, frame: number): Promise<void> {
+    // A commit still in flight: leave the queues for the next tick (they are applied then, in order).
+    if (g.committing || g.pending.size === 0) {
+      if (g.pending.size === 0) g.clock.stop();
+      return;
+    }
+    const started = performance.now();
+    const changes = this.prepareAll(g, frame);
+    if (changes.length > 0) await this.commitAndPublish(g, frame, changes);
+    this.deps.onTick?.({ fps, frame, durationMs: performance.now() - started, changed: changes.length });
+  }
+
+  private prepareAll(g: Group, frame: number): ChannelChange[] {
+    const nowIso = new Date(this.deps.time.now()).toISOString();
+    const changes: ChannelChange[] = [];
+    const due = g.pending;
+    g.pending = new Set();
+    for (const rt of due) {
+      try {
+        const change = rt.prepare(frame, nowIso);
+        if (change) changes.push(change);
+      } catch (err) {
+        this.deps.onTickError?.(err, { frame, channelId: rt.record.id });
+      }
+    }
+    return changes;
+  }
+
+  private async commitAndPublish(g: Group, frame: number, changes: ChannelChange[]): Promise<void> {
+    g.committing = true;
+    try {
+      await this.deps.committer.commitTick(frame, changes);
+    } catch (err) {
+      this.deps.onTickError?.(err, { frame });
+      const refusal = new AppError('unavailable', 'Storage refused the write; nothing was applied. Retry shortly.', {
+        retryAfter: 1,
+      });
+      for (const c of changes) for (const a of c.acks) a.pending.reject(refusal);
+      return;
+    } finally {
+      g.committing = false;
+    }
+    for (const change of changes) this.finish(change);
+    const events = changes.flatMap((c) => c.events);
+    if (events.length > 0) this.safely(frame, () => this.deps.onEvents?.(events));
+  }
+
+  private finish(change: ChannelChange): void {
+    const rt = this.channels.get(change.channelId);
+    if (rt) rt.live = change.live;
+    for (const a of change.acks)
+      a.pending.resolve(a.applied ? { frame: change.frame, applied: a.applied } : { frame: change.frame });
+    this.safely(change.frame, () =>
+      this.deps.broker.publish(change.channelId, {
+        kind: 'frame',
+        message: toFrameMessage(change, this.deps.time.now()),
+      }),
+    );
+  }
+
+  private safely(frame: number, fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.deps.onTickError?.(err, { frame });
+    }
+  }
+}
+
+function toFrameMessage(change: ChannelChange, now: number): FrameMessage {
+  const msg: FrameMessage = {
+    type: 'frame',
+    channelId: change.channelId,
+    frame: change.frame,
+    prev: change.prev,
+    serverTime: Math.round(now),
+  };
+  if (change.inputs.size > 0) msg.inputs = Object.fromEntries(change.inputs);
+  if (change.program !== undefined) msg.program = change.program;
+  if (change.preview !== undefined) msg.preview = change.preview;
+  if (change.scenes) msg.scenes = change.scenes;
+  if (change.removedScenes) msg.removedScenes = change.removedScenes;
+  if (change.meta) Object.assign(msg, change.meta);
+  return msg;
+}

@@ -1,0 +1,28 @@
+/**
+ * Domain events the engine emits after a tick commits (seed §6, API.md §6). Webhooks and the event log
+ * consume them; the engine does not know who listens.
+ */
+import type { InputValue } from '../protocol/index.js';
+import type { ChangeSource } from './model.js';
+
+export type EngineEventType =
+  'channel.played' | 'channel.scene_loaded' | 'channel.trigger_fired' | 'channel.bind_updated' | 'channel.cleared';
+
+export interface EngineEvent {
+  type: EngineEventType;
+  orgId: string;
+  channelId: string;
+  /** ISO 8601 */
+  createdAt: string;
+  data: Record<string, unknown> & { source: ChangeSource };
+}
+
+export function bindUpdated(
+  base: Omit<EngineEvent, 'type' | 'data'>,
+  inputs: Record<string, InputValue>,
+  previous: Record<string, InputValue>,
+  frame: number,
+  source: ChangeSource,
+): EngineEvent {
+  return { ...base, type: 'channel.bind_updated', data: { inputs, previous, frame, source } };
+}

@@ -1,0 +1,112 @@
+/**
+ * The inputs a channel's scenes declare, merged by name, and the checks a value must pass.
+ * A name is declared once per channel with one type; the first scene to declare it gives the default.
+ */
+import { AppError } from '../errors.js';
+import type { InputDef, InputType, InputValue } from '../protocol/index.js';
+import type { SceneRecord } from './model.js';
+import { closestName } from './closest-name.js';
+
+export const MAX_TEXT_BYTES = 4096;
+export const MAX_ABS_NUMBER = 1e15;
+const COLOR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
+
+export type InputRegistry = ReadonlyMap<string, InputDef>;
+
+export function buildRegistry(scenes: Iterable<SceneRecord>): Map<string, InputDef> {
+  const registry = new Map<string, InputDef>();
+  for (const scene of scenes) {
+    for (const def of scene.definition.inputs) {
+      if (!registry.has(def.name)) registry.set(def.name, def);
+    }
+  }
+  return registry;
+}
+
+/** Throws conflict when a scene redeclares a channel input with another type. */
+export function assertCompatible(registry: InputRegistry, scene: SceneRecord, others: Iterable<SceneRecord>): void {
+  const owners = new Map<string, string>();
+  for (const other of others) {
+    if (other.id === scene.id) continue;
+    for (const def of other.definition.inputs) if (!owners.has(def.name)) owners.set(def.name, other.name);
+  }
+  for (const def of scene.definition.inputs) {
+    const existing = registry.get(def.name);
+    const owner = owners.get(def.name);
+    if (existing && owner !== undefined && existing.type !== def.type) {
+      throw new AppError(
+        'conflict',
+        `Input "${def.name}" is already declared as ${existing.type} by scene "${owner}"; a channel input has one type.`,
+      );
+    }
+  }
+}
+
+/** Checks a whole patch; returns it as a Map so that names like `__proto__` stay plain data. */
+export function validatePatch(registry: InputRegistry, patch: Record<string, unknown>): Map<string, InputValue> {
+  const out = new Map<string, InputValue>();
+  for (const name of Object.keys(patch)) {
+    const def = Object.prototype.hasOwnProperty.call(patch, name) ? registry.get(name) : undefined;
+    if (!def) throw unknownInput(registry, name);
+    out.set(name, checkValue(def, patch[name], name));
+  }
+  return out;
+}
+
+function unknownInput(registry: InputRegistry, name: string): AppError {
+  const closest = closestName(name, registry.keys());
+  const hint = closest
+    ? ` Did you mean "${closest}"?`
+    : registry.size === 0
+      ? ' This channel has no scene that declares inputs.'
+      : '';
+  return new AppError('unknown_input', `No scene of this channel declares an input named "${name}".${hint}`, {
+    errors: [{ path: name, message: 'unknown input' }],
+    extra: { input: name, closest: closest ?? null },
+  });
+}
+
+export function checkValue(def: InputDef, value: unknown, path: string): InputValue {
+  if (value === null) return null;
+  const problem = typeProblem(def.type, value);
+  if (problem) {
+    throw new AppError('invalid_request', `Input "${path}" ${problem}.`, { errors: [{ path, message: problem }] });
+  }
+  return value as InputValue;
+}
+
+function typeProblem(type: InputType, value: unknown): string | null {
+  switch (type) {
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';
+      if (Math.abs(value) > MAX_ABS_NUMBER) return `must be between -1e15 and 1e15`;
+      return null;
+    case 'boolean':
+      return typeof value === 'boolean' ? null : 'must be true or false';
+    case 'text':
+      return textProblem(value);
+    case 'color':
+      return typeof value === 'string' && COLOR.test(value) ? null : 'must be a colour like #ff8800 or #ff8800cc';
+    case 'image':
+      return imageProblem(value);
+    case 'clock':
+      return 'is a clock; it is driven through the clocks endpoint, not set as a value';
+  }
+}
+
+function textProblem(value: unknown): string | null {
+  if (typeof value !== 'string') return 'must be a string';
+  if (Buffer.byteLength(value, 'utf8') > MAX_TEXT_BYTES) return 'must be at most 4 KiB of UTF-8 text';
+  return null;
+}
+
+function imageProblem(value: unknown): string | null {
+  const text = textProblem(value);
+  if (text) return text;
+  try {
+    const url = new URL(value as string);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? null : 'must be an http(s) URL';
+  } catch {
+    return 'must be an http(s) URL';
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The records the engine holds in memory and hands to persistence. Plain data, no behaviour.
+ */
+import type { FrameRate } from './frame-rate.js';
+import type { InputValue, PreviewBus, ProgramBus, SceneDefinition } from '../protocol/index.js';
+
+export interface ChannelRecord {
+  id: string;
+  orgId: string;
+  name: string;
+  fps: FrameRate;
+  width: number;
+  height: number;
+  outputToken: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SceneRecord {
+  id: string;
+  channelId: string;
+  name: string;
+  definition: SceneDefinition;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The durable live state of a channel: what the tick changes. */
+export interface LiveState {
+  /** Values explicitly set (inputs at their default are absent). */
+  values: Map<string, Exclude<InputValue, null>>;
+  program: ProgramBus | null;
+  preview: PreviewBus | null;
+  /** Frame of the last change sent to renderers. */
+  frame: number;
+  updatedAt: string;
+}
+
+/** Everything needed to bring a channel back after a restart. */
+export interface StoredChannel {
+  channel: ChannelRecord;
+  scenes: SceneRecord[];
+  live: LiveState;
+}
+
+export type ChangeSource = 'api' | 'dashboard' | 'incoming_webhook';

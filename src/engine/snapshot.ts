@@ -1,0 +1,51 @@
+/**
+ * Whole-channel views: the WebSocket snapshot and the REST state (API.md §4, §8).
+ */
+import type { ClockState, InputValue, PreviewBus, ProgramBus, SnapshotMessage } from '../protocol/index.js';
+import type { ChannelRuntime } from './channel-runtime.js';
+
+export interface ChannelState {
+  channelId: string;
+  frame: number;
+  serverTime: string;
+  fps: number;
+  program: ProgramBus | null;
+  preview: PreviewBus | null;
+  inputs: Record<string, InputValue>;
+  clocks: Record<string, ClockState>;
+  updatedAt: string;
+}
+
+/** The snapshot's frame is the channel's last sent frame, so the next frame's `prev` matches it. */
+export function buildSnapshot(rt: ChannelRuntime, now: number): SnapshotMessage {
+  const { record, live } = rt;
+  return {
+    type: 'snapshot',
+    channelId: record.id,
+    frame: live.frame,
+    serverTime: Math.round(now),
+    fps: record.fps,
+    width: record.width,
+    height: record.height,
+    program: live.program,
+    preview: live.preview,
+    scenes: [...rt.scenes.values()].map((s) => ({ id: s.id, name: s.name, definition: s.definition })),
+    inputs: rt.effectiveInputs(),
+    clocks: {},
+  };
+}
+
+export function buildState(rt: ChannelRuntime, now: number): ChannelState {
+  const { record, live } = rt;
+  return {
+    channelId: record.id,
+    frame: live.frame,
+    serverTime: new Date(now).toISOString(),
+    fps: record.fps,
+    program: live.program,
+    preview: live.preview,
+    inputs: rt.effectiveInputs(),
+    clocks: {},
+    updatedAt: live.updatedAt,
+  };
+}

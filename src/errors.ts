@@ -1,0 +1,82 @@
+/**
+ * The catalogue of error codes (API.md §10) and the one error type thrown anywhere in the server.
+ * HTTP turns an AppError into problem+json in one place (api/problem.ts); the WebSocket turns it into
+ * an `error` message. Anything that is not an AppError becomes a bare 500 `internal`.
+ */
+
+export const ERROR_CATALOGUE = {
+  invalid_request: { status: 400, title: 'Invalid request' },
+  unknown_input: { status: 400, title: 'Unknown input' },
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  bad_signature: { status: 401, title: 'Bad signature' },
+  forbidden: { status: 403, title: 'Forbidden' },
+  not_found: { status: 404, title: 'Not found' },
+  unknown_trigger: { status: 404, title: 'Unknown trigger' },
+  conflict: { status: 409, title: 'Conflict' },
+  preview_empty: { status: 409, title: 'Preview is empty' },
+  payload_too_large: { status: 413, title: 'Payload too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  endpoint_refused: { status: 422, title: 'Endpoint refused' },
+  rate_limited: { status: 429, title: 'Rate limited' },
+  internal: { status: 500, title: 'Internal error' },
+  unavailable: { status: 503, title: 'Service unavailable' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export interface AppErrorOptions {
+  errors?: FieldError[];
+  /** Seconds, sent as Retry-After (429, 503). */
+  retryAfter?: number;
+  /** Extra members for the problem body (for example `closest` on unknown_input). */
+  extra?: Record<string, unknown>;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors: FieldError[] | undefined;
+  readonly retryAfter: number | undefined;
+  readonly extra: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, detail?: string, options: AppErrorOptions = {}) {
+    super(detail ?? ERROR_CATALOGUE[code].title);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_CATALOGUE[code].status;
+    this.errors = options.errors;
+    this.retryAfter = options.retryAfter;
+    this.extra = options.extra;
+  }
+}
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  code: ErrorCode;
+  detail: string;
+  errors?: FieldError[];
+  [key: string]: unknown;
+}
+
+/** The RFC 9457 body for an error; unknown errors say nothing about internals. */
+export function toProblem(err: unknown): ProblemBody {
+  const e = err instanceof AppError ? err : new AppError('internal', 'Something went wrong on our side.');
+  const entry = ERROR_CATALOGUE[e.code];
+  const body: ProblemBody = {
+    ...e.extra,
+    type: `https://onair.dev/errors/${e.code}`,
+    title: entry.title,
+    status: entry.status,
+    code: e.code,
+    detail: e.message,
+  };
+  if (e.errors) body.errors = e.errors;
+  return body;
+}

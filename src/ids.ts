@@ -1,0 +1,40 @@
+/**
+ * Identifiers and secrets. Ids are a type prefix plus a UUIDv7 in hex: opaque to clients, and sorting
+ * them as strings sorts by creation time (API.md §1). Secrets are base62 from the CSPRNG.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+
+export type IdPrefix = 'org' | 'ch' | 'sc' | 'evt' | 'wh' | 'key' | 'hook' | 'usr';
+
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${uuidv7().replace(/-/g, '')}`;
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** `length` base62 characters, unbiased (bytes ≥ 248 are redrawn). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** An API key secret: `onair_sk_` + 40 base62 characters (≈ 238 bits). */
+export function newApiKeySecret(): string {
+  return `onair_sk_${randomBase62(40)}`;
+}
+
+/** A channel output token for renderer URLs (≈ 190 bits). */
+export function newOutputToken(): string {
+  return randomBase62(32);
+}
+
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}

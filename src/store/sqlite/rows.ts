@@ -1,0 +1,93 @@
+/** Row shapes of the SQLite tables and their mapping to domain records. */
+import type { ChannelRecord, FrameRate, LiveState, SceneRecord } from '../../engine/index.js';
+import type { InputValue, SceneDefinition } from '../../protocol/index.js';
+import type { ApiKeyRecord } from '../store.js';
+
+export interface ChannelRow {
+  id: string;
+  org_id: string;
+  name: string;
+  fps: number;
+  width: number;
+  height: number;
+  output_token: string;
+  created_at: string;
+  updated_at: string;
+  program_scene_id: string | null;
+  program_since: string | null;
+  preview_scene_id: string | null;
+  frame: number;
+  live_updated_at: string;
+}
+
+export interface SceneRow {
+  id: string;
+  channel_id: string;
+  name: string;
+  definition: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KeyRow {
+  id: string;
+  org_id: string;
+  name: string;
+  hash: string;
+  prefix: string;
+  permissions: string;
+  channel_ids: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export function channelFromRow(r: ChannelRow): ChannelRecord {
+  return {
+    id: r.id,
+    orgId: r.org_id,
+    name: r.name,
+    fps: r.fps as FrameRate,
+    width: r.width,
+    height: r.height,
+    outputToken: r.output_token,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export function liveFromRow(r: ChannelRow, values: [string, string][]): LiveState {
+  return {
+    values: new Map(values.map(([name, json]) => [name, JSON.parse(json) as Exclude<InputValue, null>])),
+    program: r.program_scene_id ? { sceneId: r.program_scene_id, since: r.program_since ?? r.live_updated_at } : null,
+    preview: r.preview_scene_id ? { sceneId: r.preview_scene_id } : null,
+    frame: r.frame,
+    updatedAt: r.live_updated_at,
+  };
+}
+
+export function sceneFromRow(r: SceneRow): SceneRecord {
+  return {
+    id: r.id,
+    channelId: r.channel_id,
+    name: r.name,
+    definition: JSON.parse(r.definition) as SceneDefinition,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export function keyFromRow(r: KeyRow): ApiKeyRecord {
+  return {
+    id: r.id,
+    orgId: r.org_id,
+    name: r.name,
+    hash: r.hash,
+    prefix: r.prefix,
+    permissions: JSON.parse(r.permissions) as string[],
+    channelIds: r.channel_ids ? (JSON.parse(r.channel_ids) as string[]) : null,
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
+    revokedAt: r.revoked_at,
+  };
+}

@@ -1,0 +1,187 @@
+/**
+ * The Store on an embedded SQLite file (better-sqlite3, WAL). Statements are prepared once; each tick is
+ * one transaction. With `synchronous=FULL` a committed tick survives power loss; `NORMAL` survives a
+ * process crash or kill -9 but not a power cut.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel } from '../../engine/index.js';
+import { newId } from '../../ids.js';
+import type { ApiKeyRecord, OrgRecord, Page, Store } from '../store.js';
+import { MIGRATIONS } from './migrations.js';
+import { prepareStatements, type Statements } from './statements.js';
+import {
+  liveFromRow,
+  type ChannelRow,
+  keyFromRow,
+  type KeyRow,
+  sceneFromRow,
+  type SceneRow,
+  channelFromRow,
+} from './rows.js';
+
+export interface SqliteStoreOptions {
+  dataDir: string;
+  synchronous: 'full' | 'normal';
+}
+
+export class SqliteStore implements Store {
+  private readonly db: Database.Database;
+  private readonly st: Statements;
+  private readonly commitTx: (changes: readonly ChannelChange[]) => void;
+
+  constructor(options: SqliteStoreOptions) {
+    fs.mkdirSync(options.dataDir, { recursive: true });
+    this.db = new Database(path.join(options.dataDir, 'onair.db'));
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    this.db.pragma('foreign_keys = ON');
+    this.db.pragma('busy_timeout = 5000');
+    migrate(this.db);
+    this.st = prepareStatements(this.db);
+    this.commitTx = this.db.transaction((changes: readonly ChannelChange[]) => {
+      for (const c of changes) this.writeChange(c);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  commitTick(_frame: number, changes: readonly ChannelChange[]): void {
+    this.commitTx(changes);
+  }
+
+  async defaultOrg(): Promise<OrgRecord> {
+    const row = this.st.firstOrg.get() as { id: string; name: string; created_at: string } | undefined;
+    if (row) return { id: row.id, name: row.name, createdAt: row.created_at };
+    const org = { id: newId('org'), name: 'Default workspace', createdAt: new Date().toISOString() };
+    this.st.insertOrg.run(org.id, org.name, org.createdAt);
+    return org;
+  }
+
+  async insertKey(k: ApiKeyRecord): Promise<void> {
+    const channels = k.channelIds ? JSON.stringify(k.channelIds) : null;
+    this.st.insertKey.run(
+      k.id,
+      k.orgId,
+      k.name,
+      k.hash,
+      k.prefix,
+      JSON.stringify(k.permissions),
+      channels,
+      k.createdAt,
+    );
+  }
+
+  async findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    const row = this.st.keyByHash.get(hash) as KeyRow | undefined;
+    return row ? keyFromRow(row) : undefined;
+  }
+
+  async countKeys(): Promise<number> {
+    return (this.st.countKeys.get() as { n: number }).n;
+  }
+
+  async touchKey(id: string, at: string): Promise<void> {
+    this.st.touchKey.run(at, id);
+  }
+
+  async loadChannels(): Promise<StoredChannel[]> {
+    const scenes = new Map<string, SceneRecord[]>();
+    for (const row of this.st.allScenes.all() as SceneRow[]) {
+      const list = scenes.get(row.channel_id) ?? [];
+      list.push(sceneFromRow(row));
+      scenes.set(row.channel_id, list);
+    }
+    const values = new Map<string, [string, string][]>();
+    for (const row of this.st.allInputs.all() as { channel_id: string; name: string; value: string }[]) {
+      const list = values.get(row.channel_id) ?? [];
+      list.push([row.name, row.value]);
+      values.set(row.channel_id, list);
+    }
+    return (this.st.allChannels.all() as ChannelRow[]).map((row) => ({
+      channel: channelFromRow(row),
+      scenes: scenes.get(row.id) ?? [],
+      live: liveFromRow(row, values.get(row.id) ?? []),
+    }));
+  }
+
+  async listChannels(orgId: string, page: Page): Promise<ChannelRecord[]> {
+    const after = page.after ?? '';
+    if (page.onlyIds) {
+      const ids = JSON.stringify(page.onlyIds);
+      return (this.st.listChannelsIn.all(orgId, after, ids, page.limit) as ChannelRow[]).map(channelFromRow);
+    }
+    return (this.st.listChannels.all(orgId, after, page.limit) as ChannelRow[]).map(channelFromRow);
+  }
+
+  async insertChannel(c: ChannelRecord): Promise<void> {
+    this.st.insertChannel.run(
+      c.id,
+      c.orgId,
+      c.name,
+      c.fps,
+      c.width,
+      c.height,
+      c.outputToken,
+      c.createdAt,
+      c.updatedAt,
+      c.createdAt,
+    );
+  }
+
+  async updateChannel(c: ChannelRecord): Promise<void> {
+    this.st.updateChannel.run(c.name, c.fps, c.width, c.height, c.outputToken, c.updatedAt, c.id);
+  }
+
+  async deleteChannel(id: string): Promise<void> {
+    this.st.deleteChannel.run(id);
+  }
+
+  async insertScene(s: SceneRecord): Promise<void> {
+    this.st.insertScene.run(s.id, s.channelId, s.name, JSON.stringify(s.definition), s.createdAt, s.updatedAt);
+  }
+
+  async updateScene(s: SceneRecord): Promise<void> {
+    this.st.updateScene.run(s.name, JSON.stringify(s.definition), s.updatedAt, s.id);
+  }
+
+  async deleteScene(id: string): Promise<void> {
+    this.st.deleteScene.run(id);
+  }
+
+  private writeChange(c: ChannelChange): void {
+    for (const [name, value] of c.setValues) {
+      if (value === null) this.st.deleteInput.run(c.channelId, name);
+      else this.st.upsertInput.run(c.channelId, name, JSON.stringify(value));
+    }
+    const { program, preview, frame, updatedAt } = c.live;
+    this.st.updateLive.run(
+      program?.sceneId ?? null,
+      program?.since ?? null,
+      preview?.sceneId ?? null,
+      frame,
+      updatedAt,
+      c.channelId,
+    );
+  }
+}
+
+function migrate(db: Database.Database): void {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  );
+  const applied = new Set(
+    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+  );
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  for (const m of MIGRATIONS) {
+    if (applied.has(m.version)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      record.run(m.version, m.name, new Date().toISOString());
+    })();
+  }
+}

@@ -1,0 +1,48 @@
+/** Every SQL statement the SQLite store runs, prepared once at start. */
+import type Database from 'better-sqlite3';
+
+const CHANNEL_COLUMNS = `id, org_id, name, fps, width, height, output_token, created_at, updated_at,
+  program_scene_id, program_since, preview_scene_id, frame, live_updated_at`;
+
+export function prepareStatements(db: Database.Database) {
+  const p = (sql: string) => db.prepare(sql);
+  return {
+    firstOrg: p('SELECT id, name, created_at FROM orgs ORDER BY id LIMIT 1'),
+    insertOrg: p('INSERT INTO orgs (id, name, created_at) VALUES (?, ?, ?)'),
+
+    insertKey: p(`INSERT INTO api_keys (id, org_id, name, hash, prefix, permissions, channel_ids, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+    keyByHash: p('SELECT * FROM api_keys WHERE hash = ?'),
+    countKeys: p('SELECT count(*) AS n FROM api_keys'),
+    touchKey: p('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
+
+    allChannels: p(`SELECT ${CHANNEL_COLUMNS} FROM channels ORDER BY id`),
+    allScenes: p('SELECT * FROM scenes ORDER BY id'),
+    allInputs: p('SELECT channel_id, name, value FROM channel_inputs'),
+    listChannels: p(`SELECT ${CHANNEL_COLUMNS} FROM channels WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?`),
+    listChannelsIn: p(`SELECT ${CHANNEL_COLUMNS} FROM channels
+      WHERE org_id = ? AND id > ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`),
+    insertChannel:
+      p(`INSERT INTO channels (id, org_id, name, fps, width, height, output_token, created_at, updated_at, live_updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    updateChannel: p(
+      `UPDATE channels SET name = ?, fps = ?, width = ?, height = ?, output_token = ?, updated_at = ? WHERE id = ?`,
+    ),
+    deleteChannel: p('DELETE FROM channels WHERE id = ?'),
+    updateLive:
+      p(`UPDATE channels SET program_scene_id = ?, program_since = ?, preview_scene_id = ?, frame = ?, live_updated_at = ?
+      WHERE id = ?`),
+
+    upsertInput: p(`INSERT INTO channel_inputs (channel_id, name, value) VALUES (?, ?, ?)
+      ON CONFLICT (channel_id, name) DO UPDATE SET value = excluded.value`),
+    deleteInput: p('DELETE FROM channel_inputs WHERE channel_id = ? AND name = ?'),
+
+    insertScene: p(
+      `INSERT INTO scenes (id, channel_id, name, definition, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    ),
+    updateScene: p('UPDATE scenes SET name = ?, definition = ?, updated_at = ? WHERE id = ?'),
+    deleteScene: p('DELETE FROM scenes WHERE id = ?'),
+  };
+}
+
+export type Statements = ReturnType<typeof prepareStatements>;

@@ -1,0 +1,62 @@
+/**
+ * Durable storage, shaped by the domain's operations rather than by one database's commands.
+ *
+ * Guarantees every implementation keeps (the contract suite in store.contract.ts runs against each):
+ * - Every method's effect is durable when its promise resolves; a crash afterwards loses nothing.
+ * - commitTick is atomic: all of a tick's changes or none, and it rejects when nothing was written.
+ * - Lists are in creation order (ids sort by creation time); `after` is an exclusive id cursor.
+ * - Deleting a channel deletes its scenes and inputs.
+ * Today: SqliteStore. Several nodes will want a Postgres one behind the same interface.
+ */
+import type { ChannelRecord, SceneRecord, StoredChannel, TickCommitter } from '../engine/index.js';
+
+export interface OrgRecord {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  orgId: string;
+  name: string;
+  /** SHA-256 hex of the secret; the secret itself is never stored. */
+  hash: string;
+  /** The first characters of the secret, to recognise a key in lists. */
+  prefix: string;
+  permissions: string[];
+  /** null: every channel of the workspace. */
+  channelIds: string[] | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface Page {
+  limit: number;
+  after?: string | undefined;
+  /** Restrict to these ids (channel-locked keys). */
+  onlyIds?: readonly string[] | undefined;
+}
+
+export interface Store extends TickCommitter {
+  close(): Promise<void>;
+
+  defaultOrg(): Promise<OrgRecord>;
+
+  insertKey(key: ApiKeyRecord): Promise<void>;
+  findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  countKeys(): Promise<number>;
+  touchKey(id: string, at: string): Promise<void>;
+
+  /** Every channel with its scenes and live state, to restore the engine at start. */
+  loadChannels(): Promise<StoredChannel[]>;
+  listChannels(orgId: string, page: Page): Promise<ChannelRecord[]>;
+  insertChannel(channel: ChannelRecord): Promise<void>;
+  updateChannel(channel: ChannelRecord): Promise<void>;
+  deleteChannel(id: string): Promise<void>;
+
+  insertScene(scene: SceneRecord): Promise<void>;
+  updateScene(scene: SceneRecord): Promise<void>;
+  deleteScene(id: string): Promise<void>;
+}

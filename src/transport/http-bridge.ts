@@ -1,0 +1,112 @@
+/**
+ * Bridges uWebSockets.js HTTP requests into a Fetch handler (the Hono app). Request data is copied before
+ * any await (uWS objects die with their callback); bodies are capped while they stream in, so an oversized
+ * upload is refused without being buffered.
+ */
+import { STATUS_CODES } from 'node:http';
+import { AppError } from '../errors.js';
+import type { HttpRequest, HttpResponse } from './uws.js';
+
+export type FetchHandler = (request: Request) => Promise<Response> | Response;
+
+export interface BridgeOptions {
+  fetch: FetchHandler;
+  maxBodyBytes: number;
+  /** Builds the problem+json response for errors raised here (413, 503). */
+  problem: (error: AppError) => Response;
+  /** While false, every request is answered 503 and its connection closed. */
+  accepting: () => boolean;
+  onError: (err: unknown) => void;
+}
+
+const NO_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
+const SKIPPED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection']);
+
+export function createHttpBridge(options: BridgeOptions) {
+  return (res: HttpResponse, req: HttpRequest): void => {
+    const state = { aborted: false };
+    res.onAborted(() => {
+      state.aborted = true;
+    });
+    const method = req.getCaseSensitiveMethod().toUpperCase();
+    const query = req.getQuery();
+    const headers = new Headers();
+    req.forEach((key, value) => headers.append(key, value));
+    const url = `http://${headers.get('host') ?? 'localhost'}${req.getUrl()}${query ? `?${query}` : ''}`;
+
+    if (!options.accepting()) {
+      void send(
+        res,
+        state,
+        options.problem(new AppError('unavailable', 'The server is shutting down.', { retryAfter: 1 })),
+        true,
+      );
+      return;
+    }
+    const declared = Number(headers.get('content-length') ?? 0);
+    if (declared > options.maxBodyBytes) {
+      void send(res, state, options.problem(tooLarge()), true);
+      return;
+    }
+    const dispatch = (body: Uint8Array | null) => {
+      const init: RequestInit = { method, headers };
+      if (body && body.length > 0) init.body = body;
+      Promise.resolve()
+        .then(() => options.fetch(new Request(url, init)))
+        .then((response) => send(res, state, response, false))
+        .catch((err: unknown) => {
+          options.onError(err);
+          return send(res, state, options.problem(new AppError('internal')), true);
+        });
+    };
+    if (NO_BODY.has(method)) dispatch(null);
+    else readBody(res, state, options, dispatch);
+  };
+}
+
+function readBody(
+  res: HttpResponse,
+  state: { aborted: boolean },
+  options: BridgeOptions,
+  done: (body: Uint8Array) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let refused = false;
+  res.onData((chunk, isLast) => {
+    if (refused) return;
+    total += chunk.byteLength;
+    if (total > options.maxBodyBytes) {
+      refused = true;
+      void send(res, state, options.problem(tooLarge()), true);
+      return;
+    }
+    // The chunk's memory is reused by uWS after this callback: copy it.
+    chunks.push(Buffer.from(new Uint8Array(chunk)));
+    if (isLast) done(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
+  });
+}
+
+async function send(
+  res: HttpResponse,
+  state: { aborted: boolean },
+  response: Response,
+  closeConnection: boolean,
+): Promise<void> {
+  const body = response.body ? new Uint8Array(await response.arrayBuffer()) : null;
+  if (state.aborted) return;
+  state.aborted = true; // a response may be sent only once
+  res.cork(() => {
+    res.writeStatus(`${response.status} ${STATUS_CODES[response.status] ?? ''}`);
+    response.headers.forEach((value, key) => {
+      if (!SKIPPED_HEADERS.has(key)) res.writeHeader(key, value);
+    });
+    if (body) res.end(body, closeConnection);
+    else if (response.status === 204 || response.status === 304) res.endWithoutBody(0, closeConnection);
+    else res.end(undefined, closeConnection);
+  });
+}
+
+function tooLarge(): AppError {
+  return new AppError('payload_too_large', 'Request bodies are limited to 64 KiB.');
+}

@@ -1,0 +1,154 @@
+/**
+ * The render WebSocket (API.md §8). Each connection subscribes to its channel's topic and gets a snapshot;
+ * committed frames are serialised once and published to the topic. uWS skips a subscriber whose buffer
+ * is past maxBackpressure, so memory stays bounded; such a client sees a gap in `prev` and asks for a
+ * resync, and when its buffer drains after heavy congestion it is sent a fresh snapshot unasked.
+ */
+import type { Logger } from 'pino';
+import type { Authenticator } from '../auth/authenticate.js';
+import type { Principal } from '../auth/permissions.js';
+import type { Broker, Engine } from '../engine/index.js';
+import { AppError, toProblem } from '../errors.js';
+import { CloseCode, type ErrorMessage } from '../protocol/index.js';
+import { parseClientMessage, runOp } from './socket-ops.js';
+import { authorizeUpgrade } from './socket-auth.js';
+import { uWS, type TemplatedApp, type WebSocket } from './uws.js';
+
+export const MAX_BACKPRESSURE = 256 * 1024;
+const RESYNC_BELOW = 16 * 1024;
+
+export interface SocketData {
+  principal: Principal;
+  channelId: string;
+  congested: boolean;
+  closed: boolean;
+}
+
+export interface RenderSocketDeps {
+  engine: Engine;
+  broker: Broker;
+  auth: Authenticator;
+  logger: Logger;
+  accepting: () => boolean;
+}
+
+export const topicOf = (channelId: string) => `ch/${channelId}`;
+
+export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
+  const sockets = new Map<string, Set<WebSocket<SocketData>>>();
+  const send = (ws: WebSocket<SocketData>, msg: object) => {
+    if (!ws.getUserData().closed) ws.send(JSON.stringify(msg), false);
+  };
+
+  app.ws<SocketData>('/v1/ws', {
+    compression: uWS.DISABLED,
+    maxPayloadLength: 64 * 1024,
+    maxBackpressure: MAX_BACKPRESSURE,
+    idleTimeout: 32,
+    sendPingsAutomatically: true,
+    upgrade: (res, req, context) => {
+      const aborted = { value: false };
+      res.onAborted(() => (aborted.value = true));
+      const params = new URLSearchParams(req.getQuery() ?? '');
+      const key = req.getHeader('sec-websocket-key');
+      const protocols = req
+        .getHeader('sec-websocket-protocol')
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean);
+      const extensions = req.getHeader('sec-websocket-extensions');
+      const authorization = req.getHeader('authorization') || undefined;
+      const request = { channelId: params.get('channel'), token: params.get('token'), authorization, protocols };
+      const refuse = (err: unknown) => {
+        if (aborted.value) return;
+        const appError = err instanceof AppError ? err : new AppError('internal');
+        res.cork(() => {
+          res
+            .writeStatus(`${appError.status} Refused`)
+            .writeHeader('Content-Type', 'application/problem+json')
+            .end(JSON.stringify(toProblem(appError)), true);
+        });
+      };
+      if (!deps.accepting())
+        return refuse(new AppError('unavailable', 'The server is shutting down.', { retryAfter: 1 }));
+      authorizeUpgrade(request, deps.engine, deps.auth).then((grant) => {
+        if (aborted.value) return;
+        const data: SocketData = {
+          principal: grant.principal,
+          channelId: grant.channelId,
+          congested: false,
+          closed: false,
+        };
+        // Not inside res.cork(): this uWS build mishandles an upgrade made while corked.
+        res.upgrade(data, key, grant.protocol, extensions, context);
+      }, refuse);
+    },
+    open: (ws) => {
+      const data = ws.getUserData();
+      if (!deps.engine.has(data.channelId)) return ws.end(CloseCode.channelDeleted, 'channel deleted');
+      let set = sockets.get(data.channelId);
+      if (!set) sockets.set(data.channelId, (set = new Set()));
+      set.add(ws);
+      // Subscribe and snapshot in one turn: no frame can fall between them.
+      ws.subscribe(topicOf(data.channelId));
+      send(ws, deps.engine.snapshot(data.channelId));
+    },
+    message: (ws, message) => {
+      const data = ws.getUserData();
+      const text = Buffer.from(message).toString('utf8');
+      let msg;
+      try {
+        msg = parseClientMessage(text);
+      } catch (err) {
+        return send(ws, errorMessage(null, err));
+      }
+      if (msg.op === 'resync') return send(ws, deps.engine.snapshot(data.channelId));
+      const id = msg.id;
+      runOp(msg, data.principal, data.channelId, deps.engine).then(
+        (ack) => send(ws, ack),
+        (err: unknown) => send(ws, errorMessage(id, err)),
+      );
+    },
+    drain: (ws) => {
+      const data = ws.getUserData();
+      const buffered = ws.getBufferedAmount();
+      if (buffered > MAX_BACKPRESSURE / 2) data.congested = true;
+      else if (data.congested && buffered < RESYNC_BELOW && deps.engine.has(data.channelId)) {
+        data.congested = false;
+        send(ws, deps.engine.snapshot(data.channelId));
+      }
+    },
+    close: (ws) => {
+      const data = ws.getUserData();
+      data.closed = true;
+      sockets.get(data.channelId)?.delete(ws);
+      if (sockets.get(data.channelId)?.size === 0) sockets.delete(data.channelId);
+    },
+  });
+
+  const unsubscribe = deps.broker.subscribe((channelId, msg) => {
+    if (msg.kind === 'frame') {
+      app.publish(topicOf(channelId), JSON.stringify(msg.message), false);
+      return;
+    }
+    for (const ws of [...(sockets.get(channelId) ?? [])]) {
+      const data = ws.getUserData();
+      if (msg.reason === 'channel_deleted') ws.end(CloseCode.channelDeleted, 'channel deleted');
+      else if (data.principal.kind === 'output') ws.end(CloseCode.tokenRotated, 'output token rotated');
+    }
+  });
+
+  return {
+    connections: () => [...sockets.values()].reduce((n, s) => n + s.size, 0),
+    /** Closes every socket with 1001 so renderers reconnect (to this node after restart, or another). */
+    closeAll(code: number = CloseCode.goingAway, reason = 'server restarting'): void {
+      for (const set of sockets.values()) for (const ws of [...set]) ws.end(code, reason);
+      unsubscribe();
+    },
+  };
+}
+
+function errorMessage(id: string | null, err: unknown): ErrorMessage {
+  const problem = toProblem(err);
+  return { type: 'error', id, code: problem.code, detail: problem.detail };
+}

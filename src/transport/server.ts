@@ -1,0 +1,65 @@
+/**
+ * One public port (API.md §8): uWebSockets.js owns the listening socket; HTTP goes to the Hono app
+ * through the bridge, /v1/ws to the render socket.
+ */
+import type { Logger } from 'pino';
+import type { Authenticator } from '../auth/authenticate.js';
+import type { Broker, Engine } from '../engine/index.js';
+import type { AppError } from '../errors.js';
+import { createHttpBridge, type FetchHandler } from './http-bridge.js';
+import { attachRenderSocket } from './render-socket.js';
+import { assertNativeUws, uWS, type us_listen_socket } from './uws.js';
+
+export interface TransportDeps {
+  fetch: FetchHandler;
+  engine: Engine;
+  broker: Broker;
+  auth: Authenticator;
+  logger: Logger;
+  maxBodyBytes: number;
+  problem: (error: AppError) => Response;
+}
+
+export interface Transport {
+  listen(host: string, port: number): Promise<number>;
+  /** Stops accepting connections; open sockets stay until closeSockets(). */
+  stopAccepting(): void;
+  closeSockets(): void;
+  connections(): number;
+}
+
+export function createTransport(deps: TransportDeps): Transport {
+  assertNativeUws();
+  let accepting = true;
+  let listenSocket: us_listen_socket | null = null;
+  const app = uWS.App();
+  const sockets = attachRenderSocket(app, { ...deps, accepting: () => accepting });
+  app.any(
+    '/*',
+    createHttpBridge({
+      fetch: deps.fetch,
+      maxBodyBytes: deps.maxBodyBytes,
+      problem: deps.problem,
+      accepting: () => accepting,
+      onError: (err) => deps.logger.error({ err }, 'http bridge error'),
+    }),
+  );
+
+  return {
+    listen: (host, port) =>
+      new Promise((resolve, reject) => {
+        app.listen(host, port, (socket) => {
+          if (!socket) return reject(new Error(`Could not listen on ${host}:${port} (in use, or not allowed).`));
+          listenSocket = socket;
+          resolve(uWS.us_socket_local_port(socket));
+        });
+      }),
+    stopAccepting() {
+      accepting = false;
+      if (listenSocket) uWS.us_listen_socket_close(listenSocket);
+      listenSocket = null;
+    },
+    closeSockets: () => sockets.closeAll(),
+    connections: () => sockets.connections(),
+  };
+}
