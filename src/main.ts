@@ -82,7 +82,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   registerClockMetrics(metrics, engine);
 
   engine.start();
-  const port = await transport.listen(config.host, config.port);
+  let port: number;
+  try {
+    port = await transport.listen(config.host, config.port);
+  } catch (err) {
+    await engine.stop();
+    await store.close();
+    throw err;
+  }
   baseUrl = config.baseUrl ?? `http://${publicHost(config.host)}:${port}`;
   health = 'ready';
   logger.info({ host: config.host, port, baseUrl, channels: engine.channelCount() }, 'listening');
