@@ -19,7 +19,7 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const NO_CACHE = 'no-cache';
 
 export interface StaticFile {
-  body: Uint8Array;
+  body: Uint8Array<ArrayBuffer>;
   type: string;
 }
 
@@ -31,7 +31,7 @@ export function readStatic(file: string): StaticFile | null {
   if (entry === undefined) {
     entry =
       fs.existsSync(file) && fs.statSync(file).isFile()
-        ? { body: fs.readFileSync(file), type: TYPES[path.extname(file)] ?? 'application/octet-stream' }
+        ? { body: new Uint8Array(fs.readFileSync(file)), type: TYPES[path.extname(file)] ?? 'application/octet-stream' }
         : null;
     cache.set(file, entry);
   }

@@ -48,7 +48,7 @@ export function createHttpBridge(options: BridgeOptions) {
       void send(res, state, options.problem(tooLarge()), true);
       return;
     }
-    const dispatch = (body: Uint8Array | null) => {
+    const dispatch = (body: Uint8Array<ArrayBuffer> | null) => {
       const init: RequestInit = { method, headers };
       if (body && body.length > 0) init.body = body;
       Promise.resolve()
@@ -68,9 +68,9 @@ function readBody(
   res: HttpResponse,
   state: { aborted: boolean },
   options: BridgeOptions,
-  done: (body: Uint8Array) => void,
+  done: (body: Uint8Array<ArrayBuffer>) => void,
 ): void {
-  const chunks: Buffer[] = [];
+  const chunks: Uint8Array[] = [];
   let total = 0;
   let refused = false;
   res.onData((chunk, isLast) => {
@@ -82,8 +82,8 @@ function readBody(
       return;
     }
     // The chunk's memory is reused by uWS after this callback: copy it.
-    chunks.push(Buffer.from(new Uint8Array(chunk)));
-    if (isLast) done(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total));
+    chunks.push(new Uint8Array(chunk.slice(0)));
+    if (isLast) done(concat(chunks, total));
   });
 }
 
@@ -105,6 +105,16 @@ async function send(
     else if (response.status === 204 || response.status === 304) res.endWithoutBody(0, closeConnection);
     else res.end(undefined, closeConnection);
   });
+}
+
+function concat(chunks: Uint8Array[], total: number): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
 }
 
 function tooLarge(): AppError {

@@ -29,7 +29,7 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 20_00
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms:\n${stderr}`)), timeoutMs);
     void exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${stderr}`)));
-    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+    readline.createInterface({ input: child.stdout }).on('line', (line) => {
       const entry = parseJson(line);
       if (entry?.msg === 'listening' && typeof entry.port === 'number') {
         clearTimeout(timer);
