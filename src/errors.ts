@@ -35,6 +35,8 @@ export interface AppErrorOptions {
   retryAfter?: number;
   /** Extra members for the problem body (for example `closest` on unknown_input). */
   extra?: Record<string, unknown>;
+  /** Extra response headers (for example RateLimit-* on a 429). */
+  headers?: Record<string, string>;
 }
 
 export class AppError extends Error {
@@ -43,6 +45,7 @@ export class AppError extends Error {
   readonly errors: FieldError[] | undefined;
   readonly retryAfter: number | undefined;
   readonly extra: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
 
   constructor(code: ErrorCode, detail?: string, options: AppErrorOptions = {}) {
     super(detail ?? ERROR_CATALOGUE[code].title);
@@ -52,6 +55,7 @@ export class AppError extends Error {
     this.errors = options.errors;
     this.retryAfter = options.retryAfter;
     this.extra = options.extra;
+    this.headers = options.headers;
   }
 }
 

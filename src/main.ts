@@ -15,6 +15,7 @@ import { bootstrapCredentials, type BootstrapResult } from './auth/bootstrap.js'
 import type { Config } from './config.js';
 import { Engine, MemoryBroker, systemTime, type TimeSource } from './engine/index.js';
 import { createLogger } from './logger.js';
+import { MemoryRateLimiter } from './limits/memory-rate-limiter.js';
 import { Metrics } from './metrics.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import { createTransport } from './transport/server.js';
@@ -53,12 +54,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   engine.load(await store.loadChannels());
   const firstRun = await bootstrapCredentials(store, config.bootstrapKey);
   const auth = createAuthenticator(store);
+  const limiter = new MemoryRateLimiter();
   let baseUrl = config.baseUrl ?? '';
 
   const api = createApiApp(
     {
       engine,
       store,
+      limiter,
       auth,
       logger,
       baseUrl: () => baseUrl,
@@ -74,6 +77,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     engine,
     broker,
     auth,
+    limiter,
     logger,
     maxBodyBytes: MAX_BODY_BYTES,
     problem: (err) => problemResponse(err),

@@ -6,6 +6,7 @@ import { AppError } from '../errors.js';
 import { channelRoutes } from './channels/routes.js';
 import type { ApiDeps, ApiEnv } from './env.js';
 import { inputRoutes } from './inputs/routes.js';
+import { keyRoutes } from './keys/routes.js';
 import { authenticate } from './middleware/authenticate.js';
 import { jsonBody } from './middleware/json-body.js';
 import { requestContext } from './middleware/request-context.js';
@@ -52,7 +53,7 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
   // Registered after doc31: the OpenAPI document answers before authentication runs.
   v1.use('*', authenticate(deps.auth));
   v1.use('*', jsonBody());
-  for (const routes of [channelRoutes, sceneRoutes, inputRoutes, playoutRoutes, templateRoutes])
+  for (const routes of [channelRoutes, sceneRoutes, inputRoutes, playoutRoutes, templateRoutes, keyRoutes])
     v1.route('/', routes(deps));
 
   app.route('/v1', v1);

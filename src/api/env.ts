@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Principal } from '../auth/permissions.js';
 import type { Engine } from '../engine/index.js';
+import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Store } from '../store/store.js';
 import type { RendererAssets } from './render/renderer-assets.js';
 
@@ -11,6 +12,7 @@ export type Health = 'starting' | 'ready' | 'draining';
 export interface ApiDeps {
   engine: Engine;
   store: Store;
+  limiter: RateLimiter;
   auth: Authenticator;
   logger: Logger;
   /** Public base URL without trailing slash (known once the port is bound). */

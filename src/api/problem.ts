@@ -20,7 +20,7 @@ const HTTP_STATUS_CODES: Partial<Record<number, ErrorCode>> = {
 };
 
 export function problemResponse(err: AppError, requestId?: string): Response {
-  const headers: Record<string, string> = { 'Content-Type': 'application/problem+json' };
+  const headers: Record<string, string> = { ...err.headers, 'Content-Type': 'application/problem+json' };
   if (err.retryAfter !== undefined) headers['Retry-After'] = String(Math.max(1, Math.ceil(err.retryAfter)));
   if (requestId) headers['X-Request-Id'] = requestId;
   return new Response(JSON.stringify(toProblem(err)), { status: err.status, headers });

@@ -1,17 +1,20 @@
 /**
- * Every /v1 route is declared through defineRoute with the permission it needs. The permission guard runs
- * before validation and the handler, resolves the `:id` channel (404 outside the caller's workspace or
- * lock), and the permission is written into the OpenAPI document as `x-onair-permission`, where a test
- * checks that no route lacks one.
+ * Every authenticated /v1 route is declared through routeDefiner with the permission it needs and the
+ * rate-limit bucket it counts against. The guard runs before validation and the handler: it resolves the
+ * `:id` channel (404 outside the caller's workspace or lock), checks the permission, then the bucket.
+ * Both are written into the OpenAPI document (`x-onair-permission`, `x-onair-rate-limit`), where a test
+ * checks that no route lacks them.
  */
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { authorize, type Permission } from '../auth/permissions.js';
-import type { Engine } from '../engine/index.js';
-import type { ApiEnv } from './env.js';
+import { admit } from '../limits/enforce.js';
+import type { BucketName } from '../limits/rate-limiter.js';
+import type { ApiDeps, ApiEnv } from './env.js';
 import { ProblemSchema } from './schemas/common.js';
 
 export const PERMISSION_EXTENSION = 'x-onair-permission';
+export const BUCKET_EXTENSION = 'x-onair-rate-limit';
 
 const problem = (description: string) => ({
   description,
@@ -30,31 +33,44 @@ export const ERROR_RESPONSES = {
   503: problem('unavailable'),
 } as const;
 
-export function permissionGuard(engine: Engine, permission: Permission): MiddlewareHandler<ApiEnv> {
+const SECURITY: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }];
+
+export interface RouteRule {
+  permission: Permission;
+  /** The rate-limit bucket the route counts against (API.md §3). */
+  bucket: BucketName;
+}
+
+/** Permission, then rate limit, then the handler; RateLimit-* headers go on the answer. */
+export function routeGuard(deps: Pick<ApiDeps, 'engine' | 'limiter'>, rule: RouteRule): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     const principal = c.get('principal');
     const channelId = c.req.param('id');
     if (channelId === undefined) {
-      authorize(principal, permission);
+      authorize(principal, rule.permission);
     } else {
       // Unknown channel and foreign channel answer the same 404.
-      const orgId = engine.has(channelId) ? engine.channelRecord(channelId).orgId : '\u0000missing';
-      authorize(principal, permission, { orgId, channelId });
+      const orgId = deps.engine.has(channelId) ? deps.engine.channelRecord(channelId).orgId : '\u0000missing';
+      authorize(principal, rule.permission, { orgId, channelId });
     }
-    return next();
+    const scope = rule.bucket === 'updates' && channelId !== undefined ? channelId : principal.orgId;
+    const { headers } = await admit(deps.limiter, rule.bucket, scope);
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
 }
 
-export function routeDefiner(engine: Engine) {
+export function routeDefiner(deps: Pick<ApiDeps, 'engine' | 'limiter'>) {
   return <P extends string, R extends Omit<RouteConfig, 'path' | 'middleware'> & { path: P }>(
-    permission: Permission,
+    rule: RouteRule,
     config: R,
   ) =>
     createRoute({
       ...config,
-      [PERMISSION_EXTENSION]: permission,
-      security: [{ bearer: [] }],
-      middleware: [permissionGuard(engine, permission)] as const,
+      [PERMISSION_EXTENSION]: rule.permission,
+      [BUCKET_EXTENSION]: rule.bucket,
+      security: SECURITY,
+      middleware: [routeGuard(deps, rule)] as const,
       responses: { ...ERROR_RESPONSES, ...config.responses },
     });
 }

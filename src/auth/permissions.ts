@@ -14,16 +14,28 @@ export const PERMISSIONS = [
 export type Permission = (typeof PERMISSIONS)[number];
 export type Grant = Permission | '*';
 
+export const ROLES = ['owner', 'operator', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** What each dashboard role may do (API.md §2). */
+export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
+  owner: ['*'],
+  operator: ['channels:read', 'inputs:write', 'playout:write'],
+  viewer: ['channels:read'],
+};
+
+interface Granted {
+  orgId: string;
+  grants: ReadonlySet<Grant>;
+  /** null: every channel of the workspace. */
+  channelIds: ReadonlySet<string> | null;
+}
+
 /** Who is asking. Built once per request or connection by auth/authenticate.ts. */
 export type Principal =
-  | {
-      kind: 'key';
-      keyId: string;
-      orgId: string;
-      grants: ReadonlySet<Grant>;
-      /** null: every channel of the workspace. */
-      channelIds: ReadonlySet<string> | null;
-    }
+  | (Granted & { kind: 'key'; keyId: string })
+  /** A dashboard user acting in one workspace through a cookie session. */
+  | (Granted & { kind: 'user'; userId: string; sessionId: string; role: Role })
   /** A renderer holding a channel's output token: may read that one channel, nothing else. */
   | { kind: 'output'; orgId: string; channelId: string };
 

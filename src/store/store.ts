@@ -48,6 +48,10 @@ export interface Store extends TickCommitter {
   findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
   countKeys(): Promise<number>;
   touchKey(id: string, at: string): Promise<void>;
+  getKey(id: string): Promise<ApiKeyRecord | undefined>;
+  /** Keys of a workspace, revoked ones included, in creation order. */
+  listKeys(orgId: string, page: Page): Promise<ApiKeyRecord[]>;
+  revokeKey(id: string, at: string): Promise<void>;
 
   /** Every channel with its scenes and live state, to restore the engine at start. */
   loadChannels(): Promise<StoredChannel[]>;

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Principal } from '../auth/permissions.js';
 import type { Broker, Engine } from '../engine/index.js';
+import type { RateLimiter } from '../limits/rate-limiter.js';
 import { AppError, toProblem } from '../errors.js';
 import { CloseCode, type ErrorMessage } from '../protocol/index.js';
 import { parseClientMessage, runOp } from './socket-ops.js';
@@ -28,6 +29,7 @@ export interface RenderSocketDeps {
   engine: Engine;
   broker: Broker;
   auth: Authenticator;
+  limiter: RateLimiter;
   logger: Logger;
   accepting: () => boolean;
 }
@@ -104,7 +106,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       }
       if (msg.op === 'resync') return send(ws, deps.engine.snapshot(data.channelId));
       const id = msg.id;
-      runOp(msg, data.principal, data.channelId, deps.engine).then(
+      runOp(msg, data.principal, data.channelId, deps).then(
         (ack) => send(ws, ack),
         (err: unknown) => send(ws, errorMessage(id, err)),
       );

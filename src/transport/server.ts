@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Broker, Engine } from '../engine/index.js';
 import type { AppError } from '../errors.js';
+import type { RateLimiter } from '../limits/rate-limiter.js';
 import { createHttpBridge, type FetchHandler } from './http-bridge.js';
 import { attachRenderSocket } from './render-socket.js';
 import { assertNativeUws, uWS, type us_listen_socket } from './uws.js';
@@ -15,6 +16,7 @@ export interface TransportDeps {
   engine: Engine;
   broker: Broker;
   auth: Authenticator;
+  limiter: RateLimiter;
   logger: Logger;
   maxBodyBytes: number;
   problem: (error: AppError) => Response;

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { authorize, type Principal } from '../auth/permissions.js';
 import { validatePatch, type Engine, type Op } from '../engine/index.js';
 import { AppError } from '../errors.js';
+import { admit } from '../limits/enforce.js';
+import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { AckMessage, ClientMessage } from '../protocol/index.js';
 
 const Id = z.string().min(1).max(100);
@@ -41,11 +43,14 @@ export async function runOp(
   msg: Exclude<ClientMessage, { op: 'resync' }>,
   principal: Principal,
   channelId: string,
-  engine: Engine,
+  deps: { engine: Engine; limiter: RateLimiter },
 ): Promise<AckMessage> {
+  const { engine } = deps;
   const record = engine.channelRecord(channelId);
   const permission = msg.op === 'patch' ? 'inputs:write' : 'playout:write';
   authorize(principal, permission, { orgId: record.orgId, channelId });
+  // The same per-channel updates bucket as PATCH …/inputs and the playout routes.
+  await admit(deps.limiter, 'updates', channelId);
   const result = await engine.submit(channelId, toOp(msg, engine, channelId));
   return { type: 'ack', id: msg.id, frame: result.frame };
 }

@@ -12,19 +12,22 @@ const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json
 
 export function channelRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const route = routeDefiner(deps.engine);
+  const route = routeDefiner(deps);
   const { engine, store } = deps;
   const view = (c: ChannelRecord) => channelView(c, deps.baseUrl());
 
   app.openapi(
-    route('channels:write', {
-      method: 'post',
-      path: '/channels',
-      tags: ['Channels'],
-      summary: 'Create a channel',
-      request: { body: { required: true, ...json(ChannelIn) } },
-      responses: { 201: { description: 'Created', ...json(ChannelOut) } },
-    }),
+    route(
+      { permission: 'channels:write', bucket: 'creates' },
+      {
+        method: 'post',
+        path: '/channels',
+        tags: ['Channels'],
+        summary: 'Create a channel',
+        request: { body: { required: true, ...json(ChannelIn) } },
+        responses: { 201: { description: 'Created', ...json(ChannelOut) } },
+      },
+    ),
     async (c) => {
       const body = c.req.valid('json');
       const principal = c.get('principal');
@@ -47,44 +50,53 @@ export function channelRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   );
 
   app.openapi(
-    route('channels:read', {
-      method: 'get',
-      path: '/channels',
-      tags: ['Channels'],
-      summary: 'List channels',
-      request: { query: ListQuery },
-      responses: { 200: { description: 'Channels in creation order', ...json(listOf(ChannelOut, 'ChannelList')) } },
-    }),
+    route(
+      { permission: 'channels:read', bucket: 'reads' },
+      {
+        method: 'get',
+        path: '/channels',
+        tags: ['Channels'],
+        summary: 'List channels',
+        request: { query: ListQuery },
+        responses: { 200: { description: 'Channels in creation order', ...json(listOf(ChannelOut, 'ChannelList')) } },
+      },
+    ),
     async (c) => {
       const { limit, cursor } = c.req.valid('query');
       const p = c.get('principal');
-      const onlyIds = p.kind === 'key' && p.channelIds ? [...p.channelIds] : undefined;
+      const onlyIds = p.kind !== 'output' && p.channelIds ? [...p.channelIds] : undefined;
       const rows = await store.listChannels(p.orgId, { limit: limit + 1, after: cursor, onlyIds });
       return c.json(page(rows.map(view), limit), 200);
     },
   );
 
   app.openapi(
-    route('channels:read', {
-      method: 'get',
-      path: '/channels/{id}',
-      tags: ['Channels'],
-      summary: 'Read a channel',
-      request: { params: ChannelIdParam },
-      responses: { 200: { description: 'The channel', ...json(ChannelOut) } },
-    }),
+    route(
+      { permission: 'channels:read', bucket: 'reads' },
+      {
+        method: 'get',
+        path: '/channels/{id}',
+        tags: ['Channels'],
+        summary: 'Read a channel',
+        request: { params: ChannelIdParam },
+        responses: { 200: { description: 'The channel', ...json(ChannelOut) } },
+      },
+    ),
     (c) => c.json(view(engine.channelRecord(c.req.valid('param').id)), 200),
   );
 
   app.openapi(
-    route('channels:write', {
-      method: 'patch',
-      path: '/channels/{id}',
-      tags: ['Channels'],
-      summary: 'Rename a channel or change its frame rate',
-      request: { params: ChannelIdParam, body: { required: true, ...json(ChannelUpdate) } },
-      responses: { 200: { description: 'The channel', ...json(ChannelOut) } },
-    }),
+    route(
+      { permission: 'channels:write', bucket: 'creates' },
+      {
+        method: 'patch',
+        path: '/channels/{id}',
+        tags: ['Channels'],
+        summary: 'Rename a channel or change its frame rate',
+        request: { params: ChannelIdParam, body: { required: true, ...json(ChannelUpdate) } },
+        responses: { 200: { description: 'The channel', ...json(ChannelOut) } },
+      },
+    ),
     async (c) => {
       const body = c.req.valid('json');
       const before = engine.channelRecord(c.req.valid('param').id);
@@ -101,14 +113,17 @@ export function channelRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   );
 
   app.openapi(
-    route('channels:write', {
-      method: 'delete',
-      path: '/channels/{id}',
-      tags: ['Channels'],
-      summary: 'Delete a channel, its scenes and state',
-      request: { params: ChannelIdParam },
-      responses: { 204: { description: 'Deleted' } },
-    }),
+    route(
+      { permission: 'channels:write', bucket: 'creates' },
+      {
+        method: 'delete',
+        path: '/channels/{id}',
+        tags: ['Channels'],
+        summary: 'Delete a channel, its scenes and state',
+        request: { params: ChannelIdParam },
+        responses: { 204: { description: 'Deleted' } },
+      },
+    ),
     async (c) => {
       const { id } = c.req.valid('param');
       await store.deleteChannel(id);
@@ -118,14 +133,17 @@ export function channelRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   );
 
   app.openapi(
-    route('channels:write', {
-      method: 'post',
-      path: '/channels/{id}/output-token',
-      tags: ['Channels'],
-      summary: 'Rotate the output token (open renderers are closed; the old URL stops working)',
-      request: { params: ChannelIdParam },
-      responses: { 200: { description: 'The channel with its new outputUrl', ...json(ChannelOut) } },
-    }),
+    route(
+      { permission: 'channels:write', bucket: 'creates' },
+      {
+        method: 'post',
+        path: '/channels/{id}/output-token',
+        tags: ['Channels'],
+        summary: 'Rotate the output token (open renderers are closed; the old URL stops working)',
+        request: { params: ChannelIdParam },
+        responses: { 200: { description: 'The channel with its new outputUrl', ...json(ChannelOut) } },
+      },
+    ),
     async (c) => {
       const before = engine.channelRecord(c.req.valid('param').id);
       const record = { ...before, outputToken: newOutputToken(), updatedAt: new Date().toISOString() };

@@ -10,18 +10,21 @@ const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json
 
 export function inputRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const route = routeDefiner(deps.engine);
+  const route = routeDefiner(deps);
   const { engine } = deps;
 
   app.openapi(
-    route('inputs:write', {
-      method: 'patch',
-      path: '/channels/{id}/inputs',
-      tags: ['Inputs'],
-      summary: 'Set input values; answered once the frame that renders them is durable',
-      request: { params: ChannelIdParam, body: { required: true, ...json(InputsPatch) } },
-      responses: { 200: { description: 'Applied', ...json(InputsResult) } },
-    }),
+    route(
+      { permission: 'inputs:write', bucket: 'updates' },
+      {
+        method: 'patch',
+        path: '/channels/{id}/inputs',
+        tags: ['Inputs'],
+        summary: 'Set input values; answered once the frame that renders them is durable',
+        request: { params: ChannelIdParam, body: { required: true, ...json(InputsPatch) } },
+        responses: { 200: { description: 'Applied', ...json(InputsResult) } },
+      },
+    ),
     async (c) => {
       const { id } = c.req.valid('param');
       // The raw parsed body, not the validated copy: names like "__proto__" must reach the name check as data.
@@ -41,14 +44,17 @@ export function inputRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   );
 
   app.openapi(
-    route('channels:read', {
-      method: 'get',
-      path: '/channels/{id}/state',
-      tags: ['Inputs'],
-      summary: "The channel's live state",
-      request: { params: ChannelIdParam },
-      responses: { 200: { description: 'State', ...json(StateOut) } },
-    }),
+    route(
+      { permission: 'channels:read', bucket: 'reads' },
+      {
+        method: 'get',
+        path: '/channels/{id}/state',
+        tags: ['Inputs'],
+        summary: "The channel's live state",
+        request: { params: ChannelIdParam },
+        responses: { 200: { description: 'State', ...json(StateOut) } },
+      },
+    ),
     (c) => c.json(engine.state(c.req.valid('param').id), 200),
   );
 

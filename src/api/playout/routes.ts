@@ -11,7 +11,7 @@ const Empty = z.strictObject({}).openapi('Empty');
 
 export function playoutRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const route = routeDefiner(deps.engine);
+  const route = routeDefiner(deps);
   const { engine } = deps;
   const stateResponse = { 200: { description: 'The channel state after the change', ...json(StateOut) } };
 
@@ -21,14 +21,17 @@ export function playoutRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     summary: string,
   ) =>
     app.openapi(
-      route('playout:write', {
-        method: 'post',
-        path,
-        tags: ['Playout'],
-        summary,
-        request: { params: ChannelIdParam, body: { required: true, ...json(SceneRef) } },
-        responses: stateResponse,
-      }),
+      route(
+        { permission: 'playout:write', bucket: 'updates' },
+        {
+          method: 'post',
+          path,
+          tags: ['Playout'],
+          summary,
+          request: { params: ChannelIdParam, body: { required: true, ...json(SceneRef) } },
+          responses: stateResponse,
+        },
+      ),
       async (c) => {
         const { id } = c.req.valid('param');
         await engine.submit(id, { kind, sceneId: c.req.valid('json').sceneId, source: 'api' });
@@ -38,14 +41,17 @@ export function playoutRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
 
   const bare = (path: '/channels/{id}/take' | '/channels/{id}/clear', op: Op, summary: string) =>
     app.openapi(
-      route('playout:write', {
-        method: 'post',
-        path,
-        tags: ['Playout'],
-        summary,
-        request: { params: ChannelIdParam, body: { required: false, ...json(Empty) } },
-        responses: { ...stateResponse, 409: { description: 'preview_empty (take with nothing cued)' } },
-      }),
+      route(
+        { permission: 'playout:write', bucket: 'updates' },
+        {
+          method: 'post',
+          path,
+          tags: ['Playout'],
+          summary,
+          request: { params: ChannelIdParam, body: { required: false, ...json(Empty) } },
+          responses: { ...stateResponse, 409: { description: 'preview_empty (take with nothing cued)' } },
+        },
+      ),
       async (c) => {
         const { id } = c.req.valid('param');
         await engine.submit(id, op);

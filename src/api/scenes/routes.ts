@@ -21,21 +21,24 @@ const SceneParams = ChannelIdParam.extend({
 
 export function sceneRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const route = routeDefiner(deps.engine);
+  const route = routeDefiner(deps);
   const { engine, store } = deps;
 
   app.openapi(
-    route('channels:write', {
-      method: 'post',
-      path: '/channels/{id}/scenes',
-      tags: ['Scenes'],
-      summary: 'Add a scene from a template or a definition',
-      request: { params: ChannelIdParam, body: { required: true, ...json(SceneIn) } },
-      responses: {
-        201: { description: 'Created', ...json(SceneOut) },
-        409: { description: "An input clashes with the channel's" },
+    route(
+      { permission: 'channels:write', bucket: 'creates' },
+      {
+        method: 'post',
+        path: '/channels/{id}/scenes',
+        tags: ['Scenes'],
+        summary: 'Add a scene from a template or a definition',
+        request: { params: ChannelIdParam, body: { required: true, ...json(SceneIn) } },
+        responses: {
+          201: { description: 'Created', ...json(SceneOut) },
+          409: { description: "An input clashes with the channel's" },
+        },
       },
-    }),
+    ),
     async (c) => {
       const { id } = c.req.valid('param');
       const body = c.req.valid('json');
@@ -56,14 +59,17 @@ export function sceneRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   );
 
   app.openapi(
-    route('channels:read', {
-      method: 'get',
-      path: '/channels/{id}/scenes',
-      tags: ['Scenes'],
-      summary: "List a channel's scenes",
-      request: { params: ChannelIdParam, query: ListQuery },
-      responses: { 200: { description: 'Scenes in creation order', ...json(listOf(SceneOut, 'SceneList')) } },
-    }),
+    route(
+      { permission: 'channels:read', bucket: 'reads' },
+      {
+        method: 'get',
+        path: '/channels/{id}/scenes',
+        tags: ['Scenes'],
+        summary: "List a channel's scenes",
+        request: { params: ChannelIdParam, query: ListQuery },
+        responses: { 200: { description: 'Scenes in creation order', ...json(listOf(SceneOut, 'SceneList')) } },
+      },
+    ),
     (c) => {
       const { limit, cursor } = c.req.valid('query');
       const scenes = engine.scenes(c.req.valid('param').id).filter((s) => cursor === undefined || s.id > cursor);
@@ -73,14 +79,17 @@ export function sceneRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   );
 
   app.openapi(
-    route('channels:read', {
-      method: 'get',
-      path: '/channels/{id}/scenes/{sceneId}',
-      tags: ['Scenes'],
-      summary: 'Read a scene',
-      request: { params: SceneParams },
-      responses: { 200: { description: 'The scene', ...json(SceneOut) } },
-    }),
+    route(
+      { permission: 'channels:read', bucket: 'reads' },
+      {
+        method: 'get',
+        path: '/channels/{id}/scenes/{sceneId}',
+        tags: ['Scenes'],
+        summary: 'Read a scene',
+        request: { params: SceneParams },
+        responses: { 200: { description: 'The scene', ...json(SceneOut) } },
+      },
+    ),
     (c) => {
       const { id, sceneId } = c.req.valid('param');
       return c.json(sceneView(findScene(engine, id, sceneId)), 200);
@@ -88,17 +97,20 @@ export function sceneRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   );
 
   app.openapi(
-    route('channels:write', {
-      method: 'put',
-      path: '/channels/{id}/scenes/{sceneId}',
-      tags: ['Scenes'],
-      summary: "Replace a scene's definition",
-      request: { params: SceneParams, body: { required: true, ...json(SceneUpdate) } },
-      responses: {
-        200: { description: 'The scene', ...json(SceneOut) },
-        409: { description: "An input clashes with the channel's" },
+    route(
+      { permission: 'channels:write', bucket: 'creates' },
+      {
+        method: 'put',
+        path: '/channels/{id}/scenes/{sceneId}',
+        tags: ['Scenes'],
+        summary: "Replace a scene's definition",
+        request: { params: SceneParams, body: { required: true, ...json(SceneUpdate) } },
+        responses: {
+          200: { description: 'The scene', ...json(SceneOut) },
+          409: { description: "An input clashes with the channel's" },
+        },
       },
-    }),
+    ),
     async (c) => {
       const { id, sceneId } = c.req.valid('param');
       const body = c.req.valid('json');
@@ -117,14 +129,17 @@ export function sceneRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   );
 
   app.openapi(
-    route('channels:write', {
-      method: 'delete',
-      path: '/channels/{id}/scenes/{sceneId}',
-      tags: ['Scenes'],
-      summary: 'Delete a scene (taken off air and out of preview if it is there)',
-      request: { params: SceneParams },
-      responses: { 204: { description: 'Deleted' } },
-    }),
+    route(
+      { permission: 'channels:write', bucket: 'creates' },
+      {
+        method: 'delete',
+        path: '/channels/{id}/scenes/{sceneId}',
+        tags: ['Scenes'],
+        summary: 'Delete a scene (taken off air and out of preview if it is there)',
+        request: { params: SceneParams },
+        responses: { 204: { description: 'Deleted' } },
+      },
+    ),
     async (c) => {
       const { id, sceneId } = c.req.valid('param');
       findScene(engine, id, sceneId);

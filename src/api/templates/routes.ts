@@ -15,20 +15,23 @@ const TemplateOut = z
 
 export function templateRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const route = routeDefiner(deps.engine);
+  const route = routeDefiner(deps);
   app.openapi(
-    route('channels:read', {
-      method: 'get',
-      path: '/templates',
-      tags: ['Scenes'],
-      summary: 'Built-in scene templates',
-      responses: {
-        200: {
-          description: 'Templates',
-          content: { 'application/json': { schema: z.object({ data: z.array(TemplateOut), nextCursor: z.null() }) } },
+    route(
+      { permission: 'channels:read', bucket: 'reads' },
+      {
+        method: 'get',
+        path: '/templates',
+        tags: ['Scenes'],
+        summary: 'Built-in scene templates',
+        responses: {
+          200: {
+            description: 'Templates',
+            content: { 'application/json': { schema: z.object({ data: z.array(TemplateOut), nextCursor: z.null() }) } },
+          },
         },
       },
-    }),
+    ),
     (c) => {
       const data = TEMPLATES.map((t) => ({
         id: t.id,

@@ -88,6 +88,19 @@ export class SqliteStore implements Store {
     this.st.touchKey.run(at, id);
   }
 
+  async getKey(id: string): Promise<ApiKeyRecord | undefined> {
+    const row = this.st.keyById.get(id) as KeyRow | undefined;
+    return row ? keyFromRow(row) : undefined;
+  }
+
+  async listKeys(orgId: string, page: Page): Promise<ApiKeyRecord[]> {
+    return (this.st.listKeys.all(orgId, page.after ?? '', page.limit) as KeyRow[]).map(keyFromRow);
+  }
+
+  async revokeKey(id: string, at: string): Promise<void> {
+    this.st.revokeKey.run(at, id);
+  }
+
   async loadChannels(): Promise<StoredChannel[]> {
     const scenes = new Map<string, SceneRecord[]>();
     for (const row of this.st.allScenes.all() as SceneRow[]) {

@@ -15,6 +15,9 @@ export function prepareStatements(db: Database.Database) {
     keyByHash: p('SELECT * FROM api_keys WHERE hash = ?'),
     countKeys: p('SELECT count(*) AS n FROM api_keys'),
     touchKey: p('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
+    keyById: p('SELECT * FROM api_keys WHERE id = ?'),
+    listKeys: p('SELECT * FROM api_keys WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?'),
+    revokeKey: p('UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?'),
 
     allChannels: p(`SELECT ${CHANNEL_COLUMNS} FROM channels ORDER BY id`),
     allScenes: p('SELECT * FROM scenes ORDER BY id'),
