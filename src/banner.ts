@@ -1,26 +1,25 @@
 /**
- * The human-facing start-up text on stderr (stdout carries JSON logs): where the server is, the first-run
- * key when one was just generated (shown once, never logged), and the next step.
+ * The human-facing start-up text on stderr (stdout carries JSON logs): where the server is, the one-time
+ * setup link while no owner account exists (never logged), and the next step.
  */
 import type { ServerHandle } from './main.js';
 
 export function printBanner(server: ServerHandle): void {
   const base = server.baseUrl;
   const lines = ['', `  onair is running at ${base}`, `  API reference:  ${base}/docs`, ''];
-  const secret = server.firstRun.generatedSecret;
-  if (secret) {
+  const token = server.firstRun.setupToken;
+  if (token) {
     lines.push(
-      '  First run: an API key with every permission was created for you.',
-      '  It is shown only now and stored only as a hash, so copy it somewhere safe:',
+      '  First run: open this one-time link to create the owner account and your first API key:',
       '',
-      `    export ONAIR_KEY=${secret}`,
+      `    ${base}/setup?token=${token}`,
+      '',
+      '  (Scripts and CI can instead start with ONAIR_BOOTSTRAP_KEY=onair_sk_<32+ letters and digits>.)',
       '',
     );
-  } else {
-    lines.push('  Use your API key (or ONAIR_BOOTSTRAP_KEY) as ONAIR_KEY below.', '');
   }
   lines.push(
-    '  Next: create a channel and give it a scoreboard:',
+    '  Next, with your key in ONAIR_KEY: create a channel and give it a scoreboard:',
     `    curl -s -X POST ${base}/v1/channels -H "Authorization: Bearer $ONAIR_KEY" \\`,
     `      -H 'Content-Type: application/json' -d '{"name":"Main"}'`,
     '  then follow "Walk-through" in README.md (scene, output URL in OBS, PATCH a score).',

@@ -21,6 +21,12 @@ const EnvSchema = z.object({
   ONAIR_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   ONAIR_DB_SYNC: z.enum(['full', 'normal']).default('full'),
   ONAIR_DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  ONAIR_SESSION_TTL_S: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 24 * 3600)
+    .default(24 * 3600),
 });
 
 export interface Config {
@@ -34,6 +40,7 @@ export interface Config {
   metricsToken: string | undefined;
   dbSync: 'full' | 'normal';
   drainTimeoutMs: number;
+  sessionTtlSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -56,5 +63,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.ONAIR_METRICS_TOKEN,
     dbSync: e.ONAIR_DB_SYNC,
     drainTimeoutMs: e.ONAIR_DRAIN_TIMEOUT_MS,
+    sessionTtlSeconds: e.ONAIR_SESSION_TTL_S,
   };
 }

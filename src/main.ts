@@ -69,6 +69,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       renderer: loadRendererAssets(path.join(ROOT, 'renderer', 'dist')),
       metrics: () => metrics.render(),
       metricsToken: config.metricsToken,
+      sessionTtlSeconds: config.sessionTtlSeconds,
     },
     path.join(ROOT, 'public'),
   );

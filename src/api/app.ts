@@ -3,6 +3,8 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { AppError } from '../errors.js';
+import { authRoutes } from './accounts/auth-routes.js';
+import { workspaceRoutes } from './accounts/workspace-routes.js';
 import { channelRoutes } from './channels/routes.js';
 import type { ApiDeps, ApiEnv } from './env.js';
 import { inputRoutes } from './inputs/routes.js';
@@ -36,6 +38,11 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
       if (!result.success) throw validationError(result.error);
     },
   });
+  v1.openAPIRegistry.registerComponent('securitySchemes', 'session', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'onair_session',
+  });
   v1.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
     scheme: 'bearer',
@@ -53,7 +60,16 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
   // Registered after doc31: the OpenAPI document answers before authentication runs.
   v1.use('*', authenticate(deps.auth));
   v1.use('*', jsonBody());
-  for (const routes of [channelRoutes, sceneRoutes, inputRoutes, playoutRoutes, templateRoutes, keyRoutes])
+  for (const routes of [
+    channelRoutes,
+    sceneRoutes,
+    inputRoutes,
+    playoutRoutes,
+    templateRoutes,
+    keyRoutes,
+    authRoutes,
+    workspaceRoutes,
+  ])
     v1.route('/', routes(deps));
 
   app.route('/v1', v1);

@@ -21,6 +21,7 @@ export interface ApiDeps {
   renderer: RendererAssets;
   metrics: () => string;
   metricsToken: string | undefined;
+  sessionTtlSeconds: number;
 }
 
 export interface ApiEnv {

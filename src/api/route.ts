@@ -8,6 +8,7 @@
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { authorize, type Permission } from '../auth/permissions.js';
+import { AppError } from '../errors.js';
 import { admit } from '../limits/enforce.js';
 import type { BucketName } from '../limits/rate-limiter.js';
 import type { ApiDeps, ApiEnv } from './env.js';
@@ -71,6 +72,47 @@ export function routeDefiner(deps: Pick<ApiDeps, 'engine' | 'limiter'>) {
       [BUCKET_EXTENSION]: rule.bucket,
       security: SECURITY,
       middleware: [routeGuard(deps, rule)] as const,
+      responses: { ...ERROR_RESPONSES, ...config.responses },
+    });
+}
+
+/**
+ * Who may call an account route: anyone (it checks its own secret), any authenticated caller, a
+ * dashboard session user, or a workspace owner.
+ */
+export type AccountAccess = 'public' | 'authenticated' | 'session' | 'owner';
+
+export function accountGuard(
+  deps: Pick<ApiDeps, 'limiter'>,
+  access: AccountAccess,
+  bucket: BucketName | null,
+): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    if (access === 'session' || access === 'owner') {
+      const p = c.get('principal');
+      if (p.kind !== 'user')
+        throw new AppError('forbidden', 'This needs a dashboard session (log in), not an API key.');
+      if (access === 'owner' && p.role !== 'owner')
+        throw new AppError('forbidden', 'Only the workspace owner can do this.');
+    }
+    if (bucket === null) return next();
+    const { headers } = await admit(deps.limiter, bucket, access === 'public' ? 'public' : c.get('principal').orgId);
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  };
+}
+
+export function accountRouteDefiner(deps: Pick<ApiDeps, 'limiter'>) {
+  return <P extends string, R extends Omit<RouteConfig, 'path' | 'middleware'> & { path: P }>(
+    access: AccountAccess,
+    bucket: BucketName | null,
+    config: R,
+  ) =>
+    createRoute({
+      ...config,
+      [PERMISSION_EXTENSION]: access,
+      [BUCKET_EXTENSION]: bucket ?? 'none',
+      middleware: [accountGuard(deps, access, bucket)] as const,
       responses: { ...ERROR_RESPONSES, ...config.responses },
     });
 }

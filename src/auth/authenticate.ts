@@ -1,17 +1,26 @@
 /**
- * Turns a bearer credential into a Principal. Keys are looked up by the SHA-256 of the secret; a small
- * cache keeps the lookup off the hot path, and lastUsedAt is written at most once a minute per key.
+ * Turns a request's credential into a Principal: a bearer API key, or a dashboard session cookie acting
+ * in one workspace (`X-Workspace`, default the first). Keys are looked up by the SHA-256 of the secret; a
+ * small cache keeps the lookup off the hot path, and lastUsedAt is written at most once a minute per key.
  */
 import { AppError } from '../errors.js';
 import { sha256Hex } from '../ids.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
-import type { Grant, Principal } from './permissions.js';
+import { ROLE_GRANTS, type Grant, type Principal } from './permissions.js';
+import { readSessionCookie } from './sessions.js';
 
 const CACHE_LIMIT = 10_000;
 const TOUCH_INTERVAL_MS = 60_000;
 
+export interface Credentials {
+  authorization: string | undefined;
+  cookie: string | undefined;
+  workspace: string | undefined;
+}
+
 export interface Authenticator {
-  /** Resolves the `Authorization` header value; throws unauthorized. */
+  /** Bearer key first, then the session cookie; throws unauthorized. */
+  fromRequest(credentials: Credentials): Promise<Principal>;
   fromAuthorization(header: string | undefined): Promise<Principal>;
   fromApiKey(secret: string): Promise<Principal>;
   /** Forget cached keys (after a key is revoked). */
@@ -27,7 +36,7 @@ export function createAuthenticator(store: Store, now: () => number = Date.now):
     if (!entry) {
       const key = await store.findKeyByHash(hash);
       if (!key || key.revokedAt) throw unauthorized();
-      entry = { key, principal: toPrincipal(key), touchedAt: 0 };
+      entry = { key, principal: keyPrincipal(key), touchedAt: 0 };
       if (cache.size >= CACHE_LIMIT) cache.clear();
       cache.set(hash, entry);
     }
@@ -39,18 +48,48 @@ export function createAuthenticator(store: Store, now: () => number = Date.now):
     return entry.principal;
   }
 
+  async function fromAuthorization(header: string | undefined): Promise<Principal> {
+    const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match?.[1]) throw unauthorized();
+    return fromApiKey(match[1]);
+  }
+
+  async function fromSession(token: string, workspace: string | undefined): Promise<Principal> {
+    const session = await store.accounts.findSession(sha256Hex(token));
+    if (!session || session.expiresAt <= new Date(now()).toISOString())
+      throw unauthorized('Your session has expired; log in again.');
+    const memberships = await store.accounts.membershipsOf(session.userId);
+    const m = workspace ? memberships.find((x) => x.orgId === workspace) : memberships[0];
+    if (!m)
+      throw new AppError(
+        workspace ? 'not_found' : 'forbidden',
+        workspace ? `Workspace ${workspace} does not exist.` : 'You are not a member of any workspace.',
+      );
+    return {
+      kind: 'user',
+      userId: session.userId,
+      sessionId: session.hash,
+      role: m.role,
+      orgId: m.orgId,
+      grants: new Set(ROLE_GRANTS[m.role]),
+      channelIds: null,
+    };
+  }
+
   return {
     fromApiKey,
-    async fromAuthorization(header) {
-      const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-      if (!match?.[1]) throw unauthorized();
-      return fromApiKey(match[1]);
+    fromAuthorization,
+    async fromRequest({ authorization, cookie, workspace }) {
+      if (authorization) return fromAuthorization(authorization);
+      const token = readSessionCookie(cookie);
+      if (token) return fromSession(token, workspace);
+      throw unauthorized();
     },
     invalidate: () => cache.clear(),
   };
 }
 
-function toPrincipal(key: ApiKeyRecord): Principal {
+function keyPrincipal(key: ApiKeyRecord): Principal {
   return {
     kind: 'key',
     keyId: key.id,
@@ -60,6 +99,6 @@ function toPrincipal(key: ApiKeyRecord): Principal {
   };
 }
 
-function unauthorized(): AppError {
-  return new AppError('unauthorized', 'Send a valid API key as "Authorization: Bearer onair_sk_…".');
+function unauthorized(detail = 'Send a valid API key as "Authorization: Bearer onair_sk_…", or log in.'): AppError {
+  return new AppError('unauthorized', detail);
 }

@@ -33,3 +33,16 @@ export async function admit(limiter: RateLimiter, bucket: BucketName, scope: str
   }
   return { decision, headers };
 }
+
+/** A limit outside the seed's buckets (login attempts): throws rate_limited when exceeded. */
+export async function admitCustom(
+  limiter: RateLimiter,
+  key: string,
+  rule: { limit: number; windowMs: number },
+): Promise<void> {
+  const decision = await limiter.take(key, rule.limit, rule.windowMs);
+  if (!decision.allowed) {
+    const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+    throw new AppError('rate_limited', `Too many attempts. Retry in ${seconds} s.`, { retryAfter: seconds });
+  }
+}

@@ -8,6 +8,7 @@
  * - Deleting a channel deletes its scenes and inputs.
  * Today: SqliteStore. Several nodes will want a Postgres one behind the same interface.
  */
+import type { AccountStore } from './account-store.js';
 import type { ChannelRecord, SceneRecord, StoredChannel, TickCommitter } from '../engine/index.js';
 
 export interface OrgRecord {
@@ -41,6 +42,7 @@ export interface Page {
 
 export interface Store extends TickCommitter {
   close(): Promise<void>;
+  readonly accounts: AccountStore;
 
   defaultOrg(): Promise<OrgRecord>;
 

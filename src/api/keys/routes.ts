@@ -80,7 +80,7 @@ export function keyRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     async (c) => {
       const body = c.req.valid('json');
       const principal = c.get('principal');
-      assertWithin(principal, { permissions: body.permissions as Grant[], channelIds: body.channelIds });
+      assertWithin(principal, { permissions: body.permissions, channelIds: body.channelIds });
       for (const id of body.channelIds ?? []) {
         if (!engine.has(id) || engine.channelRecord(id).orgId !== principal.orgId) {
           throw new AppError('invalid_request', `Channel ${id} does not exist.`, {
@@ -88,7 +88,7 @@ export function keyRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
           });
         }
       }
-      const { record, secret } = mintKey(principal.orgId, { ...body, permissions: body.permissions as Grant[] });
+      const { record, secret } = mintKey(principal.orgId, { ...body, permissions: body.permissions });
       await store.insertKey(record);
       return c.json({ ...keyView(record), secret }, 201);
     },

@@ -1,11 +1,58 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Authenticator } from '../../auth/authenticate.js';
+import { AppError } from '../../errors.js';
 import type { ApiEnv } from '../env.js';
+
+/** Routes that answer without credentials (they check their own: a one-time token, a password). */
+export const PUBLIC_PATHS = new Set([
+  '/v1/openapi.json',
+  '/v1/auth/setup',
+  '/v1/auth/login',
+  '/v1/auth/accept-invite',
+  '/v1/auth/logout',
+]);
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Every /v1 route but the public ones needs a principal; this sets it or answers 401. */
 export function authenticate(auth: Authenticator): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
-    c.set('principal', await auth.fromAuthorization(c.req.header('authorization')));
+    if (PUBLIC_PATHS.has(c.req.path)) return next();
+    const principal = await auth.fromRequest({
+      authorization: c.req.header('authorization'),
+      cookie: c.req.header('cookie'),
+      workspace: c.req.header('x-workspace'),
+    });
+    if (principal.kind === 'user' && !SAFE_METHODS.has(c.req.method))
+      assertSameOrigin(c.req.header('origin'), c.req.header('sec-fetch-site'), c.req.header('host'));
+    c.set('principal', principal);
     return next();
   };
+}
+
+/**
+ * CSRF defence for cookie-authenticated writes: a browser always sends Origin (or Sec-Fetch-Site) on a
+ * cross-site POST, so a request that carries one must come from this server's own origin.
+ */
+export function assertSameOrigin(
+  origin: string | undefined,
+  fetchSite: string | undefined,
+  host: string | undefined,
+): void {
+  if (fetchSite && fetchSite !== 'same-origin' && fetchSite !== 'none') throw csrf();
+  if (origin !== undefined) {
+    let originHost: string | null = null;
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      originHost = null;
+    }
+    if (!host || originHost !== host) throw csrf();
+  }
+}
+
+function csrf(): AppError {
+  return new AppError(
+    'forbidden',
+    "Cross-site request refused: cookie-authenticated writes must come from this server's own pages.",
+  );
 }

@@ -44,6 +44,14 @@ export function systemRoutes(deps: ApiDeps, publicDir: string): Hono<ApiEnv> {
     return fileResponse(file, 'public, max-age=3600');
   });
 
+  for (const page of ['setup', 'invite']) {
+    app.get(`/${page}`, () => {
+      const file = readStatic(path.join(publicDir, `${page}.html`));
+      if (!file) throw new AppError('not_found', 'No such page.');
+      return fileResponse(file, NO_CACHE);
+    });
+  }
+
   app.get('/', () => {
     const page = readStatic(path.join(publicDir, 'index.html'));
     if (!page) throw new AppError('not_found', 'No landing page.');

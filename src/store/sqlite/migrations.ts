@@ -57,4 +57,39 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 2,
+    name: 'accounts',
+    sql: `
+      CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        email TEXT NOT NULL UNIQUE,
+        password_hash TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE TABLE memberships (
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        role TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (user_id, org_id)
+      );
+      CREATE INDEX memberships_org ON memberships(org_id);
+      CREATE TABLE sessions (
+        hash TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+      );
+      CREATE TABLE one_time_tokens (
+        hash TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        user_id TEXT REFERENCES users(id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used_at TEXT
+      );
+    `,
+  },
 ];

@@ -10,6 +10,7 @@ import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel } from '.
 import { newId } from '../../ids.js';
 import type { ApiKeyRecord, OrgRecord, Page, Store } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
+import { SqliteAccounts } from './sqlite-accounts.js';
 import { prepareStatements, type Statements } from './statements.js';
 import {
   liveFromRow,
@@ -28,6 +29,7 @@ export interface SqliteStoreOptions {
 
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
+  readonly accounts: SqliteAccounts;
   private readonly st: Statements;
   private readonly commitTx: (changes: readonly ChannelChange[]) => void;
 
@@ -40,6 +42,7 @@ export class SqliteStore implements Store {
     this.db.pragma('busy_timeout = 5000');
     migrate(this.db);
     this.st = prepareStatements(this.db);
+    this.accounts = new SqliteAccounts(this.db);
     this.commitTx = this.db.transaction((changes: readonly ChannelChange[]) => {
       for (const c of changes) this.writeChange(c);
     });
