@@ -24,11 +24,39 @@ export interface Broker {
 }
 
 export class MemoryBroker implements Broker {
-  private listeners = new Set<BrokerListener>();
+  private listeners: BrokerListener[] = [];
+  /** Messages published from inside a listener wait here, so every subscriber sees publish order. */
+  private readonly queue: [string, BrokerMessage][] = [];
+  private delivering = false;
 
   constructor(private readonly onListenerError: (err: unknown) => void = () => {}) {}
 
   publish(channelId: string, message: BrokerMessage): void {
+    this.queue.push([channelId, message]);
+    if (this.delivering) return;
+    this.delivering = true;
+    try {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) this.deliver(next[0], next[1]);
+    } finally {
+      this.delivering = false;
+    }
+  }
+
+  subscribe(listener: BrokerListener): () => void {
+    // A fresh wrapper per subscription, so the same function subscribed twice is two subscriptions.
+    const wrapped: BrokerListener = (c, m) => listener(c, m);
+    this.listeners = [...this.listeners, wrapped];
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== wrapped);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.listeners = [];
+  }
+
+  private deliver(channelId: string, message: BrokerMessage): void {
+    // The array is replaced, never mutated: a subscriber added during delivery waits for the next message.
     for (const listener of this.listeners) {
       try {
         listener(channelId, message);
@@ -36,18 +64,5 @@ export class MemoryBroker implements Broker {
         this.onListenerError(err);
       }
     }
-  }
-
-  subscribe(listener: BrokerListener): () => void {
-    // A fresh wrapper per subscription, so the same function subscribed twice is two subscriptions.
-    const wrapped: BrokerListener = (c, m) => listener(c, m);
-    this.listeners.add(wrapped);
-    return () => {
-      this.listeners.delete(wrapped);
-    };
-  }
-
-  async close(): Promise<void> {
-    this.listeners.clear();
   }
 }

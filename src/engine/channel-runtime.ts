@@ -84,6 +84,14 @@ export class ChannelRuntime {
     }
   }
 
+  /** After a failed commit: the change's scene and format updates are applied again next tick. */
+  requeueStructural(change: ChannelChange): boolean {
+    for (const scene of change.scenes ?? []) if (this.scenes.has(scene.id)) this.changedScenes.add(scene.id);
+    for (const id of change.removedScenes ?? []) if (!this.scenes.has(id)) this.removedScenes.add(id);
+    if (change.meta) this.metaChanged = true;
+    return this.hasWork();
+  }
+
   /** Applies the queue to a copy of the live state. Never throws: a bad op is rejected on its own. */
   prepare(frame: number, nowIso: string): ChannelChange | null {
     const draft = new Draft(this, frame, nowIso);

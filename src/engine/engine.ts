@@ -38,8 +38,12 @@ export interface EngineDeps {
 interface Group {
   clock: FrameClock;
   pending: Set<ChannelRuntime>;
-  committing: boolean;
+  /** The commit in flight, if any: ticks wait for it, and stop() awaits it. */
+  inflight: Promise<void> | null;
 }
+
+/** stop() keeps ticking while work remains (ops queued during a commit), up to this many times. */
+const FINAL_TICKS = 5;
 
 export class Engine {
   private readonly channels = new Map<string, ChannelRuntime>();
@@ -62,7 +66,20 @@ export class Engine {
     this.running = false;
     for (const [fps, g] of this.groups) {
       g.clock.stop();
-      if (g.pending.size > 0) await this.runTick(fps, g, g.clock.nextFrame());
+      for (let i = 0; i < FINAL_TICKS && (g.inflight || g.pending.size > 0); i++) {
+        if (g.inflight) await g.inflight;
+        if (g.pending.size > 0) await this.runTick(fps, g, g.clock.nextFrame());
+      }
+      this.rejectLeftovers(g);
+    }
+  }
+
+  /** Whatever could not be applied before stopping is answered, never left hanging. */
+  private rejectLeftovers(g: Group): void {
+    const stopped = new AppError('unavailable', 'The server is stopping; retry shortly.', { retryAfter: 1 });
+    for (const rt of g.pending) {
+      for (const p of rt.queue) p.reject(stopped);
+      rt.queue = [];
     }
   }
 
@@ -164,7 +181,7 @@ export class Engine {
   private group(fps: FrameRate): Group {
     let g = this.groups.get(fps);
     if (!g) {
-      const created: Group = { pending: new Set(), committing: false, clock: null as unknown as FrameClock };
+      const created: Group = { pending: new Set(), inflight: null, clock: null as unknown as FrameClock };
       created.clock = new FrameClock(frameRate(fps), this.deps.time, (frame) => {
         this.runTick(fps, created, frame).catch((err: unknown) => this.deps.onTickError?.(err, { frame }));
       });
@@ -188,7 +205,7 @@ export class Engine {
 
   private async runTick(fps: FrameRate, g: Group, frame: number): Promise<void> {
     // A commit still in flight: leave the queues for the next tick (they are applied then, in order).
-    if (g.committing || g.pending.size === 0) {
+    if (g.inflight || g.pending.size === 0) {
       if (g.pending.size === 0) g.clock.stop();
       return;
     }
@@ -215,22 +232,33 @@ export class Engine {
   }
 
   private async commitAndPublish(g: Group, frame: number, changes: ChannelChange[]): Promise<void> {
-    g.committing = true;
+    let settle = () => {};
+    g.inflight = new Promise<void>((resolve) => (settle = resolve));
     try {
       await this.deps.committer.commitTick(frame, changes);
     } catch (err) {
       this.deps.onTickError?.(err, { frame });
-      const refusal = new AppError('unavailable', 'Storage refused the write; nothing was applied. Retry shortly.', {
-        retryAfter: 1,
-      });
-      for (const c of changes) for (const a of c.acks) a.pending.reject(refusal);
+      this.refuse(changes);
       return;
     } finally {
-      g.committing = false;
+      g.inflight = null;
+      settle();
     }
     for (const change of changes) this.finish(change);
     const events = changes.flatMap((c) => c.events);
     if (events.length > 0) this.safely(frame, () => this.deps.onEvents?.(events));
+  }
+
+  /** A failed commit: ops are refused (their callers retry); scene and format changes are tried again. */
+  private refuse(changes: ChannelChange[]): void {
+    const refusal = new AppError('unavailable', 'Storage refused the write; nothing was applied. Retry shortly.', {
+      retryAfter: 1,
+    });
+    for (const c of changes) {
+      for (const a of c.acks) a.pending.reject(refusal);
+      const rt = this.channels.get(c.channelId);
+      if (rt && rt.requeueStructural(c)) this.markPending(rt);
+    }
   }
 
   private finish(change: ChannelChange): void {

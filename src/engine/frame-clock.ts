@@ -43,6 +43,8 @@ export class FrameClock {
   start(): void {
     if (this.active) return;
     this.active = true;
+    // Frames that passed while the clock was idle were not missed: there was nothing to render.
+    this.lastFrame = Math.max(this.lastFrame, this.currentFrame());
     this.schedule();
   }
 

@@ -30,14 +30,27 @@ export function frameRate(fps: FrameRate): FrameRateFraction {
   return FRACTIONS[fps];
 }
 
+/**
+ * Frame starts are not exact doubles at today's epoch (at 59.94 fps, `epochMs × 60000` is past 2^53), so
+ * the arithmetic is split into whole periods of `den` seconds plus a small remainder, and a time within
+ * this fraction of a frame before a boundary counts as the new frame (about 1.7 µs at 60 fps).
+ */
+const BOUNDARY_TOLERANCE_FRAMES = 1e-4;
+
 /** The frame that is current at `epochMs`. */
 export function frameAt(rate: FrameRateFraction, epochMs: number): number {
-  return Math.floor((epochMs * rate.num) / (rate.den * 1000));
+  const periodMs = rate.den * 1000;
+  const whole = Math.floor(epochMs / periodMs);
+  const rem = epochMs - whole * periodMs;
+  return whole * rate.num + Math.floor((rem * rate.num) / periodMs + BOUNDARY_TOLERANCE_FRAMES);
 }
 
 /** The epoch millisecond at which `frame` starts. */
 export function frameStart(rate: FrameRateFraction, frame: number): number {
-  return (frame * rate.den * 1000) / rate.num;
+  const periodMs = rate.den * 1000;
+  const whole = Math.floor(frame / rate.num);
+  const rem = frame - whole * rate.num;
+  return whole * periodMs + (rem * periodMs) / rate.num;
 }
 
 export function framePeriodMs(rate: FrameRateFraction): number {

@@ -19,19 +19,10 @@ export interface StoreHarness {
 const ISO = '2024-03-01T12:00:00.000Z';
 const LATER = '2024-03-01T12:05:00.000Z';
 
+const STAMPS = { createdAt: ISO, updatedAt: ISO };
+
 function channelRecord(orgId: string, name: string, fps: FrameRate = 60): ChannelRecord {
-  const id = newId('ch');
-  return {
-    id,
-    orgId,
-    name,
-    fps,
-    width: 1920,
-    height: 1080,
-    outputToken: `tok_${name}`,
-    createdAt: ISO,
-    updatedAt: ISO,
-  };
+  return { id: newId('ch'), orgId, name, fps, width: 1920, height: 1080, outputToken: `tok_${name}`, ...STAMPS };
 }
 
 function sceneRecord(channelId: string, name: string): SceneRecord {
@@ -40,7 +31,7 @@ function sceneRecord(channelId: string, name: string): SceneRecord {
     triggers: ['in'],
     layers: [{ type: 'text' as const, text: '{score} ünïcødé', fontSize: 40, x: 0, y: 0, width: 100, height: 50 }],
   };
-  return { id: newId('sc'), channelId, name, definition, createdAt: ISO, updatedAt: ISO };
+  return { id: newId('sc'), channelId, name, definition, ...STAMPS };
 }
 
 interface LiveChange {
@@ -68,12 +59,13 @@ function change(
     frame: c.frame,
     updatedAt: c.updatedAt === undefined ? LATER : c.updatedAt,
   };
+  const inputs = new Map(setValues);
   return {
     channelId: channel.id,
     orgId: channel.orgId,
     frame: c.frame,
     prev: 0,
-    inputs: new Map(setValues),
+    inputs,
     setValues,
     live,
     events: [],
@@ -224,6 +216,21 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
       expect(await store.findKeyByHash(locked.hash)).toEqual({ ...locked, lastUsedAt: LATER });
       expect((await store.findKeyByHash(all.hash))!.lastUsedAt).toBeNull();
       expect(await store.countKeys()).toBe(2);
+    });
+
+    it('getKey, listKeys (creation order, after exclusive, revoked included), revokeKey', async () => {
+      const keys = ['a', 'b', 'c'].map((h) => keyRecord(orgId, h.repeat(64), null));
+      for (const k of keys) await store.insertKey(k);
+      expect(await store.getKey(keys[1]!.id)).toEqual(keys[1]);
+      expect(await store.getKey('key_missing')).toBeUndefined();
+      expect(await store.listKeys(orgId, { limit: 50 })).toEqual(keys);
+      expect(ids(await store.listKeys(orgId, { limit: 1, after: keys[0]!.id }))).toEqual([keys[1]!.id]);
+      expect(await store.listKeys('org_other', { limit: 50 })).toEqual([]);
+      await store.revokeKey(keys[2]!.id, ISO);
+      await store.revokeKey(keys[2]!.id, LATER); // the first revocation time stands
+      await reopen();
+      expect(await store.getKey(keys[2]!.id)).toEqual({ ...keys[2], revokedAt: ISO });
+      expect(ids(await store.listKeys(orgId, { limit: 50 }))).toEqual(ids(keys));
     });
 
     it('a new channel loads with an empty live state', async () => {
