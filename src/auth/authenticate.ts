@@ -23,12 +23,14 @@ export interface Authenticator {
   fromRequest(credentials: Credentials): Promise<Principal>;
   fromAuthorization(header: string | undefined): Promise<Principal>;
   fromApiKey(secret: string): Promise<Principal>;
-  /** Forget cached keys (after a key is revoked). */
-  invalidate(): void;
+  /** A key was revoked: forget cached keys and tell listeners (open WebSockets close). */
+  revoked(keyId: string): void;
+  onRevoked(listener: (keyId: string) => void): () => void;
 }
 
 export function createAuthenticator(store: Store, now: () => number = Date.now): Authenticator {
   const cache = new Map<string, { key: ApiKeyRecord; principal: Principal; touchedAt: number }>();
+  const revokeListeners = new Set<(keyId: string) => void>();
 
   async function fromApiKey(secret: string): Promise<Principal> {
     const hash = sha256Hex(secret);
@@ -85,7 +87,14 @@ export function createAuthenticator(store: Store, now: () => number = Date.now):
       if (token) return fromSession(token, workspace);
       throw unauthorized();
     },
-    invalidate: () => cache.clear(),
+    revoked(keyId) {
+      cache.clear();
+      for (const listener of revokeListeners) listener(keyId);
+    },
+    onRevoked(listener) {
+      revokeListeners.add(listener);
+      return () => revokeListeners.delete(listener);
+    },
   };
 }
 

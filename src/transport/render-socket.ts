@@ -140,12 +140,23 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     }
   });
 
+  // A revoked key loses its open connections at once, not at its next operation.
+  const stopRevokes = deps.auth.onRevoked((keyId) => {
+    for (const set of sockets.values()) {
+      for (const ws of [...set]) {
+        const p = ws.getUserData().principal;
+        if (p.kind === 'key' && p.keyId === keyId) ws.end(CloseCode.unauthorized, 'API key revoked');
+      }
+    }
+  });
+
   return {
     connections: () => [...sockets.values()].reduce((n, s) => n + s.size, 0),
     /** Closes every socket with 1001 so renderers reconnect (to this node after restart, or another). */
     closeAll(code: number = CloseCode.goingAway, reason = 'server restarting'): void {
       for (const set of sockets.values()) for (const ws of [...set]) ws.end(code, reason);
       unsubscribe();
+      stopRevokes();
     },
   };
 }

@@ -146,7 +146,7 @@ export function keyRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
       // Revoking is as strong as minting: only keys the caller could have created.
       assertWithin(principal, { permissions: key.permissions as Grant[], channelIds: key.channelIds ?? undefined });
       await store.revokeKey(key.id, new Date().toISOString());
-      deps.auth.invalidate();
+      deps.auth.revoked(key.id);
       return c.body(null, 204);
     },
   );
