@@ -13,7 +13,8 @@ import { loadRendererAssets } from './api/render/renderer-assets.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import { bootstrapCredentials, type BootstrapResult } from './auth/bootstrap.js';
 import type { Config } from './config.js';
-import { Engine, MemoryBroker, systemTime, type TimeSource } from './engine/index.js';
+import { Engine, MemoryBroker, systemTime, type EngineEvent, type TimeSource } from './engine/index.js';
+import type { RateLimiter } from './limits/rate-limiter.js';
 import { createLogger } from './logger.js';
 import { MemoryRateLimiter } from './limits/memory-rate-limiter.js';
 import { Metrics } from './metrics.js';
@@ -50,11 +51,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     broker,
     onTickError: (err, ctx) => logger.error({ err, ...ctx }, 'tick error contained'),
     onTick: ({ durationMs, changed }) => counters.tick(durationMs, changed),
+    onEvents: (events) => counters.events(events),
   });
   engine.load(await store.loadChannels());
   const firstRun = await bootstrapCredentials(store, config.bootstrapKey);
   const auth = createAuthenticator(store);
-  const limiter = new MemoryRateLimiter();
+  const limiter = countRefusals(
+    new MemoryRateLimiter(),
+    metrics.counter('onair_rate_limited_total', 'Requests and ops refused by a rate limit'),
+  );
   let baseUrl = config.baseUrl ?? '';
 
   const api = createApiApp(
@@ -124,12 +129,26 @@ function countersFor(metrics: Metrics) {
   const ticks = metrics.counter('onair_ticks_with_changes_total', 'Ticks that applied at least one change');
   const changed = metrics.counter('onair_frames_published_total', 'Channel frames committed and published');
   const tickMs = metrics.counter('onair_tick_duration_ms_total', 'Milliseconds spent in ticks with work');
+  const patches = metrics.counter('onair_patches_applied_total', 'Input patches applied (REST, WebSocket, hooks)');
   return {
+    events(events: EngineEvent[]) {
+      patches(events.filter((e) => e.type === 'channel.bind_updated').length);
+    },
     tick(durationMs: number, changes: number) {
       if (changes === 0) return;
       ticks();
       changed(changes);
       tickMs(durationMs);
+    },
+  };
+}
+
+function countRefusals(limiter: RateLimiter, refused: (by?: number) => void): RateLimiter {
+  return {
+    async take(key, limit, windowMs) {
+      const decision = await limiter.take(key, limit, windowMs);
+      if (!decision.allowed) refused();
+      return decision;
     },
   };
 }

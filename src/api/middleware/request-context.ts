@@ -8,6 +8,7 @@ import { randomBase62 } from '../../ids.js';
 import type { ApiEnv } from '../env.js';
 
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const CHANNEL_PATH = /^\/v1\/channels\/(ch_[A-Za-z0-9]+)/;
 
 export function requestContext(logger: Logger): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
@@ -20,6 +21,7 @@ export function requestContext(logger: Logger): MiddlewareHandler<ApiEnv> {
     await next();
     c.res.headers.set('X-Request-Id', requestId);
     const ms = Math.round((performance.now() - started) * 100) / 100;
-    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms }, 'request');
+    const channelId = CHANNEL_PATH.exec(c.req.path)?.[1];
+    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms, channelId }, 'request');
   };
 }
