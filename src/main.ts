@@ -36,6 +36,8 @@ export interface ServerHandle {
 export interface StartOptions {
   logger?: Logger;
   time?: TimeSource;
+  /** Tests only: a shorter WebSocket heartbeat period. */
+  heartbeatMs?: number;
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<ServerHandle> {
@@ -86,6 +88,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     limiter,
     logger,
     maxBodyBytes: MAX_BODY_BYTES,
+    heartbeatMs: options.heartbeatMs,
     problem: (err) => problemResponse(err),
   });
   metrics.gauge('onair_connections', 'Open render/control WebSocket connections', () => transport.connections());

@@ -3,6 +3,7 @@
  * to, and reconnects forever with jittered backoff. It never gives up: a page in a host's browser
  * source has nobody to press reload.
  */
+import { HEARTBEAT_DEAD_AFTER_MS, HEARTBEAT_INTERVAL_MS } from '../../src/protocol/index.js';
 import type { ClientMessage, FrameMessage, ServerMessage, SnapshotMessage } from '../../src/protocol/index.js';
 import { reconnectDelay } from './backoff.js';
 
@@ -33,6 +34,12 @@ export function createConnection(options: ConnectionOptions): Connection {
   let status: ConnectionStatus = 'closed';
   let attempt = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let lastHeard = 0;
+
+  // The server speaks at least every HEARTBEAT_INTERVAL_MS; a silent open socket is a dead line.
+  setInterval(() => {
+    if (socket && status === 'open' && Date.now() - lastHeard > HEARTBEAT_DEAD_AFTER_MS) socket.close();
+  }, HEARTBEAT_INTERVAL_MS);
 
   function connect(): void {
     retryTimer = undefined;
@@ -49,6 +56,7 @@ export function createConnection(options: ConnectionOptions): Connection {
     const timeout = setTimeout(() => ws.close(), CONNECT_TIMEOUT_MS);
     ws.onopen = () => {
       clearTimeout(timeout);
+      lastHeard = Date.now();
       if (socket === ws) status = 'open';
     };
     ws.onmessage = (event: MessageEvent) => {
@@ -64,9 +72,10 @@ export function createConnection(options: ConnectionOptions): Connection {
   }
 
   function receive(ws: WebSocket, data: unknown): void {
+    lastHeard = Date.now();
     const msg = parseServerMessage(data);
     if (!msg) return;
-    if (msg.type === 'ack') return;
+    if (msg.type === 'ack' || msg.type === 'heartbeat') return;
     if (msg.type === 'error') {
       console.warn(`onair: server error ${msg.code}: ${msg.detail}`);
       return;
@@ -100,7 +109,7 @@ function send(ws: WebSocket, msg: ClientMessage): void {
   if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
 }
 
-const MESSAGE_TYPES: ReadonlySet<string> = new Set(['snapshot', 'frame', 'ack', 'error']);
+const MESSAGE_TYPES: ReadonlySet<string> = new Set(['snapshot', 'frame', 'ack', 'error', 'heartbeat']);
 
 /** Text JSON with a known `type`, or null (and a warning) for anything else. */
 export function parseServerMessage(data: unknown): ServerMessage | null {

@@ -68,7 +68,20 @@ export interface ErrorMessage {
   detail: string;
 }
 
-export type ServerMessage = SnapshotMessage | FrameMessage | AckMessage | ErrorMessage;
+/**
+ * Sent to every connection every HEARTBEAT_INTERVAL_MS. Browsers cannot see WebSocket pings, so this is
+ * how a page notices a half-open line on a quiet channel: silence for HEARTBEAT_DEAD_AFTER_MS means
+ * reconnect.
+ */
+export interface HeartbeatMessage {
+  type: 'heartbeat';
+  serverTime: number;
+}
+
+export const HEARTBEAT_INTERVAL_MS = 5_000;
+export const HEARTBEAT_DEAD_AFTER_MS = 3 * HEARTBEAT_INTERVAL_MS;
+
+export type ServerMessage = SnapshotMessage | FrameMessage | AckMessage | ErrorMessage | HeartbeatMessage;
 
 export type ClientMessage =
   | { op: 'resync' }

@@ -10,7 +10,7 @@ import type { Principal } from '../auth/permissions.js';
 import type { Broker, Engine } from '../engine/index.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { AppError, toProblem } from '../errors.js';
-import { CloseCode, type ErrorMessage } from '../protocol/index.js';
+import { CloseCode, HEARTBEAT_INTERVAL_MS, type ErrorMessage } from '../protocol/index.js';
 import { parseClientMessage, runOp } from './socket-ops.js';
 import { authorizeUpgrade } from './socket-auth.js';
 import { uWS, type TemplatedApp, type WebSocket } from './uws.js';
@@ -32,9 +32,12 @@ export interface RenderSocketDeps {
   limiter: RateLimiter;
   logger: Logger;
   accepting: () => boolean;
+  /** Heartbeat period; the protocol's default unless a test shortens it. */
+  heartbeatMs?: number | undefined;
 }
 
 export const topicOf = (channelId: string) => `ch/${channelId}`;
+const HEARTBEAT_TOPIC = 'heartbeat';
 
 export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
   const sockets = new Map<string, Set<WebSocket<SocketData>>>();
@@ -93,6 +96,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       set.add(ws);
       // Subscribe and snapshot in one turn: no frame can fall between them.
       ws.subscribe(topicOf(data.channelId));
+      ws.subscribe(HEARTBEAT_TOPIC);
       send(ws, deps.engine.snapshot(data.channelId));
     },
     message: (ws, message) => {
@@ -140,6 +144,11 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     }
   });
 
+  const heartbeat = setInterval(() => {
+    app.publish(HEARTBEAT_TOPIC, JSON.stringify({ type: 'heartbeat', serverTime: Date.now() }), false);
+  }, deps.heartbeatMs ?? HEARTBEAT_INTERVAL_MS);
+  heartbeat.unref();
+
   // A revoked key loses its open connections at once, not at its next operation.
   const stopRevokes = deps.auth.onRevoked((keyId) => {
     for (const set of sockets.values()) {
@@ -157,6 +166,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       for (const set of sockets.values()) for (const ws of [...set]) ws.end(code, reason);
       unsubscribe();
       stopRevokes();
+      clearInterval(heartbeat);
     },
   };
 }

@@ -19,6 +19,7 @@ export interface TransportDeps {
   limiter: RateLimiter;
   logger: Logger;
   maxBodyBytes: number;
+  heartbeatMs?: number | undefined;
   problem: (error: AppError) => Response;
 }
 
