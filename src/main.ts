@@ -89,7 +89,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger,
     maxBodyBytes: MAX_BODY_BYTES,
     heartbeatMs: options.heartbeatMs,
-    problem: (err) => problemResponse(err),
+    problem: (err, requestId) => problemResponse(err, requestId),
   });
   metrics.gauge('onair_connections', 'Open render/control WebSocket connections', () => transport.connections());
   registerClockMetrics(metrics, engine);

@@ -26,6 +26,8 @@ export interface ChannelChange {
   removedScenes?: string[];
   meta?: { fps: number; width: number; height: number };
   live: LiveState;
+  /** False when the tick only answered ops that changed nothing: committed, but not sent to renderers. */
+  visible?: boolean;
   events: EngineEvent[];
   acks: { pending: PendingOp; applied?: Record<string, InputValue> }[];
 }
@@ -137,7 +139,6 @@ class Draft {
     try {
       const applied = this.applyOp(pending.op);
       this.change.acks.push(applied ? { pending, applied } : { pending });
-      this.touched = true;
     } catch (err) {
       pending.reject(err instanceof AppError ? err : new AppError('internal'));
     }
@@ -163,8 +164,17 @@ class Draft {
     if (changed.size > 0 || removed.size > 0) this.touched = true;
   }
 
+  /**
+   * The change to commit and publish; a tick whose ops changed nothing (the same values again, clear with
+   * nothing on air) is still committed so its ops are answered, but sends renderers nothing.
+   */
   result(): ChannelChange | null {
-    return this.touched || this.change.meta ? this.change : null;
+    if (this.touched || this.change.meta) return this.change;
+    if (this.change.acks.length === 0) return null;
+    this.change.visible = false;
+    this.change.live.frame = this.change.prev;
+    this.change.live.updatedAt = this.rt.live.updatedAt;
+    return this.change;
   }
 
   private applyOp(op: Op): Record<string, InputValue> | undefined {
@@ -173,6 +183,7 @@ class Draft {
         return this.patch(op.values, op.source);
       case 'preview':
         this.requireScene(op.sceneId);
+        if (this.change.live.preview?.sceneId === op.sceneId) return undefined;
         this.setPreview({ sceneId: op.sceneId });
         this.event('channel.scene_loaded', { sceneId: op.sceneId, bus: 'preview', source: op.source });
         return undefined;
@@ -195,19 +206,28 @@ class Draft {
   private patch(values: Map<string, InputValue>, source: ChangeSource): Record<string, InputValue> {
     // Re-checked here: a scene may have been removed since the op was queued.
     const checked = validatePatch(this.rt.registry, Object.fromEntries(values));
+    const applied: Record<string, InputValue> = {};
     const inputs: Record<string, InputValue> = {};
     const previous: Record<string, InputValue> = {};
     for (const [name, value] of checked) {
-      previous[name] = this.effectiveDraft(name);
-      if (value === null) this.values.delete(name);
-      else this.values.set(name, value);
-      const now = this.effectiveDraft(name);
-      inputs[name] = now;
-      this.change.inputs.set(name, now);
-      this.change.setValues.set(name, value);
+      const stored = this.values.get(name);
+      const differs = value === null ? stored !== undefined : stored !== value;
+      if (differs) {
+        previous[name] = this.effectiveDraft(name);
+        if (value === null) this.values.delete(name);
+        else this.values.set(name, value);
+        inputs[name] = this.effectiveDraft(name);
+        this.change.inputs.set(name, inputs[name]);
+        this.change.setValues.set(name, value);
+        this.touched = true;
+      }
+      applied[name] = this.effectiveDraft(name);
     }
-    this.change.events.push(bindUpdated(this.base(), inputs, previous, this.change.frame, source));
-    return inputs;
+    // One event per patch that changed something (seed §6: "a value changed").
+    if (Object.keys(inputs).length > 0) {
+      this.change.events.push(bindUpdated(this.base(), inputs, previous, this.change.frame, source));
+    }
+    return applied;
   }
 
   private setProgram(sceneId: string | null, source: ChangeSource): void {
@@ -215,11 +235,13 @@ class Draft {
     const previousSceneId = live.program?.sceneId ?? null;
     if (sceneId === null) {
       if (!live.program) return;
+      this.touched = true;
       live.program = null;
       this.change.program = null;
       this.event('channel.cleared', { sceneId: previousSceneId, source });
       return;
     }
+    this.touched = true;
     live.program = { sceneId, since: this.nowIso };
     this.change.program = live.program;
     this.event('channel.scene_loaded', { sceneId, bus: 'program', source });
@@ -227,6 +249,7 @@ class Draft {
   }
 
   private setPreview(preview: PreviewBus | null): void {
+    this.touched = true;
     this.change.live.preview = preview;
     this.change.preview = preview;
   }

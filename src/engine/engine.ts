@@ -266,6 +266,7 @@ export class Engine {
     if (rt) rt.live = change.live;
     for (const a of change.acks)
       a.pending.resolve(a.applied ? { frame: change.frame, applied: a.applied } : { frame: change.frame });
+    if (change.visible === false) return;
     this.safely(change.frame, () =>
       this.deps.broker.publish(change.channelId, {
         kind: 'frame',

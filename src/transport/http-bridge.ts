@@ -5,6 +5,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { AppError } from '../errors.js';
+import { requestIdFrom } from '../request-id.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
 export type FetchHandler = (request: Request) => Promise<Response> | Response;
@@ -12,8 +13,8 @@ export type FetchHandler = (request: Request) => Promise<Response> | Response;
 export interface BridgeOptions {
   fetch: FetchHandler;
   maxBodyBytes: number;
-  /** Builds the problem+json response for errors raised here (413, 503). */
-  problem: (error: AppError) => Response;
+  /** Builds the problem+json response for errors raised here (413, 503), with the request id. */
+  problem: (error: AppError, requestId: string) => Response;
   /** While false, every request is answered 503 and its connection closed. */
   accepting: () => boolean;
   onError: (err: unknown) => void;
@@ -33,19 +34,23 @@ export function createHttpBridge(options: BridgeOptions) {
     const headers = new Headers();
     req.forEach((key, value) => headers.append(key, value));
     const url = `http://${headers.get('host') ?? 'localhost'}${req.getUrl()}${query ? `?${query}` : ''}`;
+    // Settled here so that answers made outside the app (413, 503) carry the same id the app would use.
+    const requestId = requestIdFrom(headers.get('x-request-id'));
+    headers.set('x-request-id', requestId);
+    const problem = (err: AppError) => options.problem(err, requestId);
 
     if (!options.accepting()) {
       void send(
         res,
         state,
-        options.problem(new AppError('unavailable', 'The server is shutting down.', { retryAfter: 1 })),
+        problem(new AppError('unavailable', 'The server is shutting down.', { retryAfter: 1 })),
         true,
       );
       return;
     }
     const declared = Number(headers.get('content-length') ?? 0);
     if (declared > options.maxBodyBytes) {
-      void send(res, state, options.problem(tooLarge()), true);
+      void send(res, state, problem(tooLarge()), true);
       return;
     }
     const dispatch = (body: Uint8Array<ArrayBuffer> | null) => {
@@ -56,18 +61,19 @@ export function createHttpBridge(options: BridgeOptions) {
         .then((response) => send(res, state, response, false))
         .catch((err: unknown) => {
           options.onError(err);
-          return send(res, state, options.problem(new AppError('internal')), true);
+          return send(res, state, problem(new AppError('internal')), true);
         });
     };
     if (NO_BODY.has(method)) dispatch(null);
-    else readBody(res, state, options, dispatch);
+    else readBody(res, state, options.maxBodyBytes, () => problem(tooLarge()), dispatch);
   };
 }
 
 function readBody(
   res: HttpResponse,
   state: { aborted: boolean },
-  options: BridgeOptions,
+  maxBodyBytes: number,
+  refusal: () => Response,
   done: (body: Uint8Array<ArrayBuffer>) => void,
 ): void {
   const chunks: Uint8Array[] = [];
@@ -76,9 +82,9 @@ function readBody(
   res.onData((chunk, isLast) => {
     if (refused) return;
     total += chunk.byteLength;
-    if (total > options.maxBodyBytes) {
+    if (total > maxBodyBytes) {
       refused = true;
-      void send(res, state, options.problem(tooLarge()), true);
+      void send(res, state, refusal(), true);
       return;
     }
     // The chunk's memory is reused by uWS after this callback: copy it.

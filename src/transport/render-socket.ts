@@ -1,9 +1,13 @@
 /**
  * The render WebSocket (API.md §8). Each connection subscribes to its channel's topic and gets a snapshot;
- * committed frames are serialised once and published to the topic. uWS skips a subscriber whose buffer
- * is past maxBackpressure, so memory stays bounded; such a client sees a gap in `prev` and asks for a
- * resync, and when its buffer drains after heavy congestion it is sent a fresh snapshot unasked.
+ * committed frames are serialised once and published to the topic (uWS fans out natively).
+ *
+ * Slow consumers: a socket whose unsent buffer passes MAX_BACKPRESSURE (after the kernel's own buffer is
+ * full) is closed by uWS instead of being skipped silently. A skipped client could sit on stale values
+ * until the next change; a closed one reconnects (the output page does so at once) and resumes from a
+ * fresh snapshot. Server memory per client stays bounded either way.
  */
+import { STATUS_CODES } from 'node:http';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Principal } from '../auth/permissions.js';
@@ -11,17 +15,16 @@ import type { Broker, Engine } from '../engine/index.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { AppError, toProblem } from '../errors.js';
 import { CloseCode, HEARTBEAT_INTERVAL_MS, type ErrorMessage } from '../protocol/index.js';
+import { requestIdFrom } from '../request-id.js';
 import { parseClientMessage, runOp } from './socket-ops.js';
 import { authorizeUpgrade } from './socket-auth.js';
 import { uWS, type TemplatedApp, type WebSocket } from './uws.js';
 
 export const MAX_BACKPRESSURE = 256 * 1024;
-const RESYNC_BELOW = 16 * 1024;
 
 export interface SocketData {
   principal: Principal;
   channelId: string;
-  congested: boolean;
   closed: boolean;
 }
 
@@ -49,6 +52,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     compression: uWS.DISABLED,
     maxPayloadLength: 64 * 1024,
     maxBackpressure: MAX_BACKPRESSURE,
+    closeOnBackpressureLimit: 1,
     idleTimeout: 32,
     sendPingsAutomatically: true,
     upgrade: (res, req, context) => {
@@ -63,15 +67,18 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
         .filter(Boolean);
       const extensions = req.getHeader('sec-websocket-extensions');
       const authorization = req.getHeader('authorization') || undefined;
+      const requestId = requestIdFrom(req.getHeader('x-request-id'));
       const request = { channelId: params.get('channel'), token: params.get('token'), authorization, protocols };
       const refuse = (err: unknown) => {
         if (aborted.value) return;
         const appError = err instanceof AppError ? err : new AppError('internal');
+        if (appError.code === 'internal') deps.logger.error({ err, reqId: requestId }, 'websocket upgrade failed');
+        else deps.logger.info({ reqId: requestId, status: appError.status, code: appError.code }, 'websocket refused');
         res.cork(() => {
-          res
-            .writeStatus(`${appError.status} Refused`)
-            .writeHeader('Content-Type', 'application/problem+json')
-            .end(JSON.stringify(toProblem(appError)), true);
+          res.writeStatus(`${appError.status} ${STATUS_CODES[appError.status] ?? 'Refused'}`);
+          res.writeHeader('Content-Type', 'application/problem+json').writeHeader('X-Request-Id', requestId);
+          if (appError.retryAfter !== undefined) res.writeHeader('Retry-After', String(appError.retryAfter));
+          res.end(JSON.stringify(toProblem(appError)), true);
         });
       };
       if (!deps.accepting())
@@ -81,9 +88,9 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
         const data: SocketData = {
           principal: grant.principal,
           channelId: grant.channelId,
-          congested: false,
           closed: false,
         };
+        deps.logger.info({ reqId: requestId, channelId: grant.channelId, as: grant.principal.kind }, 'websocket open');
         // Not inside res.cork(): this uWS build mishandles an upgrade made while corked.
         res.upgrade(data, key, grant.protocol, extensions, context);
       }, refuse);
@@ -114,15 +121,6 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
         (ack) => send(ws, ack),
         (err: unknown) => send(ws, errorMessage(id, err)),
       );
-    },
-    drain: (ws) => {
-      const data = ws.getUserData();
-      const buffered = ws.getBufferedAmount();
-      if (buffered > MAX_BACKPRESSURE / 2) data.congested = true;
-      else if (data.congested && buffered < RESYNC_BELOW && deps.engine.has(data.channelId)) {
-        data.congested = false;
-        send(ws, deps.engine.snapshot(data.channelId));
-      }
     },
     close: (ws) => {
       const data = ws.getUserData();

@@ -20,7 +20,7 @@ export interface TransportDeps {
   logger: Logger;
   maxBodyBytes: number;
   heartbeatMs?: number | undefined;
-  problem: (error: AppError) => Response;
+  problem: (error: AppError, requestId: string) => Response;
 }
 
 export interface Transport {

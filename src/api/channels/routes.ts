@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { z } from '@hono/zod-openapi';
 import type { ChannelRecord, FrameRate } from '../../engine/index.js';
+import { AppError } from '../../errors.js';
 import { newId, newOutputToken } from '../../ids.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { routeDefiner } from '../route.js';
@@ -31,6 +32,9 @@ export function channelRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     async (c) => {
       const body = c.req.valid('json');
       const principal = c.get('principal');
+      if (principal.kind !== 'output' && principal.channelIds) {
+        throw new AppError('forbidden', 'A channel-locked key cannot create channels.');
+      }
       const now = new Date().toISOString();
       const record: ChannelRecord = {
         id: newId('ch'),

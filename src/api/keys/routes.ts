@@ -1,6 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { assertWithin, mintKey } from '../../auth/mint-key.js';
-import { PERMISSIONS, type Grant } from '../../auth/permissions.js';
+import { PERMISSIONS, type Grant, type Principal } from '../../auth/permissions.js';
 import { AppError } from '../../errors.js';
 import type { ApiKeyRecord } from '../../store/store.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
@@ -41,6 +41,13 @@ const KeyParam = z.object({
     .openapi({ param: { name: 'keyId', in: 'path' } }),
 });
 
+/** A channel-locked caller sees only keys locked within its own channels: others would reveal channel ids. */
+function visibleTo(principal: Principal, key: ApiKeyRecord): boolean {
+  if (key.orgId !== principal.orgId || principal.kind === 'output') return false;
+  const lock = principal.channelIds;
+  return !lock || (key.channelIds !== null && key.channelIds.every((id) => lock.has(id)));
+}
+
 function keyView(k: ApiKeyRecord) {
   return {
     id: k.id,
@@ -59,9 +66,9 @@ export function keyRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const route = routeDefiner(deps);
   const { store, engine } = deps;
 
-  const findKey = async (orgId: string, keyId: string) => {
+  const findKey = async (principal: Principal, keyId: string) => {
     const key = await store.getKey(keyId);
-    if (!key || key.orgId !== orgId) throw new AppError('not_found', `Key ${keyId} does not exist.`);
+    if (!key || !visibleTo(principal, key)) throw new AppError('not_found', `Key ${keyId} does not exist.`);
     return key;
   };
 
@@ -108,8 +115,9 @@ export function keyRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     ),
     async (c) => {
       const { limit, cursor } = c.req.valid('query');
-      const keys = await store.listKeys(c.get('principal').orgId, { limit: limit + 1, after: cursor });
-      return c.json(page(keys.map(keyView), limit), 200);
+      const principal = c.get('principal');
+      const keys = await store.listKeys(principal.orgId, { limit: limit + 1, after: cursor });
+      return c.json(page(keys.filter((k) => visibleTo(principal, k)).map(keyView), limit), 200);
     },
   );
 
@@ -125,7 +133,7 @@ export function keyRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
         responses: { 200: { description: 'The key', ...json(KeyOut) } },
       },
     ),
-    async (c) => c.json(keyView(await findKey(c.get('principal').orgId, c.req.valid('param').keyId)), 200),
+    async (c) => c.json(keyView(await findKey(c.get('principal'), c.req.valid('param').keyId)), 200),
   );
 
   app.openapi(
@@ -142,7 +150,7 @@ export function keyRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     ),
     async (c) => {
       const principal = c.get('principal');
-      const key = await findKey(principal.orgId, c.req.valid('param').keyId);
+      const key = await findKey(principal, c.req.valid('param').keyId);
       // Revoking is as strong as minting: only keys the caller could have created.
       assertWithin(principal, { permissions: key.permissions as Grant[], channelIds: key.channelIds ?? undefined });
       await store.revokeKey(key.id, new Date().toISOString());

@@ -4,16 +4,14 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
-import { randomBase62 } from '../../ids.js';
+import { requestIdFrom } from '../../request-id.js';
 import type { ApiEnv } from '../env.js';
 
-const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const CHANNEL_PATH = /^\/v1\/channels\/(ch_[A-Za-z0-9]+)/;
 
 export function requestContext(logger: Logger): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
-    const sent = c.req.header('x-request-id');
-    const requestId = sent && CLIENT_ID.test(sent) ? sent : `req_${randomBase62(20)}`;
+    const requestId = requestIdFrom(c.req.header('x-request-id'));
     const log = logger.child({ reqId: requestId });
     c.set('requestId', requestId);
     c.set('log', log);

@@ -1,0 +1,222 @@
+/**
+ * A render WebSocket client for tests: it records every message, lets a test wait for one, and keeps a
+ * mirror of the channel the way a renderer does (API.md §8, src/protocol/messages.ts): a snapshot replaces
+ * everything; a frame applies only when its `prev` is the last frame applied, otherwise the client has
+ * missed something, asks for a resync and ignores frames until the next snapshot.
+ */
+import WebSocket from 'ws';
+import type {
+  AckMessage,
+  ErrorMessage,
+  FrameMessage,
+  InputValue,
+  PreviewBus,
+  ProgramBus,
+  SceneView,
+  ServerMessage,
+  SnapshotMessage,
+} from '../../src/protocol/index.js';
+
+export type { AckMessage, ErrorMessage, FrameMessage, ServerMessage, SnapshotMessage };
+
+export interface Mirror {
+  frame: number;
+  program: ProgramBus | null;
+  preview: PreviewBus | null;
+  inputs: Record<string, InputValue>;
+  scenes: Record<string, SceneView>;
+}
+
+export interface WsAuth {
+  /** Output token (read-only renderer). */
+  token?: string;
+  /** API key, sent as `Authorization: Bearer`. */
+  key?: string;
+}
+
+/** The upgrade was answered with an HTTP status instead of 101. */
+export class UpgradeRefused extends Error {
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string | string[] | undefined>,
+    readonly body: string,
+  ) {
+    super(`WebSocket upgrade refused with HTTP ${status}: ${body}`);
+  }
+}
+
+export function wsUrl(baseUrl: string, channelId: string, token?: string): string {
+  const url = new URL('/v1/ws', baseUrl.replace(/^http/, 'ws'));
+  url.searchParams.set('channel', channelId);
+  if (token !== undefined) url.searchParams.set('token', token);
+  return url.toString();
+}
+
+export class RenderClient {
+  readonly messages: ServerMessage[] = [];
+  mirror: Mirror | null = null;
+  synced = false;
+  /** Frames whose `prev` did not match: each one made the client ask for a resync. */
+  gaps = 0;
+  snapshots = 0;
+  readonly closed: Promise<{ code: number; reason: string }>;
+  private waiters = new Set<() => void>();
+
+  private constructor(private readonly ws: WebSocket) {
+    // A socket error also closes it; tests look at the close code, so the error itself needs no handler.
+    ws.on('error', () => undefined);
+    // Text messages arrive as Buffers (the default binaryType).
+    ws.on('message', (data: Buffer) => this.receive(JSON.parse(data.toString('utf8')) as ServerMessage));
+    this.closed = new Promise((resolve) => {
+      ws.on('close', (code, reason) => {
+        resolve({ code, reason: reason.toString() });
+        this.wake();
+      });
+    });
+  }
+
+  /** Resolves once open; rejects with UpgradeRefused when the server answers the upgrade with a status. */
+  static connect(baseUrl: string, channelId: string, auth: WsAuth): Promise<RenderClient> {
+    const headers: Record<string, string> = auth.key ? { authorization: `Bearer ${auth.key}` } : {};
+    const ws = new WebSocket(wsUrl(baseUrl, channelId, auth.token), { headers });
+    const client = new RenderClient(ws);
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => resolve(client));
+      ws.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => {
+          reject(new UpgradeRefused(res.statusCode ?? 0, res.headers, body));
+          ws.terminate();
+        });
+      });
+      ws.once('error', reject);
+    });
+  }
+
+  send(msg: object): void {
+    this.ws.send(JSON.stringify(msg));
+  }
+
+  sendText(text: string): void {
+    this.ws.send(text);
+  }
+
+  /** Stops reading from the socket (the server's send buffer fills up); resume() reads again. */
+  pause(): void {
+    this.ws.pause();
+  }
+
+  resume(): void {
+    this.ws.resume();
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+
+  get readyState(): number {
+    return this.ws.readyState;
+  }
+
+  /** Index to pass as `since`, so that only messages received from now on count. */
+  mark(): number {
+    return this.messages.length;
+  }
+
+  /** The first message (at index ≥ since) matching `pred`, waiting for it if needed. */
+  next<M extends ServerMessage = ServerMessage>(
+    pred: (m: ServerMessage) => boolean,
+    { since = 0, timeoutMs = 5000 }: { since?: number; timeoutMs?: number } = {},
+  ): Promise<M> {
+    return this.until(() => this.messages.slice(since).find(pred) as M | undefined, timeoutMs, 'a matching message');
+  }
+
+  /** The ack or error answering the op sent with this id. */
+  reply(id: string, timeoutMs = 5000): Promise<AckMessage | ErrorMessage> {
+    return this.next((m) => (m.type === 'ack' || m.type === 'error') && m.id === id, { timeoutMs });
+  }
+
+  /** Resolves when `check()` returns something other than undefined, re-checked after every message. */
+  until<T>(check: () => T | undefined, timeoutMs = 5000, what = 'a condition'): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const attempt = () => {
+        const found = check();
+        if (found === undefined) return false;
+        cleanup();
+        resolve(found);
+        return true;
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        const recent = this.messages.slice(-3).map((m) => JSON.stringify(m).slice(0, 300));
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last messages: ${recent.join(' | ')}`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        this.waiters.delete(waiter);
+      };
+      const waiter = () => void attempt();
+      if (!attempt()) this.waiters.add(waiter);
+    });
+  }
+
+  /**
+   * Waits `ms` (a bounded wait is the only way to see that nothing arrives) and returns what arrived from
+   * index `since` on, leaving out heartbeats: they keep the line alive on a timer and say nothing about
+   * the channel.
+   */
+  async collectFor(ms: number, since = this.mark()): Promise<ServerMessage[]> {
+    await new Promise((r) => setTimeout(r, ms));
+    return this.messages.slice(since).filter((m) => (m.type as string) !== 'heartbeat');
+  }
+
+  private receive(msg: ServerMessage): void {
+    this.messages.push(msg);
+    if (msg.type === 'snapshot') this.applySnapshot(msg);
+    else if (msg.type === 'frame') this.applyFrame(msg);
+    this.wake();
+  }
+
+  private applySnapshot(msg: SnapshotMessage): void {
+    this.snapshots++;
+    this.synced = true;
+    const scenes = Object.fromEntries(msg.scenes.map((s) => [s.id, s]));
+    this.mirror = { frame: msg.frame, program: msg.program, preview: msg.preview, inputs: { ...msg.inputs }, scenes };
+  }
+
+  private applyFrame(msg: FrameMessage): void {
+    const m = this.mirror;
+    if (!m || !this.synced) return;
+    if (msg.prev !== m.frame) {
+      this.gaps++;
+      this.synced = false;
+      this.send({ op: 'resync' });
+      return;
+    }
+    m.frame = msg.frame;
+    Object.assign(m.inputs, msg.inputs);
+    if (msg.program !== undefined) m.program = msg.program;
+    if (msg.preview !== undefined) m.preview = msg.preview;
+    for (const s of msg.scenes ?? []) m.scenes[s.id] = s;
+    for (const id of msg.removedScenes ?? []) delete m.scenes[id];
+  }
+
+  private wake(): void {
+    for (const w of [...this.waiters]) w();
+  }
+}
+
+/** The frame number of an ack; throws with the message when the reply is an error instead. */
+export function ackedFrame(reply: AckMessage | ErrorMessage): number {
+  if (reply.type !== 'ack') throw new Error(`expected an ack, got ${JSON.stringify(reply)}`);
+  return reply.frame;
+}
+
+export function isFrame(m: ServerMessage): m is FrameMessage {
+  return m.type === 'frame';
+}
+
+export function isSnapshot(m: ServerMessage): m is SnapshotMessage {
+  return m.type === 'snapshot';
+}
