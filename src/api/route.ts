@@ -35,6 +35,7 @@ export const ERROR_RESPONSES = {
 } as const;
 
 const SECURITY: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }];
+const SESSION_SECURITY: Record<string, string[]>[] = [{ session: [] }];
 
 export interface RouteRule {
   permission: Permission;
@@ -112,6 +113,7 @@ export function accountRouteDefiner(deps: Pick<ApiDeps, 'limiter'>) {
       ...config,
       [PERMISSION_EXTENSION]: access,
       [BUCKET_EXTENSION]: bucket ?? 'none',
+      ...(access === 'public' ? {} : { security: access === 'authenticated' ? SECURITY : SESSION_SECURITY }),
       middleware: [accountGuard(deps, access, bucket)] as const,
       responses: { ...ERROR_RESPONSES, ...config.responses },
     });

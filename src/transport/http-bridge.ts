@@ -37,6 +37,8 @@ export function createHttpBridge(options: BridgeOptions) {
     // Settled here so that answers made outside the app (413, 503) carry the same id the app would use.
     const requestId = requestIdFrom(headers.get('x-request-id'));
     headers.set('x-request-id', requestId);
+    // The peer address for per-client limits; whatever the client sent under this name is overwritten.
+    headers.set('x-onair-client', Buffer.from(res.getRemoteAddressAsText()).toString());
     const problem = (err: AppError) => options.problem(err, requestId);
 
     if (!options.accepting()) {

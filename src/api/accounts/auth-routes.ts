@@ -15,6 +15,8 @@ import { userWorkspaces } from './workspace-view.js';
 
 const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 const LOGIN_ATTEMPTS = { limit: 10, windowMs: 15 * 60_000 };
+/** Set by the transport from the TCP peer address; a value sent by the client is replaced. */
+export const CLIENT_ADDRESS_HEADER = 'x-onair-client';
 
 export function authRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
@@ -54,11 +56,14 @@ export function authRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     }),
     async (c) => {
       const { email, password } = c.req.valid('json');
-      await admitCustom(deps.limiter, `login-email:${sha256Hex(normaliseEmail(email))}`, LOGIN_ATTEMPTS);
-      await admitCustom(deps.limiter, `login-client:${c.req.header('x-forwarded-for') ?? 'direct'}`, {
-        limit: 100,
-        windowMs: LOGIN_ATTEMPTS.windowMs,
-      });
+      // Per account from one client (guessing), per account overall (spread guessing), per client (spraying).
+      // The client address comes from the socket (the transport overwrites x-onair-client), never a header
+      // the caller chooses.
+      const account = sha256Hex(normaliseEmail(email));
+      const client = c.req.header(CLIENT_ADDRESS_HEADER) ?? 'unknown';
+      await admitCustom(deps.limiter, `login:${account}:${client}`, LOGIN_ATTEMPTS);
+      await admitCustom(deps.limiter, `login-account:${account}`, { ...LOGIN_ATTEMPTS, limit: 50 });
+      await admitCustom(deps.limiter, `login-client:${client}`, { ...LOGIN_ATTEMPTS, limit: 100 });
       return c.json(await signIn(c, await checkLogin(accounts, email, password)), 200);
     },
   );

@@ -1,0 +1,134 @@
+/**
+ * Workspaces (API.md §2): every resource belongs to one, and nothing leaks across them. A caller of
+ * workspace A gets the same 404 for every resource of workspace B as for one that does not exist.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  api,
+  createChannelWithScoreboard,
+  expectStatus,
+  getState,
+  stableState,
+  type Api,
+  type Channel,
+  type List,
+  type Problem,
+  type ScoreboardChannel,
+} from './helpers/api.js';
+import {
+  addMember,
+  createKey,
+  newWorkspace,
+  sessionApi,
+  setupOwner,
+  type KeyCreated,
+  type Member,
+} from './helpers/access-fixtures.js';
+import { fillPath, bodyFor, operations, type Ids, type Operation } from './helpers/access-openapi.js';
+import { expectProblem } from './helpers/problem.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { RenderClient, UpgradeRefused } from './helpers/ws-client.js';
+
+let server: TestServer;
+let keyA: Api;
+let owner: Member;
+let a: ScoreboardChannel;
+let b: ScoreboardChannel & { call: Api; orgId: string; key: KeyCreated; member: Member };
+
+beforeEach(async () => {
+  server = await startTestServer();
+  keyA = api(server.url, server.key);
+  owner = await setupOwner(server);
+  a = await createChannelWithScoreboard(keyA, 'A');
+  const ws = await newWorkspace(server.url, owner);
+  const channel = await createChannelWithScoreboard(ws.call, 'B');
+  const key = await createKey(ws.call, ['channels:read']);
+  const member = await addMember(server.url, ws.session, 'b-only@example.com', 'viewer');
+  b = { ...channel, call: ws.call, orgId: ws.orgId, key, member };
+});
+
+afterEach(async () => {
+  await server.dispose();
+});
+
+const FAKE: Required<Ids> = {
+  id: 'ch_0000000000000000000000000000beef',
+  sceneId: 'sc_0000000000000000000000000000beef',
+  keyId: 'key_0000000000000000000000000000beef',
+  userId: 'usr_0000000000000000000000000000beef',
+};
+const PERMISSION_BASED = /:/;
+
+/** The caller in workspace A for the route: the `*` key, or the owner's session for account routes. */
+const callerFor = (op: Operation) => (PERMISSION_BASED.test(String(op.permission)) ? keyA : owner.call);
+
+describe('a caller of workspace A and the resources of workspace B', () => {
+  it('gets the 404 of a missing id on every route with an id of B, and B is untouched', async () => {
+    const idsOfB: Required<Ids> = { id: b.channelId, sceneId: b.sceneId, keyId: b.key.id, userId: b.member.userId };
+    const before = stableState(await getState(b.call, b.channelId));
+    const withIds = (await operations(server.url)).filter((op) => op.path.includes('{'));
+    expect(withIds.length).toBeGreaterThan(12);
+    for (const op of withIds) {
+      const call = callerFor(op);
+      const foreign = expectProblem(await call(op.method, fillPath(op, idsOfB), bodyFor(op, idsOfB)), 404, 'not_found');
+      const missing = expectProblem(await call(op.method, fillPath(op, FAKE), bodyFor(op, FAKE)), 404, 'not_found');
+      let detail = foreign.detail;
+      for (const k of Object.keys(FAKE) as (keyof Ids)[]) detail = detail.replaceAll(idsOfB[k], FAKE[k]);
+      expect(detail, op.name).toBe(missing.detail);
+    }
+    expect(stableState(await getState(b.call, b.channelId))).toEqual(before);
+    expectStatus(await api(server.url, b.key.secret)('GET', '/v1/channels'), 200);
+    const scenes = expectStatus(await b.call('GET', `/v1/channels/${b.channelId}/scenes`), 200);
+    expect(scenes).toMatchObject({ data: [{ id: b.sceneId }] });
+  });
+
+  it("cannot reach B's scene through its own channel", async () => {
+    const path = `/v1/channels/${a.channelId}/scenes/${b.sceneId}`;
+    expectProblem(await keyA('GET', path), 404, 'not_found');
+    expectProblem(await keyA('DELETE', path), 404, 'not_found');
+    for (const bus of ['preview', 'program']) {
+      const res = await keyA('POST', `/v1/channels/${a.channelId}/${bus}`, { sceneId: b.sceneId });
+      expect(res.status, JSON.stringify(res.body)).toBeGreaterThanOrEqual(400);
+    }
+    expect((await getState(keyA, a.channelId)).program?.sceneId).toBe(a.sceneId);
+  });
+
+  it("lists none of B's channels, keys or members", async () => {
+    const channels = expectStatus(await keyA<List<Channel>>('GET', '/v1/channels'), 200).data;
+    expect(channels.map((c) => c.id)).toEqual([a.channelId]);
+    const keys = expectStatus(await keyA<List<KeyCreated>>('GET', '/v1/keys?limit=100'), 200).data;
+    expect(keys.map((k) => k.id)).not.toContain(b.key.id);
+    const members = expectStatus(await owner.call<List<{ userId: string }>>('GET', '/v1/members'), 200).data;
+    expect(members.map((m) => m.userId)).toEqual([owner.userId]);
+    const theirs = expectStatus(await b.member.call<List<{ id: string }>>('GET', '/v1/workspaces'), 200).data;
+    expect(theirs.map((w) => w.id)).toEqual([b.orgId]);
+  });
+
+  it("cannot mint a key locked to B's channel", async () => {
+    const body = { name: 'reach', permissions: ['channels:read'], channelIds: [b.channelId] };
+    const foreign = expectProblem(await keyA('POST', '/v1/keys', body), 400, 'invalid_request');
+    const missing = (await keyA('POST', '/v1/keys', { ...body, channelIds: [FAKE.id] })).body as Problem;
+    expect(foreign.detail.replaceAll(b.channelId, FAKE.id)).toBe(missing.detail);
+  });
+
+  it("cannot open B's channel over the WebSocket, with a key or with A's output token", async () => {
+    const refused = async (auth: { key?: string; token?: string }) => {
+      const err: unknown = await RenderClient.connect(server.url, b.channelId, auth).then(
+        (c) => (c.close(), new Error('accepted')),
+        (e: unknown) => e,
+      );
+      if (!(err instanceof UpgradeRefused)) throw err;
+      return err.status;
+    };
+    expect(await refused({ key: server.key })).toBe(404);
+    expect(await refused({ token: a.token })).toBe(401);
+  });
+
+  it('cannot act in B through X-Workspace as a session user who is not a member of B', async () => {
+    const operatorA = await addMember(server.url, owner.call, 'a-only@example.com', 'operator');
+    const intoB = sessionApi(server.url, operatorA.cookie, { 'x-workspace': b.orgId });
+    expectProblem(await intoB('GET', '/v1/channels'), 404, 'not_found');
+    expectProblem(await intoB('PATCH', `/v1/channels/${b.channelId}/inputs`, { scoreA: 9 }), 404, 'not_found');
+    expect((await getState(b.call, b.channelId)).inputs.scoreA).toBe(0);
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * The route table the access tests walk: every operation of GET /v1/openapi.json with the permission and
+ * rate-limit bucket it declares (`x-onair-permission`, `x-onair-rate-limit`), plus what API.md §2 and §3
+ * say they should be, real ids for path parameters and a plausible body for each operation.
+ */
+import { expectStatus } from './api.js';
+
+export const ACCOUNT_ACCESS = ['public', 'authenticated', 'session', 'owner'] as const;
+
+export interface Operation {
+  method: string;
+  /** As in the document: `/channels/{id}`. */
+  path: string;
+  permission: unknown;
+  bucket: unknown;
+  /** `GET /channels/{id}`: for messages. */
+  name: string;
+}
+
+interface OpenApiDoc {
+  servers: { url: string }[];
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+}
+
+export async function operations(baseUrl: string): Promise<Operation[]> {
+  const res = await fetch(`${baseUrl}/v1/openapi.json`);
+  const doc = (await res.json()) as OpenApiDoc;
+  expectStatus({ status: res.status, headers: res.headers, body: doc }, 200);
+  const out: Operation[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      const m = method.toUpperCase();
+      out.push({
+        method: m,
+        path,
+        permission: op['x-onair-permission'],
+        bucket: op['x-onair-rate-limit'],
+        name: `${m} ${path}`,
+      });
+    }
+  }
+  return out;
+}
+
+const UPDATE_PATHS = /\/(inputs|preview|program|take|clear)$|\/(triggers|clocks)\/\{[^}]+\}$|^\/hooks\//;
+
+/** The permission API.md §2 gives the operation (account routes: who may call them). */
+export function expectedPermission(method: string, path: string): string {
+  if (path.startsWith('/auth/') || path.startsWith('/hooks/')) return 'public';
+  if (path === '/me') return 'authenticated';
+  if (path.startsWith('/workspaces')) return 'session';
+  if (path.startsWith('/members')) return 'owner';
+  if (path.startsWith('/keys')) return 'keys:manage';
+  if (path.startsWith('/webhooks')) return 'webhooks:manage';
+  if (method === 'GET') return 'channels:read';
+  if (/\/(inputs|clocks\/\{[^}]+\})$/.test(path)) return 'inputs:write';
+  if (/\/(preview|program|take|clear|triggers\/\{[^}]+\})$/.test(path)) return 'playout:write';
+  return 'channels:write';
+}
+
+/** The bucket API.md §3 counts the operation against (`none` for sign-in routes). */
+export function expectedBucket(method: string, path: string): string {
+  if (UPDATE_PATHS.test(path)) return 'updates';
+  if (path.startsWith('/auth/')) return 'none';
+  return method === 'GET' ? 'reads' : 'creates';
+}
+
+export interface Ids {
+  id: string;
+  sceneId: string;
+  keyId?: string;
+  userId?: string;
+}
+
+/** `/v1/channels/ch_…/scenes/sc_…`; throws for a parameter the tests have no fixture for yet. */
+export function fillPath(op: Operation, ids: Ids): string {
+  const filled = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = (ids as unknown as Record<string, string | undefined>)[name];
+    if (value === undefined) throw new Error(`${op.name}: no fixture for {${name}}; add one to access-openapi.ts`);
+    return value;
+  });
+  return `/v1${filled}`;
+}
+
+/** A body that the operation accepts, or undefined when it takes none. */
+export function bodyFor(op: Operation, ids: Ids, definition?: unknown): unknown {
+  switch (op.name) {
+    case 'POST /channels':
+      return { name: 'Made in a test' };
+    case 'PATCH /channels/{id}':
+      return { name: 'Renamed' };
+    case 'POST /channels/{id}/scenes':
+      return { name: 'Lower third', template: 'lower-third' };
+    case 'PUT /channels/{id}/scenes/{sceneId}':
+      return { name: 'Score', definition };
+    case 'PATCH /channels/{id}/inputs':
+      return { scoreA: 3 };
+    case 'POST /channels/{id}/preview':
+    case 'POST /channels/{id}/program':
+      return { sceneId: ids.sceneId };
+    case 'POST /keys':
+      return { name: 'minted', permissions: ['keys:manage'] };
+    case 'POST /workspaces':
+      return { name: 'Another' };
+    case 'POST /members':
+      return { email: 'someone@example.com', role: 'viewer' };
+    default:
+      return op.method === 'GET' || op.method === 'DELETE' ? undefined : {};
+  }
+}
+
+/** Operations with a side effect that others depend on go last: deletes, deepest first. */
+export function sideEffectsLast(ops: Operation[]): Operation[] {
+  const rank = (op: Operation) => {
+    if (op.method === 'DELETE') return 10 - op.path.split('/').length;
+    return op.name.endsWith('/take') ? -1 : -2; // preview before take
+  };
+  return [...ops].sort((a, b) => rank(a) - rank(b));
+}
