@@ -2,18 +2,18 @@
  * Sign-in for the dashboard (API.md §2): first-run setup, login, logout, invitations, and `GET /v1/me`.
  * Login is throttled per email and per client address against guessing.
  */
-import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { acceptInvite, checkLogin, completeSetup, normaliseEmail } from '../../auth/accounts.js';
 import { clearedSessionCookie, createSession, readSessionCookie, sessionCookie } from '../../auth/sessions.js';
 import { sha256Hex } from '../../ids.js';
 import { admitCustom } from '../../limits/enforce.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
+import { json } from '../schemas/common.js';
 import { accountRouteDefiner } from '../route.js';
 import { AcceptInviteIn, LoginIn, LoginOut, MeOut, SetupIn } from './schemas.js';
 import { userWorkspaces } from './workspace-view.js';
 
-const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 const LOGIN_ATTEMPTS = { limit: 10, windowMs: 15 * 60_000 };
 /** Set by the transport from the TCP peer address; a value sent by the client is replaced. */
 export const CLIENT_ADDRESS_HEADER = 'x-onair-client';

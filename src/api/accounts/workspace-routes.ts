@@ -4,11 +4,11 @@ import { addMember } from '../../auth/accounts.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
+import { json } from '../schemas/common.js';
 import { accountRouteDefiner } from '../route.js';
 import { MemberCreated, MemberIn, MemberOut, WorkspaceIn, WorkspaceOut } from './schemas.js';
 import { userWorkspaces } from './workspace-view.js';
 
-const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 const list = <T extends z.ZodType>(item: T) => json(z.object({ data: z.array(item), nextCursor: z.null() }));
 const UserParam = z.object({
   userId: z

@@ -1,15 +1,12 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { z } from '@hono/zod-openapi';
 import type { ChannelRecord, FrameRate } from '../../engine/index.js';
 import { AppError } from '../../errors.js';
 import { newId, newOutputToken } from '../../ids.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { routeDefiner } from '../route.js';
-import { ChannelIdParam, ListQuery, listOf, page } from '../schemas/common.js';
+import { ChannelIdParam, ListQuery, listOf, page, json } from '../schemas/common.js';
 import { channelView } from './channel-view.js';
 import { ChannelIn, ChannelOut, ChannelUpdate } from './schemas.js';
-
-const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 
 export function channelRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();

@@ -1,12 +1,10 @@
-import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { validatePatch } from '../../engine/index.js';
 import { AppError } from '../../errors.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { routeDefiner } from '../route.js';
-import { ChannelIdParam } from '../schemas/common.js';
+import { ChannelIdParam, json } from '../schemas/common.js';
 import { InputsPatch, InputsResult, MAX_INPUTS_PER_PATCH, StateOut } from './schemas.js';
-
-const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 
 export function inputRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();

@@ -5,9 +5,8 @@ import { AppError } from '../../errors.js';
 import type { ApiKeyRecord } from '../../store/store.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { routeDefiner } from '../route.js';
-import { ListQuery, listOf, page } from '../schemas/common.js';
+import { ListQuery, listOf, page, json } from '../schemas/common.js';
 
-const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 const GrantSchema = z.enum(['*', ...PERMISSIONS]);
 
 const KeyIn = z

@@ -3,9 +3,8 @@ import type { Op } from '../../engine/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { StateOut } from '../inputs/schemas.js';
 import { routeDefiner } from '../route.js';
-import { ChannelIdParam } from '../schemas/common.js';
+import { ChannelIdParam, json } from '../schemas/common.js';
 
-const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 const SceneRef = z.strictObject({ sceneId: z.string().min(1).max(100) }).openapi('SceneRef');
 const Empty = z.strictObject({}).openapi('Empty');
 

@@ -6,11 +6,10 @@ import type { SceneDefinition } from '../../protocol/index.js';
 import { findTemplate, TEMPLATES } from '../../templates/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { routeDefiner } from '../route.js';
-import { ChannelIdParam, ListQuery, listOf, page } from '../schemas/common.js';
+import { ChannelIdParam, ListQuery, listOf, page, json } from '../schemas/common.js';
 import { sceneView } from './scene-view.js';
 import { normaliseInputs, SceneDefinitionIn, SceneIn, SceneOut, SceneUpdate } from './schemas.js';
 
-const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } });
 const SceneParams = ChannelIdParam.extend({
   sceneId: z
     .string()

@@ -34,3 +34,8 @@ export function page<T extends { id: string }>(items: T[], limit: number): { dat
 export function listOf<T extends z.ZodType>(item: T, name: string) {
   return z.object({ data: z.array(item), nextCursor: z.string().nullable() }).openapi(name);
 }
+
+/** An OpenAPI JSON body or response content for `schema`. */
+export function json<T extends z.ZodType>(schema: T) {
+  return { content: { 'application/json': { schema } } };
+}
