@@ -1,0 +1,149 @@
+/**
+ * Latency load in its own process: `perChannel` renderers per channel, and every channel updated `rate`
+ * times a second (staggered evenly) by REST PATCH or by a WebSocket control op. A sample is the time from
+ * sending a value to a renderer receiving a frame that carries it (or a newer value, when two updates
+ * share one frame), measured on this process's clock.
+ */
+import http from 'node:http';
+import { childConfig, LOCALHOST, ready, serveParent, sleep } from '../lib/child.js';
+import {
+  connectControl,
+  connectRenderer,
+  frameSeq,
+  patchMessage,
+  type ChannelRef,
+  type Target,
+} from '../lib/endpoints.js';
+import { summary } from '../lib/stats.js';
+import { connectMany, type LiteSocket } from '../lib/ws-lite.js';
+
+export interface LatencyConfig {
+  target: Target;
+  channels: ChannelRef[];
+  perChannel: number;
+  rate: number;
+}
+
+export interface LatencyRun {
+  input: 'rest' | 'ws';
+  seconds: number;
+  warmupMs: number;
+}
+
+const RING = 1024;
+const cfg = childConfig<LatencyConfig>();
+const { kind } = cfg.target;
+/** Send time by channel and value (ring); NaN when the value was refused or sent outside the window. */
+const sentAt = cfg.channels.map(() => new Float64Array(RING).fill(NaN));
+const samples: number[] = [];
+const state = { recording: false, sent: 0, refused: 0, errors: 0 };
+// noDelay: without it Nagle holds the body back until the server's delayed ACK, adding ~40 ms.
+const agent = new http.Agent({ keepAlive: true, maxSockets: cfg.channels.length, noDelay: true });
+let controls: LiteSocket[] = [];
+
+function onFrame(ch: number, last: { seq: number }, text: string | null): void {
+  const seq = text === null ? null : frameSeq(kind, text);
+  if (seq === null) return;
+  const now = performance.now();
+  for (let q = Math.max(last.seq + 1, seq - RING + 1); q <= seq; q++) {
+    const t = sentAt[ch]![q % RING]!;
+    if (!Number.isNaN(t)) samples.push(now - t);
+  }
+  last.seq = Math.max(last.seq, seq);
+}
+
+function refuse(ch: number, seq: number): void {
+  sentAt[ch]![seq % RING] = NaN;
+  state.refused++;
+}
+
+function sendRest(ch: number, seq: number): void {
+  const body = `{"scoreA":${seq}}`;
+  const req = http.request(
+    {
+      host: LOCALHOST,
+      port: cfg.target.port,
+      method: 'PATCH',
+      path: `/v1/channels/${cfg.channels[ch]!.id}/inputs`,
+      agent,
+      headers: { authorization: `Bearer ${cfg.target.key ?? ''}`, 'content-type': 'application/json' },
+    },
+    (res) => {
+      if (res.statusCode !== 200) refuse(ch, seq);
+      res.resume();
+    },
+  );
+  req.on('error', () => state.errors++);
+  req.end(body);
+}
+
+function send(input: LatencyRun['input'], ch: number, seq: number): void {
+  sentAt[ch]![seq % RING] = state.recording ? performance.now() : NaN;
+  if (state.recording) state.sent++;
+  if (input === 'rest') sendRest(ch, seq);
+  else controls[ch]!.send(patchMessage(kind, seq));
+}
+
+/** Sends every channel's updates on an even stagger until `until`; a 1 ms timer checks what is due. */
+async function drive(input: LatencyRun['input'], until: number, seqs: number[]): Promise<void> {
+  const period = 1000 / cfg.rate;
+  const start = performance.now();
+  const next = cfg.channels.map((_, i) => start + (i * period) / cfg.channels.length);
+  while (performance.now() < until) {
+    const now = performance.now();
+    for (let i = 0; i < next.length; i++) {
+      if (next[i]! > now) continue;
+      next[i]! += period;
+      send(input, i, ++seqs[i]!);
+    }
+    await sleep(1);
+  }
+}
+
+const seqs = cfg.channels.map(() => 0);
+
+async function run(r: LatencyRun) {
+  samples.length = 0;
+  Object.assign(state, { recording: false, sent: 0, refused: 0, errors: 0 });
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  setTimeout(() => (state.recording = true), r.warmupMs);
+  await drive(r.input, t0 + r.warmupMs + r.seconds * 1000, seqs);
+  state.recording = false;
+  await sleep(300); // let the last frames arrive
+  const cpu = process.cpuUsage(cpu0);
+  const expected = (state.sent - state.refused) * cfg.perChannel;
+  return {
+    ...summary(samples),
+    sent: state.sent,
+    refused: state.refused,
+    errors: state.errors,
+    missing: Math.max(0, expected - samples.length),
+    clientCpu: (cpu.user + cpu.system) / 1000 / (performance.now() - t0),
+  };
+}
+
+async function connectAll(): Promise<LiteSocket[]> {
+  const n = cfg.perChannel;
+  const renderers = await connectMany(cfg.channels.length * n, 64, (i) => {
+    const ch = Math.floor(i / n);
+    const last = { seq: 0 };
+    return connectRenderer(cfg.target, cfg.channels[ch]!, { wantText: true, onMessage: (t) => onFrame(ch, last, t) });
+  });
+  controls = await connectMany(cfg.channels.length, 16, (i) =>
+    connectControl(cfg.target, cfg.channels[i]!, {
+      wantText: kind === 'onair',
+      onMessage: (t) => {
+        if (t?.startsWith('{"type":"error"')) refuse(i, Number((JSON.parse(t) as { id: string }).id));
+      },
+    }),
+  );
+  return [...renderers, ...controls];
+}
+
+const sockets = await connectAll();
+serveParent({ run: (args) => run(args as unknown as LatencyRun) }, () => {
+  for (const s of sockets) s.close();
+  agent.destroy();
+});
+ready({ connected: sockets.length });

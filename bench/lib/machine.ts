@@ -1,0 +1,41 @@
+/**
+ * The machine's state around a measurement: these are 2-core machines shared with other work, so a
+ * benchmark waits (bounded) for the CPUs to be quiet and reports how busy they were.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import { sleep } from './child.js';
+
+function cpuTimes(): { busy: number; total: number } {
+  const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+  const f = line.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (f[3] ?? 0) + (f[4] ?? 0);
+  const total = f.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
+
+/** Share of all CPUs busy over the next `ms` (0..1). */
+export async function cpuBusy(ms = 500): Promise<number> {
+  const a = cpuTimes();
+  await sleep(ms);
+  const b = cpuTimes();
+  return b.total === a.total ? 0 : (b.busy - a.busy) / (b.total - a.total);
+}
+
+/** Waits up to `maxMs` for the machine to be below `threshold` busy; returns the last reading. */
+export async function waitForQuiet(maxMs = 10_000, threshold = 0.15): Promise<number> {
+  const until = Date.now() + maxMs;
+  let busy = await cpuBusy();
+  while (busy > threshold && Date.now() < until) busy = await cpuBusy();
+  return busy;
+}
+
+export function machineLine(): string {
+  const cpus = os.cpus();
+  return `${cpus.length} × ${cpus[0]?.model ?? 'CPU'}, Node ${process.version}, ${os.platform()} ${os.release()}`;
+}
+
+/** Before a measurement: wait (3 s at most in --short runs, 20 s otherwise) for other work to calm down. */
+export function settle(short: boolean): Promise<number> {
+  return waitForQuiet(short ? 3_000 : 20_000, 0.2);
+}

@@ -1,0 +1,166 @@
+/**
+ * Target 4 — memory and idle cost: RSS per idle renderer connection (onair against raw uWebSockets.js,
+ * `ws` and socket.io, each holding the same idle sockets), RSS of 10,000 idle channels in the real
+ * server, and what 10,000 idle channels add to a tick (Engine on its real FrameClock).
+ *
+ *   npx tsx bench/memory.ts [--short]
+ */
+import { sleep, startChild } from './lib/child.js';
+import { isMain, runAsCommand, type BenchOptions } from './lib/cli.js';
+import { KIND_NAMES, type Kind } from './lib/endpoints.js';
+import { startServerUnderTest } from './lib/servers.js';
+import { boundRow, fmt, infoRow, ratioRow, type Row, type Table } from './lib/table.js';
+
+const KB = 1024;
+const MB = 1024 * 1024;
+const IDLE_CHANNELS = 10_000;
+
+/** Server RSS growth per idle renderer, all on 100 channels, measured after a full GC. */
+async function perConnection(kind: Kind, count: number): Promise<number> {
+  const server = await startServerUnderTest(kind, 100);
+  try {
+    const before = await server.memory();
+    const clients = await startChild('bench/clients/renderers.ts', {
+      config: {
+        target: server.target,
+        channels: server.channels,
+        perChannel: count / 100,
+        control: false,
+        inFlight: 0,
+        window: 0,
+      },
+      maxLifeMs: 120_000,
+    });
+    await sleep(1000);
+    const after = await server.memory();
+    await clients.stop();
+    console.error(`memory ${kind}: ${fmt.kb((after.rss - before.rss) / count)} per connection`);
+    return (after.rss - before.rss) / count;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Real server RSS (after GC) with 10,000 idle channels loaded, minus with none. */
+async function idleChannelsRss(): Promise<{ rss: number; heap: number }> {
+  const read = async (channels: number) => {
+    const s = await startServerUnderTest('onair', channels);
+    await sleep(500);
+    const m = await s.memory();
+    await s.stop();
+    return m;
+  };
+  const empty = await read(0);
+  const full = await read(IDLE_CHANNELS);
+  return { rss: full.rss - empty.rss, heap: full.heapUsed - empty.heapUsed };
+}
+
+interface Busy {
+  cpuPerTick: number;
+  p50: number;
+  p99: number;
+  ticks: number;
+  late: number;
+}
+
+async function tickCost(idle: number, seconds: number) {
+  const child = await startChild('bench/servers/idle-engine.ts', { config: { idle }, nodeFlags: ['--expose-gc'] });
+  try {
+    await child.request('busy', { seconds: 1 }); // warm-up
+    const busy = await child.request<Busy>('busy', { seconds });
+    const quiet = await child.request<{ usPerFrame: number }>('quiet', { seconds: 1 });
+    return { busy, quiet };
+  } finally {
+    await child.stop();
+  }
+}
+
+/** Both arms twice, interleaved (A B A B), so drift on a shared machine hits both alike. */
+async function tickCosts(seconds: number) {
+  const runs = [];
+  for (const idle of [0, IDLE_CHANNELS, 0, IDLE_CHANNELS]) runs.push(await tickCost(idle, seconds));
+  const [a1, b1, a2, b2] = runs as [Run, Run, Run, Run];
+  const mean = (x: Run, y: Run, f: (r: Run) => number) => (f(x) + f(y)) / 2;
+  return {
+    one: {
+      cpu: mean(a1, a2, (r) => r.busy.cpuPerTick),
+      p50: mean(a1, a2, (r) => r.busy.p50),
+      p99: mean(a1, a2, (r) => r.busy.p99),
+      quiet: mean(a1, a2, (r) => r.quiet.usPerFrame),
+    },
+    many: {
+      cpu: mean(b1, b2, (r) => r.busy.cpuPerTick),
+      p50: mean(b1, b2, (r) => r.busy.p50),
+      p99: mean(b1, b2, (r) => r.busy.p99),
+      quiet: mean(b1, b2, (r) => r.quiet.usPerFrame),
+    },
+    late: runs.map((r) => `${r.busy.late}/${r.busy.ticks}`).join(', '),
+    /** How far two runs of the same arm differ: the noise a difference must be read against. */
+    spread: Math.max(
+      Math.abs(a1.busy.cpuPerTick - a2.busy.cpuPerTick),
+      Math.abs(b1.busy.cpuPerTick - b2.busy.cpuPerTick),
+    ),
+  };
+}
+type Run = Awaited<ReturnType<typeof tickCost>>;
+
+export async function runMemory(o: BenchOptions): Promise<Table[]> {
+  const count = o.short ? 2000 : 5000;
+  const per = {} as Record<Kind, number>;
+  for (const kind of ['uws', 'onair', 'ws', 'socketio'] as const) per[kind] = await perConnection(kind, count);
+  const channels = await idleChannelsRss();
+  const seconds = o.short ? 3 : 8;
+  const ticks = await tickCosts(seconds);
+  const { one, many } = ticks;
+  const rows: Row[] = [
+    boundRow(
+      'RSS per idle renderer connection',
+      `${KIND_NAMES.uws}: ${fmt.kb(per.uws)}`,
+      per.onair,
+      fmt.kb,
+      { max: 6 * KB, text: '≤ 6 KB' },
+      fmt.x(per.onair / per.uws),
+    ),
+    ratioRow('RSS per idle renderer connection', KIND_NAMES.ws, per.ws, per.onair, fmt.kb),
+    ratioRow('RSS per idle renderer connection', KIND_NAMES.socketio, per.socketio, per.onair, fmt.kb),
+    boundRow(
+      `${IDLE_CHANNELS.toLocaleString('en')} idle channels: server RSS`,
+      'same server, 0 channels',
+      channels.rss,
+      fmt.mb,
+      { max: 50 * MB, text: '≤ 50 MB' },
+    ),
+    boundRow(
+      `${IDLE_CHANNELS.toLocaleString('en')} idle channels: CPU added per tick`,
+      `1 active channel: ${fmt.us(one.cpu)}/tick`,
+      many.cpu - one.cpu,
+      fmt.us,
+      { max: 20, text: '≤ 20 µs' },
+      `${fmt.us(many.cpu)}/tick (same arm run twice: ±${fmt.us(ticks.spread)})`,
+    ),
+    infoRow(
+      'tick duration (onTick) p50 / p99',
+      `${fmt.us(one.p50)} / ${fmt.us(one.p99)}`,
+      `${fmt.us(many.p50)} / ${fmt.us(many.p99)}`,
+    ),
+    infoRow('CPU per frame with nothing queued (clock stopped)', fmt.us(one.quiet), fmt.us(many.quiet)),
+  ];
+  const notes = [
+    `Idle connections: ${count} renderers spread over 100 channels, held by one client process; server RSS after a full GC, before and after they connect. ` +
+      'onair renderers connect with the channel output token and receive their snapshot; baselines hold plain subscribed sockets.',
+    `Idle channels: the real server started on a data dir seeded with ${IDLE_CHANNELS} channels (each with a scoreboard scene), RSS after GC, minus the same server with none (heap: ${fmt.mb(channels.heap)}).`,
+    `Tick cost: Engine with the real FrameClock at 60 fps, one channel patched every frame, ${seconds} s, with 0 and ${IDLE_CHANNELS} idle channels loaded; ` +
+      `runs interleaved 0, ${IDLE_CHANNELS}, 0, ${IDLE_CHANNELS}; process CPU per tick (GC included) and durations as the engine measures them (onTick), no-op committer. Late ticks: ${ticks.late}. ` +
+      'Idle channels are never visited by a tick: only channels with queued work are.',
+  ];
+  return [
+    {
+      title: 'Memory and idle cost (target 4)',
+      command: `npx tsx bench/memory.ts${o.short ? ' --short' : ''}`,
+      rows,
+      notes,
+    },
+  ];
+}
+
+if (isMain(import.meta.url)) runAsCommand(runMemory);

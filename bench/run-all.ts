@@ -1,0 +1,89 @@
+/**
+ * `npm run bench`: the short version of every benchmark, one at a time, printing every table and
+ * writing them to bench/results/latest.md. Target 5 (webhooks) has no code to measure yet.
+ *
+ *   npm run bench            (short, ≤ 5 minutes)
+ *   npx tsx bench/run-all.ts --full
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { runFanout } from './fanout.js';
+import { runLatency } from './latency.js';
+import { ROOT } from './lib/child.js';
+import type { BenchOptions } from './lib/cli.js';
+import { cpuBusy, machineLine } from './lib/machine.js';
+import { renderTable, type Table } from './lib/table.js';
+import { runMemory } from './memory.js';
+import { runRest } from './rest.js';
+
+const BENCHES: [string, (o: BenchOptions) => Promise<Table[]>][] = [
+  ['fanout', runFanout],
+  ['latency', runLatency],
+  ['rest', runRest],
+  ['memory', runMemory],
+];
+
+const WEBHOOKS: Table = {
+  title: 'Webhooks (target 5)',
+  command: 'not yet runnable',
+  rows: [],
+  notes: [
+    'Not measured: onair has no webhook delivery yet (src/webhooks/ is empty). This table fills in when it lands.',
+  ],
+};
+
+function summaryTable(tables: Table[]): string {
+  const targets = tables.flatMap((t) => t.rows.filter((r) => r.met !== null).map((r) => ({ t: t.title, r })));
+  const met = targets.filter((x) => x.r.met).length;
+  const lines = [`**${met} of ${targets.length} target checks met.**`, ''];
+  for (const { t, r } of targets)
+    lines.push(
+      `- ${r.met ? '✅' : '❌'} ${t}: ${r.metric} — onair ${r.onair} vs ${r.baseline} (${r.ratio}; target ${r.target})`,
+    );
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { full: { type: 'boolean', default: false } } });
+  const options: BenchOptions = { short: !values.full, profile: false };
+  const started = Date.now();
+  const busy = await cpuBusy(1000);
+  const tables: Table[] = [];
+  for (const [name, run] of BENCHES) {
+    const t0 = Date.now();
+    try {
+      const result = await run(options);
+      for (const t of result) console.log(renderTable(t));
+      tables.push(...result);
+    } catch (err) {
+      console.error(`${name} failed:`, err);
+      tables.push({ title: `${name} (failed)`, command: `npx tsx bench/${name}.ts`, rows: [], notes: [String(err)] });
+    }
+    console.error(`${name}: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  }
+  tables.push(WEBHOOKS);
+  console.log(renderTable(WEBHOOKS));
+  const header = [
+    `# onair benchmarks`,
+    '',
+    `${new Date().toISOString()} — \`${values.full ? 'npx tsx bench/run-all.ts --full' : 'npm run bench'}\` — ${machineLine()} — ` +
+      `${((Date.now() - started) / 1000).toFixed(0)} s; machine ${(busy * 100).toFixed(0)} % busy before the run.`,
+    '',
+    summaryTable(tables),
+    '',
+  ].join('\n');
+  const out = path.join(ROOT, 'bench', 'results', 'latest.md');
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, `${header}\n${tables.map(renderTable).join('\n')}`);
+  console.log(summaryTable(tables));
+  console.log(`\nwritten to ${path.relative(process.cwd(), out)}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,47 @@
+/**
+ * The source of changes for the fan-out benchmark, inside the server's own process so that no input
+ * path (REST or WebSocket parsing, which targets 2 and 3 measure) is counted: one new value per channel
+ * per round, a round per event-loop turn, until stopped or `maxMs` is up.
+ */
+import type { Engine } from '../../src/engine/index.js';
+
+export type Stop = () => void;
+
+/** onair: a patch per channel submitted for every tick, the next one as soon as the tick is durable. */
+export function driveEngine(engine: Engine, channelIds: string[], maxMs: number): Stop {
+  let running = true;
+  const until = performance.now() + maxMs;
+  const lane = async (id: string) => {
+    for (let n = 1; running && performance.now() < until; n++) {
+      await engine.submit(id, { kind: 'patch', values: new Map([['scoreA', n]]), source: 'api' });
+    }
+  };
+  for (const id of channelIds) void lane(id).catch(() => (running = false));
+  return () => {
+    running = false;
+  };
+}
+
+export const driven = { rounds: 0, skipped: 0 };
+
+/**
+ * Baselines: `publishRound(n)` `perTurn` times per event-loop turn; a round that returns false was
+ * skipped (backpressure).
+ */
+export function driveLoop(publishRound: (n: number) => boolean, maxMs: number, perTurn = 1): Stop {
+  let running = true;
+  let n = 0;
+  const until = performance.now() + maxMs;
+  const turn = () => {
+    if (!running || performance.now() > until) return;
+    for (let i = 0; i < perTurn; i++) {
+      if (publishRound(n + 1)) driven.rounds = ++n;
+      else driven.skipped++;
+    }
+    setImmediate(turn);
+  };
+  setImmediate(turn);
+  return () => {
+    running = false;
+  };
+}

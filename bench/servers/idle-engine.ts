@@ -1,0 +1,95 @@
+/**
+ * Target 4's idle-tick cost: the Engine on its real FrameClock and system time, with `idle` channels
+ * that never change and one channel patched every frame, so the 60 fps clock keeps ticking. Reports the
+ * process CPU per tick (which includes the garbage collector's share of a bigger heap), the duration of
+ * each tick as the engine measures it (onTick), and the CPU used when nothing at all is queued. The committer does nothing: storage is the same in both arms and is not what is
+ * asked here.
+ */
+import {
+  Engine,
+  MemoryBroker,
+  systemTime,
+  type ChannelRecord,
+  type SceneRecord,
+  type StoredChannel,
+} from '../../src/engine/index.js';
+import { scoreboard } from '../../src/templates/scoreboard.js';
+import { childConfig, memorySnapshot, ready, serveParent, sleep } from '../lib/child.js';
+import { summary } from '../lib/stats.js';
+
+function stored(i: number): StoredChannel {
+  const now = new Date().toISOString();
+  const id = `ch_${String(i).padStart(32, '0')}`;
+  const channel: ChannelRecord = {
+    id,
+    orgId: 'org_bench',
+    name: `idle ${i}`,
+    fps: 60,
+    width: 1920,
+    height: 1080,
+    outputToken: `token${i}`.padEnd(32, 'x'),
+    createdAt: now,
+    updatedAt: now,
+  };
+  const scene: SceneRecord = {
+    id: `sc_${String(i).padStart(32, '0')}`,
+    channelId: id,
+    name: 'score',
+    definition: scoreboard.definition,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const live = {
+    values: new Map(),
+    program: { sceneId: scene.id, since: now },
+    preview: null,
+    frame: 0,
+    updatedAt: now,
+  };
+  return { channel, scenes: [scene], live };
+}
+
+const { idle } = childConfig<{ idle: number }>();
+const durations: number[] = [];
+const engine = new Engine({
+  time: systemTime,
+  committer: { commitTick: () => {} },
+  broker: new MemoryBroker(),
+  onTick: ({ durationMs, changed }) => {
+    if (changed > 0) durations.push(durationMs * 1000);
+  },
+});
+const before = await memorySnapshot();
+engine.load(Array.from({ length: idle + 1 }, (_, i) => stored(i)));
+const after = await memorySnapshot();
+engine.start();
+const active = stored(0).channel.id;
+
+/** Patches the active channel once per frame for `seconds`; returns tick durations in µs. */
+async function busy(seconds: number) {
+  durations.length = 0;
+  const stats0 = engine.clockStats()[0];
+  const cpu0 = process.cpuUsage();
+  const until = performance.now() + seconds * 1000;
+  for (let n = 1; performance.now() < until; n++) {
+    await engine.submit(active, { kind: 'patch', values: new Map([['scoreA', n]]), source: 'api' });
+  }
+  const cpu = process.cpuUsage(cpu0);
+  const stats1 = engine.clockStats()[0];
+  const ticks = (stats1?.ticks ?? 0) - (stats0?.ticks ?? 0);
+  const late = (stats1?.lateTicks ?? 0) - (stats0?.lateTicks ?? 0);
+  const s = summary(durations);
+  const mean = durations.reduce((a, b) => a + b, 0) / Math.max(1, durations.length);
+  return { ...s, mean, ticks, late, cpuPerTick: (cpu.user + cpu.system) / Math.max(1, ticks) };
+}
+
+/** CPU used with nothing queued at all, per 1/60 s. */
+async function quiet(seconds: number) {
+  const cpu0 = process.cpuUsage();
+  await sleep(seconds * 1000);
+  const cpu = process.cpuUsage(cpu0);
+  return { usPerFrame: (cpu.user + cpu.system) / (seconds * 60) };
+}
+
+serveParent({ busy: (a) => busy(Number(a.seconds)), quiet: (a) => quiet(Number(a.seconds)) }, () => engine.stop());
+ready({ heapBytes: after.heapUsed - before.heapUsed, rssBytes: after.rss - before.rss });

@@ -1,0 +1,93 @@
+/**
+ * The real onair server (startServer, as `npm start` runs it) in a child process, with IPC for the
+ * numbers only the process itself knows: RSS after GC, frame-clock statistics, CPU time, diagnostics,
+ * CPU profiles; and for fan-out, a driver that submits a patch per channel per tick (./driver.ts).
+ *
+ * `warp` > 1 runs the unchanged server on a TimeSource whose frames are `warp` times shorter, so the
+ * frame path (tick → delta → commit → publish) runs as often as the event loop allows. That is how the
+ * fan-out benchmark measures the path's capacity: at real time a channel is capped, by design, at one
+ * frame per 1/60 s.
+ */
+import fs from 'node:fs';
+import { loadConfig } from '../../src/config.js';
+import type { TimeSource } from '../../src/engine/index.js';
+import { startServer } from '../../src/main.js';
+import { childConfig, memorySnapshot, ready, serveParent } from '../lib/child.js';
+import { diagnostics, installDiagnostics } from './diagnostics.js';
+import { driveEngine, type Stop } from './driver.js';
+import { checks, liftLimits, refusals } from './limits.js';
+import { startProfile, stopProfile } from './profiler.js';
+import { BENCH_KEY } from './seed.js';
+
+interface Config {
+  warp?: number;
+  dbSync?: 'full' | 'normal';
+  /** A data dir seeded by the orchestrator (bench/lib/onair.ts); removed when the server exits. */
+  dataDir: string;
+  /** Record tick lateness and commit times (./diagnostics.ts). */
+  diagnose?: boolean;
+  /** Rate-limit buckets whose refusals are ignored (the check still runs); default: none. */
+  lift?: ('updates' | 'reads' | 'creates')[];
+}
+
+function warpedTime(factor: number): TimeSource {
+  const origin = performance.timeOrigin + performance.now();
+  const start = performance.now();
+  return {
+    now: () => origin + (performance.now() - start) * factor,
+    setTimer(fn, ms) {
+      const real = ms / factor;
+      if (real < 1) {
+        const h = setImmediate(fn);
+        return () => clearImmediate(h);
+      }
+      const t = setTimeout(fn, real);
+      return () => clearTimeout(t);
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const cfg = childConfig<Config>();
+  const limiter = await liftLimits(cfg.lift ?? []);
+  if (cfg.diagnose) installDiagnostics();
+  const dir = cfg.dataDir;
+  const config = loadConfig({
+    ONAIR_HOST: '127.0.0.1',
+    ONAIR_PORT: '0',
+    ONAIR_DATA_DIR: dir,
+    ONAIR_BOOTSTRAP_KEY: BENCH_KEY,
+    ONAIR_LOG_LEVEL: 'warn',
+    ONAIR_DB_SYNC: cfg.dbSync ?? 'full',
+  });
+  const server = await startServer(config, cfg.warp ? { time: warpedTime(cfg.warp) } : {});
+  let stopDriving: Stop = () => {};
+  serveParent(
+    {
+      driveStart: (args) => {
+        stopDriving = driveEngine(server.engine, args.channels as string[], Number(args.maxMs));
+      },
+      driveStop: () => stopDriving(),
+      diagnostics: () => diagnostics(),
+      memory: () => memorySnapshot(),
+      profileStart: () => startProfile(),
+      profileStop: (args) => stopProfile(String(args.file)),
+      stats: () => ({
+        clock: server.engine.clockStats(),
+        cpu: process.cpuUsage(),
+        at: performance.now(),
+        limiter: { present: limiter, checks: { ...checks }, refusals: { ...refusals } },
+      }),
+    },
+    async () => {
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  );
+  ready({ port: server.port });
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
