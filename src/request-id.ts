@@ -3,6 +3,10 @@ import { randomBase62 } from './ids.js';
 
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** A random prefix per process plus a counter: unique, cheap (no CSPRNG call per request), not a secret. */
+const PREFIX = `req_${randomBase62(10)}`;
+let counter = 0;
+
 export function requestIdFrom(sent: string | null | undefined): string {
-  return sent && CLIENT_ID.test(sent) ? sent : `req_${randomBase62(20)}`;
+  return sent && CLIENT_ID.test(sent) ? sent : `${PREFIX}${(++counter).toString(36)}`;
 }

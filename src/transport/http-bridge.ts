@@ -5,6 +5,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { AppError } from '../errors.js';
+import { keepResponseText, lightRequest, responseText } from '../buffered-body.js';
 import { requestIdFrom } from '../request-id.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
@@ -24,6 +25,7 @@ const NO_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
 const SKIPPED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection']);
 
 export function createHttpBridge(options: BridgeOptions) {
+  keepResponseText();
   return (res: HttpResponse, req: HttpRequest): void => {
     const state = { aborted: false };
     res.onAborted(() => {
@@ -56,10 +58,9 @@ export function createHttpBridge(options: BridgeOptions) {
       return;
     }
     const dispatch = (body: Uint8Array<ArrayBuffer> | null) => {
-      const init: RequestInit = { method, headers };
-      if (body && body.length > 0) init.body = body;
+      const request = lightRequest(url, method, headers, body);
       Promise.resolve()
-        .then(() => options.fetch(new Request(url, init)))
+        .then(() => options.fetch(request))
         .then((response) => send(res, state, response, false))
         .catch((err: unknown) => {
           options.onError(err);
@@ -101,7 +102,8 @@ async function send(
   response: Response,
   closeConnection: boolean,
 ): Promise<void> {
-  const body = response.body ? new Uint8Array(await response.arrayBuffer()) : null;
+  const text = responseText(response);
+  const body = text ?? (response.body ? new Uint8Array(await response.arrayBuffer()) : null);
   if (state.aborted) return;
   state.aborted = true; // a response may be sent only once
   res.cork(() => {

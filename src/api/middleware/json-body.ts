@@ -3,16 +3,19 @@
  * 400 for malformed JSON, 413 past the size limit (the transport also stops reading there).
  */
 import type { MiddlewareHandler } from 'hono';
+import { bufferedBody } from '../../buffered-body.js';
 import { AppError } from '../../errors.js';
 import type { ApiEnv } from '../env.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
+const decoder = new TextDecoder();
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
 
 export function jsonBody(): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    const text = await c.req.text();
+    const buffered = bufferedBody(c.req.raw);
+    const text = buffered ? decoder.decode(buffered) : await c.req.text();
     if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
       throw new AppError('payload_too_large', 'Request bodies are limited to 64 KiB.');
     }
