@@ -32,14 +32,16 @@ export interface ChannelChange {
   acks: { pending: PendingOp; applied?: Record<string, InputValue> }[];
 }
 
+const NO_SCENES: ReadonlySet<string> = new Set();
+
 export class ChannelRuntime {
   record: ChannelRecord;
   readonly scenes = new Map<string, SceneRecord>();
   registry: Map<string, InputDef>;
   live: LiveState;
   queue: PendingOp[] = [];
-  private changedScenes = new Set<string>();
-  private removedScenes = new Set<string>();
+  /** Scene edits waiting for the next tick; null (the usual case) costs an idle channel nothing. */
+  private sceneEdits: { changed: Set<string>; removed: Set<string> } | null = null;
   private metaChanged = false;
 
   constructor(record: ChannelRecord, scenes: SceneRecord[], live: LiveState) {
@@ -49,8 +51,12 @@ export class ChannelRuntime {
     this.live = live;
   }
 
+  private edits(): { changed: Set<string>; removed: Set<string> } {
+    return (this.sceneEdits ??= { changed: new Set(), removed: new Set() });
+  }
+
   hasWork(): boolean {
-    return this.queue.length > 0 || this.changedScenes.size > 0 || this.removedScenes.size > 0 || this.metaChanged;
+    return this.queue.length > 0 || this.sceneEdits !== null || this.metaChanged;
   }
 
   effective(name: string): InputValue {
@@ -67,15 +73,15 @@ export class ChannelRuntime {
   upsertScene(scene: SceneRecord): void {
     this.scenes.set(scene.id, scene);
     this.registry = buildRegistry(this.scenes.values());
-    this.removedScenes.delete(scene.id);
-    this.changedScenes.add(scene.id);
+    this.edits().removed.delete(scene.id);
+    this.edits().changed.add(scene.id);
   }
 
   removeScene(sceneId: string): void {
     this.scenes.delete(sceneId);
     this.registry = buildRegistry(this.scenes.values());
-    this.changedScenes.delete(sceneId);
-    this.removedScenes.add(sceneId);
+    this.edits().changed.delete(sceneId);
+    this.edits().removed.add(sceneId);
   }
 
   updateRecord(record: ChannelRecord): void {
@@ -88,8 +94,8 @@ export class ChannelRuntime {
 
   /** After a failed commit: the change's scene and format updates are applied again next tick. */
   requeueStructural(change: ChannelChange): boolean {
-    for (const scene of change.scenes ?? []) if (this.scenes.has(scene.id)) this.changedScenes.add(scene.id);
-    for (const id of change.removedScenes ?? []) if (!this.scenes.has(id)) this.removedScenes.add(id);
+    for (const scene of change.scenes ?? []) if (this.scenes.has(scene.id)) this.edits().changed.add(scene.id);
+    for (const id of change.removedScenes ?? []) if (!this.scenes.has(id)) this.edits().removed.add(id);
     if (change.meta) this.metaChanged = true;
     return this.hasWork();
   }
@@ -99,11 +105,10 @@ export class ChannelRuntime {
     const draft = new Draft(this, frame, nowIso);
     for (const pending of this.queue) draft.apply(pending);
     this.queue = [];
-    draft.sceneChanges(this.changedScenes, this.removedScenes);
+    draft.sceneChanges(this.sceneEdits?.changed ?? NO_SCENES, this.sceneEdits?.removed ?? NO_SCENES);
     if (this.metaChanged)
       draft.change.meta = { fps: this.record.fps, width: this.record.width, height: this.record.height };
-    this.changedScenes = new Set();
-    this.removedScenes = new Set();
+    this.sceneEdits = null;
     this.metaChanged = false;
     return draft.result();
   }
@@ -144,7 +149,7 @@ class Draft {
     }
   }
 
-  sceneChanges(changed: Set<string>, removed: Set<string>): void {
+  sceneChanges(changed: ReadonlySet<string>, removed: ReadonlySet<string>): void {
     if (changed.size > 0) {
       this.change.scenes = [...changed].flatMap((id) => {
         const s = this.rt.scenes.get(id);

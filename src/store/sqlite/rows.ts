@@ -66,12 +66,19 @@ export function liveFromRow(r: ChannelRow, values: [string, string][]): LiveStat
   };
 }
 
-export function sceneFromRow(r: SceneRow): SceneRecord {
+/**
+ * `parse` lets a caller share one parsed definition between identical rows (many channels built from
+ * the same template); definitions are never mutated in place, only replaced.
+ */
+export function sceneFromRow(
+  r: SceneRow,
+  parse: (json: string) => SceneDefinition = (json) => JSON.parse(json) as SceneDefinition,
+): SceneRecord {
   return {
     id: r.id,
     channelId: r.channel_id,
     name: r.name,
-    definition: JSON.parse(r.definition) as SceneDefinition,
+    definition: parse(r.definition),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

@@ -8,6 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel } from '../../engine/index.js';
 import { newId } from '../../ids.js';
+import type { SceneDefinition } from '../../protocol/index.js';
 import type { ApiKeyRecord, OrgRecord, Page, Store } from '../store.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
@@ -106,9 +107,16 @@ export class SqliteStore implements Store {
 
   async loadChannels(): Promise<StoredChannel[]> {
     const scenes = new Map<string, SceneRecord[]>();
+    // 10,000 channels made from one template hold one parsed definition, not 10,000 copies.
+    const parsed = new Map<string, SceneDefinition>();
+    const parseShared = (json: string) => {
+      let def = parsed.get(json);
+      if (!def) parsed.set(json, (def = JSON.parse(json) as SceneDefinition));
+      return def;
+    };
     for (const row of this.st.allScenes.all() as SceneRow[]) {
       const list = scenes.get(row.channel_id) ?? [];
-      list.push(sceneFromRow(row));
+      list.push(sceneFromRow(row, parseShared));
       scenes.set(row.channel_id, list);
     }
     const values = new Map<string, [string, string][]>();
