@@ -15,6 +15,7 @@ import type { Broker, Engine } from '../engine/index.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { AppError, toProblem } from '../errors.js';
 import { CloseCode, HEARTBEAT_INTERVAL_MS, type ErrorMessage } from '../protocol/index.js';
+import { admitCustom } from '../limits/enforce.js';
 import { requestIdFrom } from '../request-id.js';
 import { parseClientMessage, runOp } from './socket-ops.js';
 import { authorizeUpgrade } from './socket-auth.js';
@@ -26,7 +27,12 @@ export interface SocketData {
   principal: Principal;
   channelId: string;
   closed: boolean;
+  /** Per-connection id, for per-connection limits. */
+  connectionId: number;
 }
+
+/** A renderer resyncs after a gap; more than this per window is a client bug or abuse (snapshots cost). */
+const RESYNC_LIMIT = { limit: 10, windowMs: 10_000 };
 
 export interface RenderSocketDeps {
   engine: Engine;
@@ -44,6 +50,7 @@ const HEARTBEAT_TOPIC = 'heartbeat';
 
 export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
   const sockets = new Map<string, Set<WebSocket<SocketData>>>();
+  let connections = 0;
   const send = (ws: WebSocket<SocketData>, msg: object) => {
     if (!ws.getUserData().closed) ws.send(JSON.stringify(msg), false);
   };
@@ -89,6 +96,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
           principal: grant.principal,
           channelId: grant.channelId,
           closed: false,
+          connectionId: ++connections,
         };
         deps.logger.info({ reqId: requestId, channelId: grant.channelId, as: grant.principal.kind }, 'websocket open');
         // Not inside res.cork(): this uWS build mishandles an upgrade made while corked.
@@ -115,7 +123,13 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       } catch (err) {
         return send(ws, errorMessage(null, err));
       }
-      if (msg.op === 'resync') return send(ws, deps.engine.snapshot(data.channelId));
+      if (msg.op === 'resync') {
+        admitCustom(deps.limiter, `resync:${data.connectionId}`, RESYNC_LIMIT).then(
+          () => send(ws, deps.engine.snapshot(data.channelId)),
+          (err: unknown) => send(ws, errorMessage(null, err)),
+        );
+        return;
+      }
       const id = msg.id;
       runOp(msg, data.principal, data.channelId, deps).then(
         (ack) => send(ws, ack),
