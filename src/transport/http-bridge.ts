@@ -5,8 +5,8 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { AppError } from '../errors.js';
-import { keepResponseText, lightRequest, responseText } from '../buffered-body.js';
-import { requestIdFrom } from '../request-id.js';
+import { keepResponseText, lightRequest, responseText } from '../http/buffered-body.js';
+import { requestIdFrom } from '../http/request-id.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
 export type FetchHandler = (request: Request) => Promise<Response> | Response;

@@ -16,7 +16,7 @@ import type { RateLimiter } from '../limits/rate-limiter.js';
 import { AppError, toProblem } from '../errors.js';
 import { CloseCode, HEARTBEAT_INTERVAL_MS, type ErrorMessage } from '../protocol/index.js';
 import { admitCustom } from '../limits/enforce.js';
-import { requestIdFrom } from '../request-id.js';
+import { requestIdFrom } from '../http/request-id.js';
 import { parseClientMessage, runOp } from './socket-ops.js';
 import { authorizeUpgrade } from './socket-auth.js';
 import { uWS, type TemplatedApp, type WebSocket } from './uws.js';

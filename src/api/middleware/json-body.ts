@@ -3,7 +3,7 @@
  * 400 for malformed JSON, 413 past the size limit (the transport also stops reading there).
  */
 import type { MiddlewareHandler } from 'hono';
-import { bufferedBody } from '../../buffered-body.js';
+import { bufferedBody } from '../../http/buffered-body.js';
 import { AppError } from '../../errors.js';
 import type { ApiEnv } from '../env.js';
 

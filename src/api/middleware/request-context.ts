@@ -4,7 +4,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
-import { requestIdFrom } from '../../request-id.js';
+import { requestIdFrom } from '../../http/request-id.js';
 import type { ApiEnv } from '../env.js';
 
 const CHANNEL_PATH = /^\/v1\/channels\/(ch_[A-Za-z0-9]+)/;

@@ -1,5 +1,5 @@
 /** Request ids: the client's own when it is sane, else a fresh one. Used by HTTP, upgrades and logs. */
-import { randomBase62 } from './ids.js';
+import { randomBase62 } from '../ids.js';
 
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
