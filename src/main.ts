@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import { createApiApp } from './api/app.js';
+import { createFastPatch } from './api/inputs/fast-patch.js';
 import type { Health } from './api/env.js';
 import { MAX_BODY_BYTES } from './api/middleware/json-body.js';
 import { problemResponse } from './api/problem.js';
@@ -89,6 +90,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger,
     maxBodyBytes: MAX_BODY_BYTES,
     heartbeatMs: options.heartbeatMs,
+    fastPatchInputs: createFastPatch({ engine, limiter, auth, logger }),
     problem: (err, requestId) => problemResponse(err, requestId),
   });
   metrics.gauge('onair_connections', 'Open render/control WebSocket connections', () => transport.connections());

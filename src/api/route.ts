@@ -7,7 +7,7 @@
  */
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { authorize, type Permission } from '../auth/permissions.js';
+import { authorize, type Permission, type Principal } from '../auth/permissions.js';
 import { AppError } from '../errors.js';
 import { admit } from '../limits/enforce.js';
 import type { BucketName } from '../limits/rate-limiter.js';
@@ -43,20 +43,28 @@ export interface RouteRule {
   bucket: BucketName;
 }
 
+/** Permission, then rate limit; returns the RateLimit-* headers for the answer. */
+export async function checkRoute(
+  deps: Pick<ApiDeps, 'engine' | 'limiter'>,
+  rule: RouteRule,
+  principal: Principal,
+  channelId: string | undefined,
+): Promise<Record<string, string>> {
+  if (channelId === undefined) {
+    authorize(principal, rule.permission);
+  } else {
+    // Unknown channel and foreign channel answer the same 404.
+    const orgId = deps.engine.has(channelId) ? deps.engine.channelRecord(channelId).orgId : '\u0000missing';
+    authorize(principal, rule.permission, { orgId, channelId });
+  }
+  const scope = rule.bucket === 'updates' && channelId !== undefined ? channelId : principal.orgId;
+  return (await admit(deps.limiter, rule.bucket, scope)).headers;
+}
+
 /** Permission, then rate limit, then the handler; RateLimit-* headers go on the answer. */
 export function routeGuard(deps: Pick<ApiDeps, 'engine' | 'limiter'>, rule: RouteRule): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
-    const principal = c.get('principal');
-    const channelId = c.req.param('id');
-    if (channelId === undefined) {
-      authorize(principal, rule.permission);
-    } else {
-      // Unknown channel and foreign channel answer the same 404.
-      const orgId = deps.engine.has(channelId) ? deps.engine.channelRecord(channelId).orgId : '\u0000missing';
-      authorize(principal, rule.permission, { orgId, channelId });
-    }
-    const scope = rule.bucket === 'updates' && channelId !== undefined ? channelId : principal.orgId;
-    const { headers } = await admit(deps.limiter, rule.bucket, scope);
+    const headers = await checkRoute(deps, rule, c.get('principal'), c.req.param('id'));
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };

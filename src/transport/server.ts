@@ -7,6 +7,7 @@ import type { Authenticator } from '../auth/authenticate.js';
 import type { Broker, Engine } from '../engine/index.js';
 import type { AppError } from '../errors.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
+import { createFastRoute, type FastRouteHandler } from './fast-route.js';
 import { createHttpBridge, type FetchHandler } from './http-bridge.js';
 import { attachRenderSocket } from './render-socket.js';
 import { assertNativeUws, uWS, type us_listen_socket } from './uws.js';
@@ -20,6 +21,8 @@ export interface TransportDeps {
   logger: Logger;
   maxBodyBytes: number;
   heartbeatMs?: number | undefined;
+  /** Answers PATCH /v1/channels/:id/inputs without Fetch objects (the hottest route). */
+  fastPatchInputs?: FastRouteHandler | undefined;
   problem: (error: AppError, requestId: string) => Response;
 }
 
@@ -37,6 +40,18 @@ export function createTransport(deps: TransportDeps): Transport {
   let listenSocket: us_listen_socket | null = null;
   const app = uWS.App();
   const sockets = attachRenderSocket(app, { ...deps, accepting: () => accepting });
+  if (deps.fastPatchInputs) {
+    app.patch(
+      '/v1/channels/:id/inputs',
+      createFastRoute({
+        handler: deps.fastPatchInputs,
+        maxBodyBytes: deps.maxBodyBytes,
+        problem: deps.problem,
+        accepting: () => accepting,
+        onError: (err) => deps.logger.error({ err }, 'fast route error'),
+      }),
+    );
+  }
   app.any(
     '/*',
     createHttpBridge({

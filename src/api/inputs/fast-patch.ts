@@ -1,0 +1,83 @@
+/**
+ * `PATCH /v1/channels/:id/inputs` without the Fetch/Hono machinery: the hottest route, answered by the
+ * transport directly through this function. It runs the same steps as the Hono route, with the same
+ * functions: authentication, CSRF check, permission and updates bucket, JSON body checks, the patch.
+ */
+import { toProblem } from '../../errors.js';
+import { AppError } from '../../errors.js';
+import type { ApiDeps } from '../env.js';
+import { assertSameOrigin } from '../middleware/authenticate.js';
+import { parseJsonBody } from '../middleware/json-body.js';
+import { checkRoute } from '../route.js';
+import { applyInputsPatch } from './apply-patch.js';
+
+export interface FastRequest {
+  channelId: string;
+  requestId: string;
+  header(name: string): string | undefined;
+  body: string;
+}
+
+export interface FastResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const RULE = { permission: 'inputs:write', bucket: 'updates' } as const;
+
+export function createFastPatch(deps: Pick<ApiDeps, 'engine' | 'limiter' | 'auth' | 'logger'>) {
+  return async (req: FastRequest): Promise<FastResponse> => {
+    const started = performance.now();
+    const base = { 'X-Request-Id': req.requestId };
+    let limitHeaders: Record<string, string> = {};
+    let answer: FastResponse;
+    try {
+      const principal = await deps.auth.fromRequest({
+        authorization: req.header('authorization'),
+        cookie: req.header('cookie'),
+        workspace: req.header('x-workspace'),
+      });
+      if (principal.kind === 'user') {
+        assertSameOrigin(req.header('origin'), req.header('sec-fetch-site'), req.header('host'));
+      }
+      limitHeaders = await checkRoute(deps, RULE, principal, req.channelId);
+      if (req.body.length === 0) throw new AppError('invalid_request', 'Malformed JSON: the body is empty.');
+      const result = await applyInputsPatch(
+        deps.engine,
+        req.channelId,
+        parseJsonBody(req.body, req.header('content-type')),
+      );
+      answer = {
+        status: 200,
+        headers: { ...base, ...limitHeaders, 'Content-Type': 'application/json' },
+        body: JSON.stringify(result),
+      };
+    } catch (err) {
+      answer = problem(err, { ...base, ...limitHeaders }, deps.logger, req.requestId);
+    }
+    const ms = Math.round((performance.now() - started) * 100) / 100;
+    const path = `/v1/channels/${req.channelId}/inputs`;
+    deps.logger.info(
+      { reqId: req.requestId, method: 'PATCH', path, status: answer.status, ms, channelId: req.channelId },
+      'request',
+    );
+    return answer;
+  };
+}
+
+function problem(
+  err: unknown,
+  headers: Record<string, string>,
+  logger: ApiDeps['logger'],
+  reqId: string,
+): FastResponse {
+  const appError =
+    err instanceof AppError
+      ? err
+      : new AppError('internal', 'Something went wrong on our side; the request id is in the X-Request-Id header.');
+  if (!(err instanceof AppError)) logger.error({ err, reqId }, 'unhandled error');
+  const out: Record<string, string> = { ...headers, ...appError.headers, 'Content-Type': 'application/problem+json' };
+  if (appError.retryAfter !== undefined) out['Retry-After'] = String(Math.max(1, Math.ceil(appError.retryAfter)));
+  return { status: appError.status, headers: out, body: JSON.stringify(toProblem(appError)) };
+}
