@@ -11,6 +11,7 @@ import type { HttpRequest, HttpResponse } from './uws.js';
 export interface FastRouteRequest {
   channelId: string;
   requestId: string;
+  /** One of the headers a fast route reads (see HEADERS); lower-case name. */
   header(name: string): string | undefined;
   body: string;
 }
@@ -28,15 +29,29 @@ export interface FastRouteOptions {
 }
 
 const decoder = new TextDecoder();
+const HEADERS = [
+  'authorization',
+  'cookie',
+  'x-workspace',
+  'origin',
+  'sec-fetch-site',
+  'host',
+  'content-type',
+  'content-length',
+  'x-request-id',
+] as const;
 
 export function createFastRoute(options: FastRouteOptions) {
   return (res: HttpResponse, req: HttpRequest): void => {
     const state = { done: false };
     res.onAborted(() => (state.done = true));
+    // Only the headers the route reads (uWS request data dies with this callback, so copy them now).
     const headers = new Map<string, string>();
-    req.forEach((key, value) => headers.set(key, value));
+    for (const name of HEADERS) {
+      const value = req.getHeader(name);
+      if (value) headers.set(name, value);
+    }
     const requestId = requestIdFrom(headers.get('x-request-id'));
-    headers.set('x-onair-client', Buffer.from(res.getRemoteAddressAsText()).toString());
     const channelId = req.getParameter(0) ?? '';
     const refuse = (err: AppError) => void writeProblem(res, state, options.problem(err, requestId));
     if (!options.accepting())

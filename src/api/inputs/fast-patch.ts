@@ -56,6 +56,7 @@ export function createFastPatch(deps: Pick<ApiDeps, 'engine' | 'limiter' | 'auth
     } catch (err) {
       answer = problem(err, { ...base, ...limitHeaders }, deps.logger, req.requestId);
     }
+    if (!deps.logger.isLevelEnabled('info')) return answer;
     const ms = Math.round((performance.now() - started) * 100) / 100;
     const path = `/v1/channels/${req.channelId}/inputs`;
     deps.logger.info(
