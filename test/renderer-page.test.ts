@@ -6,24 +6,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { startServer, type ServerHandle } from '../src/main.js';
+import { launchChromium } from './helpers/browser.js';
 import { freePort, spawnServer, type ChildServer } from './helpers/spawn-server.js';
 
 const KEY = 'onair_sk_rendererTestKey0123456789abcdef';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 let browser: Browser;
 let server: ServerHandle | null = null;
 let dataDir: string;
@@ -63,7 +53,7 @@ const stageText = (page: Page) => page.evaluate(() => document.body.innerText);
 
 beforeAll(async () => {
   // Playwright gives each non-persistent launch a fresh, empty profile directory of its own.
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

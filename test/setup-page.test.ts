@@ -5,28 +5,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { startServer, type ServerHandle } from '../src/main.js';
-
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { launchChromium } from './helpers/browser.js';
 
 let browser: Browser;
 let server: ServerHandle | null = null;
 let dir = '';
 
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -19,11 +19,31 @@ const HTTP_STATUS_CODES: Partial<Record<number, ErrorCode>> = {
   503: 'unavailable',
 };
 
-export function problemResponse(err: AppError, requestId?: string): Response {
-  const headers: Record<string, string> = { ...err.headers, 'Content-Type': 'application/problem+json' };
+export interface ProblemParts {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Status, headers and body of the problem answer, for callers that write responses themselves. */
+export function problemParts(
+  err: AppError,
+  requestId?: string,
+  extraHeaders: Record<string, string> = {},
+): ProblemParts {
+  const headers: Record<string, string> = {
+    ...extraHeaders,
+    ...err.headers,
+    'Content-Type': 'application/problem+json',
+  };
   if (err.retryAfter !== undefined) headers['Retry-After'] = String(Math.max(1, Math.ceil(err.retryAfter)));
   if (requestId) headers['X-Request-Id'] = requestId;
-  return new Response(JSON.stringify(toProblem(err)), { status: err.status, headers });
+  return { status: err.status, headers, body: JSON.stringify(toProblem(err)) };
+}
+
+export function problemResponse(err: AppError, requestId?: string): Response {
+  const { status, headers, body } = problemParts(err, requestId);
+  return new Response(body, { status, headers });
 }
 
 /** Hono's onError: known errors keep their code; anything else is logged and becomes a bare 500. */
@@ -33,7 +53,7 @@ export function handleError(err: unknown, c: Context<ApiEnv>): Response {
   return problemResponse(appError, c.get('requestId'));
 }
 
-function asAppError(err: unknown): AppError {
+export function asAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof HTTPException) {
     const code = HTTP_STATUS_CODES[err.status];

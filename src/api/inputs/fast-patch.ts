@@ -3,11 +3,11 @@
  * transport directly through this function. It runs the same steps as the Hono route, with the same
  * functions: authentication, CSRF check, permission and updates bucket, JSON body checks, the patch.
  */
-import { toProblem } from '../../errors.js';
 import { AppError } from '../../errors.js';
 import type { ApiDeps } from '../env.js';
 import { assertSameOrigin } from '../middleware/authenticate.js';
 import { parseJsonBody } from '../middleware/json-body.js';
+import { asAppError, problemParts } from '../problem.js';
 import { checkRoute } from '../route.js';
 import { applyInputsPatch } from './apply-patch.js';
 
@@ -54,7 +54,9 @@ export function createFastPatch(deps: Pick<ApiDeps, 'engine' | 'limiter' | 'auth
         body: JSON.stringify(result),
       };
     } catch (err) {
-      answer = problem(err, { ...base, ...limitHeaders }, deps.logger, req.requestId);
+      const appError = asAppError(err);
+      if (appError.code === 'internal') deps.logger.error({ err, reqId: req.requestId }, 'unhandled error');
+      answer = problemParts(appError, req.requestId, limitHeaders);
     }
     if (!deps.logger.isLevelEnabled('info')) return answer;
     const ms = Math.round((performance.now() - started) * 100) / 100;
@@ -65,20 +67,4 @@ export function createFastPatch(deps: Pick<ApiDeps, 'engine' | 'limiter' | 'auth
     );
     return answer;
   };
-}
-
-function problem(
-  err: unknown,
-  headers: Record<string, string>,
-  logger: ApiDeps['logger'],
-  reqId: string,
-): FastResponse {
-  const appError =
-    err instanceof AppError
-      ? err
-      : new AppError('internal', 'Something went wrong on our side; the request id is in the X-Request-Id header.');
-  if (!(err instanceof AppError)) logger.error({ err, reqId }, 'unhandled error');
-  const out: Record<string, string> = { ...headers, ...appError.headers, 'Content-Type': 'application/problem+json' };
-  if (appError.retryAfter !== undefined) out['Retry-After'] = String(Math.max(1, Math.ceil(appError.retryAfter)));
-  return { status: appError.status, headers: out, body: JSON.stringify(toProblem(appError)) };
 }
