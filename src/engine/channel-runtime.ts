@@ -1,7 +1,7 @@
 /**
  * One channel in memory: its record, scenes, declared inputs, live state and queue of pending operations.
  * `prepare` applies the queue to a copy of the live state; the engine swaps the copy in only after the
- * tick's changes are durable, so a failed commit leaves the channel as it was.
+ * tick's changes are written, so a failed write leaves the channel as it was.
  */
 import { AppError } from '../errors.js';
 import type { InputDef, InputValue, PreviewBus, ProgramBus, SceneView } from '../protocol/index.js';

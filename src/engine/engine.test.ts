@@ -3,7 +3,7 @@ import { AppError } from '../errors.js';
 import type { FrameMessage, InputDef, InputValue } from '../protocol/index.js';
 import { MemoryBroker } from './broker.js';
 import type { ChannelChange } from './channel-runtime.js';
-import { Engine, type TickCommitter } from './engine.js';
+import { Engine, type TickCommitter, type TickWrite } from './engine.js';
 import type { EngineEvent } from './events.js';
 import { frameAt, frameRate, type FrameRate } from './frame-rate.js';
 import type { ChannelRecord, SceneRecord } from './model.js';
@@ -15,16 +15,23 @@ const ISO = new Date(T0).toISOString();
 const api: ChangeSource = 'api';
 const F60 = frameAt(frameRate(60), T0);
 
-/** The test's own TickCommitter: records every tick, or throws like a full disk when told to. */
+/**
+ * The test's own TickCommitter: records every tick, or throws like a full disk when told to. With
+ * `deferFlush`, each write's durability waits for the test to call `flushes[i].resolve()` (or reject).
+ */
 class RecordingCommitter implements TickCommitter {
   readonly ticks: { frame: number; changes: ChannelChange[] }[] = [];
+  readonly flushes: { resolve: () => void; reject: (err: Error) => void }[] = [];
   failNext = 0;
-  commitTick(frame: number, changes: readonly ChannelChange[]): void {
+  deferFlush = false;
+  commitTick(frame: number, changes: readonly ChannelChange[]): TickWrite {
     if (this.failNext > 0) {
       this.failNext--;
       throw new Error('SQLITE_FULL: database or disk is full');
     }
     this.ticks.push({ frame, changes: [...changes] });
+    if (!this.deferFlush) return;
+    return { durable: new Promise<void>((resolve, reject) => this.flushes.push({ resolve, reject })) };
   }
 }
 
@@ -253,6 +260,58 @@ describe('Engine: failures', () => {
     expect(h.frames.at(-1)).toMatchObject({ program: null, removedScenes: ['sc_board'] });
     expect(h.events.at(-1)).toMatchObject({ type: 'channel.cleared', data: { sceneId: 'sc_board' } });
     expect(h.committer.ticks.at(-1)!.changes[0]!.live.program).toBeNull();
+  });
+});
+
+describe('Engine: written, then durable', () => {
+  it('publishes a frame when the tick is written; acknowledges and emits events only once it is durable', async () => {
+    const h = setup();
+    h.committer.deferFlush = true;
+    const op = settled(h.engine.submit('ch_a', patch({ score: 5 })));
+    await advance(h, 17);
+    expect(h.frames).toHaveLength(1);
+    expect(h.engine.state('ch_a').inputs).toMatchObject({ score: 5 });
+    expect(op.status).toBe('pending');
+    expect(h.events).toEqual([]);
+    // The next tick is not held up by the flush still under way.
+    const next = settled(h.engine.submit('ch_a', patch({ score: 6 })));
+    await advance(h, 17);
+    expect(h.frames.map((f) => f.inputs)).toEqual([{ score: 5 }, { score: 6 }]);
+    h.committer.flushes[0]!.resolve();
+    await flush();
+    expect(op).toMatchObject({ status: 'resolved', value: { frame: F60 + 1, applied: { score: 5 } } });
+    expect(next.status).toBe('pending');
+    expect(h.events.map((e) => e.type)).toContain('channel.bind_updated');
+    h.committer.flushes[1]!.resolve();
+    await flush();
+    expect(next.status).toBe('resolved');
+  });
+
+  it('a flush that fails refuses the ops as unavailable (safe to retry) and keeps what is on air', async () => {
+    const h = setup();
+    h.committer.deferFlush = true;
+    const op = settled(h.engine.submit('ch_a', patch({ score: 9 })));
+    await advance(h, 17);
+    h.committer.flushes[0]!.reject(new Error('EIO: i/o error, fdatasync'));
+    await flush();
+    expect(op.status).toBe('rejected');
+    expect(codeOf(op.error)).toBe('unavailable');
+    expect(h.events).toEqual([]);
+    expect(h.engine.state('ch_a').inputs).toMatchObject({ score: 9 });
+  });
+
+  it('stop() waits for writes still being flushed, so their callers are answered', async () => {
+    const h = setup();
+    h.committer.deferFlush = true;
+    const op = settled(h.engine.submit('ch_a', patch({ score: 1 })));
+    await advance(h, 17);
+    const stopped = settled(h.engine.stop());
+    await flush();
+    expect(stopped.status).toBe('pending');
+    h.committer.flushes[0]!.resolve();
+    await flush();
+    expect(stopped.status).toBe('resolved');
+    expect(op.status).toBe('resolved');
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * The frame-clocked channel engine. Operations queue on their channel and are applied at the next tick of
- * the channel's frame clock; the tick's changes are committed as one unit, then acknowledged, published
- * as one frame message per changed channel, and turned into events. Only channels with queued work are
- * visited, so idle channels cost nothing per tick. The tick never throws.
+ * the channel's frame clock. A tick's changes are written as one unit and published at once, as one frame
+ * message per changed channel; the operations are acknowledged, and turned into events, when the write is
+ * durable (a flush that runs off the event loop, so it never delays the next frame). Only channels with
+ * queued work are visited, so idle channels cost nothing per tick. The tick never throws.
  */
 import { AppError } from '../errors.js';
 import type { FrameMessage, SnapshotMessage } from '../protocol/index.js';
@@ -18,12 +19,17 @@ import { buildSnapshot, buildState, type ChannelState } from './snapshot.js';
 import type { TimeSource } from './time-source.js';
 
 /**
- * Makes one tick's changes durable. Must either persist all of them or none and throw; when it returns
- * (or its promise resolves) they survive a crash. Calls never overlap: the engine waits for one to finish.
+ * Writes one tick's changes: all of them or none, throwing (or rejecting) when nothing was written. When it
+ * returns (or its promise resolves) the write is ordered before every later tick's and survives a crash of
+ * the process; `durable`, if given, settles when it also survives a power cut (a store that flushes before
+ * returning gives nothing). Calls never overlap: the engine waits for one to return before the next.
  */
 export interface TickCommitter {
-  commitTick(frame: number, changes: readonly ChannelChange[]): void | Promise<void>;
+  commitTick(frame: number, changes: readonly ChannelChange[]): TickWrite | Promise<TickWrite>;
 }
+
+/** What a written tick still owes: undefined when it is already durable. */
+export type TickWrite = { durable: Promise<void> } | void;
 
 export interface EngineDeps {
   time: TimeSource;
@@ -48,6 +54,8 @@ const FINAL_TICKS = 5;
 export class Engine {
   private readonly channels = new Map<string, ChannelRuntime>();
   private readonly groups = new Map<FrameRate, Group>();
+  /** Written ticks waiting for durability: stop() waits for them, so no acknowledgement is lost. */
+  private readonly flushing = new Set<Promise<void>>();
   private running = false;
 
   constructor(private readonly deps: EngineDeps) {}
@@ -72,6 +80,7 @@ export class Engine {
       }
       this.rejectLeftovers(g);
     }
+    while (this.flushing.size > 0) await Promise.all(this.flushing);
   }
 
   /** Whatever could not be applied before stopping is answered, never left hanging. */
@@ -234,8 +243,9 @@ export class Engine {
   private async commitAndPublish(g: Group, frame: number, changes: ChannelChange[]): Promise<void> {
     let settle = () => {};
     g.inflight = new Promise<void>((resolve) => (settle = resolve));
+    let written: TickWrite;
     try {
-      await this.deps.committer.commitTick(frame, changes);
+      written = await this.deps.committer.commitTick(frame, changes);
     } catch (err) {
       this.deps.onTickError?.(err, { frame });
       this.refuse(changes);
@@ -244,12 +254,17 @@ export class Engine {
       g.inflight = null;
       settle();
     }
-    for (const change of changes) this.finish(change);
-    const events = changes.flatMap((c) => c.events);
-    if (events.length > 0) this.safely(frame, () => this.deps.onEvents?.(events));
+    for (const change of changes) this.publish(change);
+    if (!written) return this.acknowledge(frame, changes);
+    const flushed = written.durable.then(
+      () => this.acknowledge(frame, changes),
+      (err: unknown) => this.unconfirmed(frame, changes, err),
+    );
+    this.flushing.add(flushed);
+    void flushed.finally(() => this.flushing.delete(flushed));
   }
 
-  /** A failed commit: ops are refused (their callers retry); scene and format changes are tried again. */
+  /** A failed write: ops are refused (their callers retry); scene and format changes are tried again. */
   private refuse(changes: ChannelChange[]): void {
     const refusal = new AppError('unavailable', 'Storage refused the write; nothing was applied. Retry shortly.', {
       retryAfter: 1,
@@ -261,11 +276,29 @@ export class Engine {
     }
   }
 
-  private finish(change: ChannelChange): void {
+  /**
+   * Written and on air, but the flush to disk failed: the state stays (it is in the store and on every
+   * renderer) but nobody is told it is safe. Callers retry; every op is safe to repeat.
+   */
+  private unconfirmed(frame: number, changes: ChannelChange[], err: unknown): void {
+    this.deps.onTickError?.(err, { frame });
+    const refusal = new AppError('unavailable', 'Storage could not confirm the write is on disk. Retry shortly.', {
+      retryAfter: 1,
+    });
+    for (const c of changes) for (const a of c.acks) a.pending.reject(refusal);
+  }
+
+  private acknowledge(frame: number, changes: ChannelChange[]): void {
+    for (const change of changes)
+      for (const a of change.acks)
+        a.pending.resolve(a.applied ? { frame: change.frame, applied: a.applied } : { frame: change.frame });
+    const events = changes.flatMap((c) => c.events);
+    if (events.length > 0) this.safely(frame, () => this.deps.onEvents?.(events));
+  }
+
+  private publish(change: ChannelChange): void {
     const rt = this.channels.get(change.channelId);
     if (rt) rt.live = change.live;
-    for (const a of change.acks)
-      a.pending.resolve(a.applied ? { frame: change.frame, applied: a.applied } : { frame: change.frame });
     if (change.visible === false) return;
     this.safely(change.frame, () =>
       this.deps.broker.publish(change.channelId, {

@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChannelChange } from '../engine/index.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import { storeContract } from './store.contract.js';
 
@@ -10,4 +13,93 @@ storeContract('SqliteStore', () => {
     open: async () => new SqliteStore({ dataDir, synchronous: 'full' }),
     dispose: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
   };
+});
+
+describe('SqliteStore: ticks off the event loop', () => {
+  const dirs: string[] = [];
+  const stores: SqliteStore[] = [];
+  afterEach(async () => {
+    for (const s of stores.splice(0)) await s.close();
+    for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  async function openStore(synchronous: 'full' | 'normal', checkpointIntervalMs?: number) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-store-'));
+    dirs.push(dataDir);
+    const store = new SqliteStore({ dataDir, synchronous, checkpointIntervalMs });
+    stores.push(store);
+    const org = await store.defaultOrg();
+    const id = 'ch_test';
+    const at = new Date().toISOString();
+    await store.insertChannel({
+      id,
+      orgId: org.id,
+      name: 'c',
+      fps: 60,
+      width: 1920,
+      height: 1080,
+      outputToken: 't',
+      createdAt: at,
+      updatedAt: at,
+    });
+    const tick = (score: number): ChannelChange => ({
+      channelId: id,
+      orgId: org.id,
+      frame: score,
+      prev: score - 1,
+      inputs: new Map([['score', score]]),
+      setValues: new Map([['score', score]]),
+      live: { values: new Map([['score', score]]), program: null, preview: null, frame: score, updatedAt: at },
+      events: [],
+      acks: [],
+    });
+    return { store, dataDir, tick };
+  }
+
+  const readScore = (file: string) => {
+    const db = new Database(file, { readonly: true });
+    try {
+      const row = db.prepare("SELECT value FROM channel_inputs WHERE name = 'score'").get() as { value: string };
+      return row ? Number(row.value) : undefined;
+    } finally {
+      db.close();
+    }
+  };
+
+  /** Before the first checkpoint the main file may not even hold the schema yet. */
+  const readScoreIfAny = (file: string) => {
+    try {
+      return readScore(file);
+    } catch {
+      return undefined;
+    }
+  };
+
+  it("synchronous 'full': a tick is written at once and reports a flush that settles; other readers see it", async () => {
+    const { store, dataDir, tick } = await openStore('full');
+    const writes = [1, 2, 3].map((n) => store.commitTick(n, [tick(n)]));
+    expect(writes.every((w) => w && w.durable instanceof Promise)).toBe(true);
+    expect(readScore(path.join(dataDir, 'onair.db'))).toBe(3);
+    await Promise.all(writes.map((w) => w!.durable));
+  });
+
+  it("synchronous 'normal': nothing is owed after the write (it survives a crash, not a power cut)", async () => {
+    const { store, tick } = await openStore('normal');
+    expect(store.commitTick(1, [tick(1)])).toBeUndefined();
+  });
+
+  it('the worker checkpoints ticks into the database file; the main connection never does', async () => {
+    const { store, dataDir, tick } = await openStore('full', 20);
+    await store.commitTick(1, [tick(42)])!.durable;
+    const dbFile = path.join(dataDir, 'onair.db');
+    // A copy of the main file alone (no -wal next to it) holds only what was checkpointed.
+    const copy = path.join(dataDir, 'copy.db');
+    let seen: number | undefined;
+    for (let i = 0; i < 100 && seen !== 42; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      fs.copyFileSync(dbFile, copy);
+      seen = fs.statSync(copy).size > 0 ? readScoreIfAny(copy) : undefined;
+    }
+    expect(seen).toBe(42);
+  });
 });

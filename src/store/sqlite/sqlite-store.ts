@@ -1,18 +1,22 @@
 /**
  * The Store on an embedded SQLite file (better-sqlite3, WAL). Statements are prepared once; each tick is
- * one transaction. With `synchronous=FULL` a committed tick survives power loss; `NORMAL` survives a
- * process crash or kill -9 but not a power cut.
+ * one transaction. Every write survives a process crash or kill -9 once written. With `synchronous: 'full'`
+ * it also survives a power cut before it is acknowledged: other writes sync inside SQLite; a tick is
+ * written without syncing and flushed by WalFlusher off the event loop (several ticks share a flush).
+ * Checkpoints run on a worker thread (Checkpointer), never inside a tick.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel } from '../../engine/index.js';
+import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel, TickWrite } from '../../engine/index.js';
 import { newId } from '../../ids.js';
 import type { SceneDefinition } from '../../protocol/index.js';
 import type { ApiKeyRecord, OrgRecord, Page, Store } from '../store.js';
+import { Checkpointer } from './checkpointer.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { prepareStatements, type Statements } from './statements.js';
+import { WalFlusher } from './wal-flush.js';
 import {
   liveFromRow,
   type ChannelRow,
@@ -26,6 +30,8 @@ import {
 export interface SqliteStoreOptions {
   dataDir: string;
   synchronous: 'full' | 'normal';
+  /** How often the worker checkpoints the WAL into the database file; default 500 ms. */
+  checkpointIntervalMs?: number;
 }
 
 export class SqliteStore implements Store {
@@ -33,28 +39,58 @@ export class SqliteStore implements Store {
   readonly accounts: SqliteAccounts;
   private readonly st: Statements;
   private readonly commitTx: (changes: readonly ChannelChange[]) => void;
+  /** Present with synchronous 'full': ticks are written unsynced and flushed by it. */
+  private readonly flusher: WalFlusher | null;
+  private readonly checkpointer: Checkpointer;
+  private closing: Promise<void> | undefined;
 
   constructor(options: SqliteStoreOptions) {
     fs.mkdirSync(options.dataDir, { recursive: true });
-    this.db = new Database(path.join(options.dataDir, 'onair.db'));
+    const file = path.join(options.dataDir, 'onair.db');
+    const synchronous = options.synchronous === 'full' ? 'FULL' : 'NORMAL';
+    this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    this.db.pragma(`synchronous = ${synchronous}`);
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
+    // A WAL grown by a burst is cut back to this size when it is next reset.
+    this.db.pragma('journal_size_limit = 67108864');
     migrate(this.db);
     this.st = prepareStatements(this.db);
     this.accounts = new SqliteAccounts(this.db);
     this.commitTx = this.db.transaction((changes: readonly ChannelChange[]) => {
       for (const c of changes) this.writeChange(c);
     });
+    this.flusher = synchronous === 'FULL' ? WalFlusher.open(`${file}-wal`) : null;
+    this.db.pragma('wal_autocheckpoint = 0');
+    this.checkpointer = new Checkpointer({
+      file,
+      synchronous,
+      intervalMs: options.checkpointIntervalMs,
+      onFailure: () => {
+        if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+      },
+    });
   }
 
-  async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.checkpointer.stop();
+      await this.flusher?.close();
+      this.db.close();
+    })();
+    return this.closing;
   }
 
-  commitTick(_frame: number, changes: readonly ChannelChange[]): void {
-    this.commitTx(changes);
+  commitTick(_frame: number, changes: readonly ChannelChange[]): TickWrite {
+    if (!this.flusher) return this.commitTx(changes);
+    this.st.unsynced.run();
+    try {
+      this.commitTx(changes);
+    } finally {
+      this.st.synced.run();
+    }
+    return { durable: this.flusher.flush() };
   }
 
   async defaultOrg(): Promise<OrgRecord> {

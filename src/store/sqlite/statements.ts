@@ -7,6 +7,10 @@ const CHANNEL_COLUMNS = `id, org_id, name, fps, width, height, output_token, cre
 export function prepareStatements(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
   return {
+    /** Around a tick's transaction when WalFlusher syncs it afterwards (synchronous 'full'). */
+    unsynced: p('PRAGMA synchronous = NORMAL'),
+    synced: p('PRAGMA synchronous = FULL'),
+
     firstOrg: p('SELECT id, name, created_at FROM orgs ORDER BY id LIMIT 1'),
     insertOrg: p('INSERT INTO orgs (id, name, created_at) VALUES (?, ?, ?)'),
 

@@ -1,0 +1,80 @@
+/**
+ * WAL checkpoints on a worker thread. SQLite's automatic checkpoint runs inside whichever commit crosses
+ * 1,000 pages, copying megabytes and syncing twice on the event loop: a stall of tens of milliseconds, a
+ * frame or two of late ticks. Here the main connection never checkpoints (`wal_autocheckpoint=0`) and a
+ * second connection on its own thread runs PASSIVE checkpoints, which never block the writer.
+ *
+ * The worker's code is a plain CommonJS string (it needs nothing but better-sqlite3), so it runs the same
+ * under tsx, vitest and plain node.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+const WORKER_CODE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 1000');
+db.pragma('synchronous = ' + workerData.synchronous);
+const checkpoint = () => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (err) {
+    parentPort.postMessage({ error: String(err && err.message) });
+  }
+};
+const timer = setInterval(checkpoint, workerData.intervalMs);
+parentPort.on('message', (msg) => {
+  if (msg !== 'stop') return;
+  clearInterval(timer);
+  checkpoint();
+  db.close();
+  process.exit(0);
+});
+`;
+
+export interface CheckpointerOptions {
+  file: string;
+  synchronous: 'FULL' | 'NORMAL';
+  intervalMs?: number | undefined;
+  /** The worker failed: the caller turns SQLite's automatic checkpoints back on. */
+  onFailure: (err: Error) => void;
+}
+
+export class Checkpointer {
+  private readonly worker: Worker;
+  private readonly exited: Promise<void>;
+  private failed = false;
+
+  constructor(options: CheckpointerOptions) {
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    this.worker = new Worker(WORKER_CODE, {
+      eval: true,
+      workerData: {
+        driver,
+        file: options.file,
+        synchronous: options.synchronous,
+        intervalMs: options.intervalMs ?? 500,
+      },
+    });
+    this.worker.unref();
+    const fail = (err: Error) => {
+      if (this.failed) return;
+      this.failed = true;
+      options.onFailure(err);
+    };
+    this.worker.on('message', (msg: { error?: string }) => {
+      if (msg.error) fail(new Error(`WAL checkpoint failed: ${msg.error}`));
+    });
+    this.worker.on('error', fail);
+    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
+  }
+
+  /** One last checkpoint, then the worker's connection is closed. */
+  async stop(): Promise<void> {
+    this.worker.postMessage('stop');
+    const timeout = setTimeout(() => void this.worker.terminate(), 5000);
+    await this.exited;
+    clearTimeout(timeout);
+  }
+}
