@@ -1,7 +1,9 @@
 /**
  * Target 2 — frame latency: value sent (REST PATCH or WebSocket op) → renderer receives it, with 100
- * channels × 10 renderers and every channel updated 30 times a second; onair at its real 60 fps against
- * raw uWebSockets.js publishing the moment the value arrives. Also late ticks of onair's frame clock.
+ * channels × 10 renderers and every channel updated 30 times a second; onair at its real 60 fps. The
+ * target's baseline is raw uWebSockets.js publishing at 60 Hz, measured publish → receive (the issue's
+ * reference figures): each frame's burst of sends is paid by any frame-clocked server. Raw uWS publishing
+ * each value the moment it arrives is shown too. Also late ticks of onair's frame clock.
  *
  *   npx tsx bench/latency.ts [--short] [--profile]
  */
@@ -22,6 +24,8 @@ const INPUTS = ['rest', 'ws'] as const;
 type Input = (typeof INPUTS)[number];
 
 interface RunResult {
+  /** Frame publish → receive, one sample per frame received. */
+  publish: Stat & { count: number };
   count: number;
   p50: number;
   p99: number;
@@ -43,6 +47,7 @@ interface Diagnostics {
   lateScheduled: number;
   restarts: number;
   commit: Stat;
+  flush: Stat;
 }
 
 interface KindResult {
@@ -65,19 +70,32 @@ async function runInput(server: ServerUnderTest, clients: Child, input: Input, o
   const diag = onair ? await server.child.request<Diagnostics>('diagnostics') : undefined;
   if (o.profile && onair)
     await server.child.request('profileStop', { file: `bench/results/prof/latency-${input}.cpuprofile` });
-  const ticks = s0.clock && s1.clock ? tickDelta(s0 as never, s1 as never) : { ticks: 0, late: 0 };
+  const ticks =
+    s0.clock && s1.clock
+      ? tickDelta(s0 as never, s1 as never)
+      : s0.baselineClock && s1.baselineClock
+        ? {
+            ticks: s1.baselineClock.ticks - s0.baselineClock.ticks,
+            late: s1.baselineClock.late - s0.baselineClock.late,
+          }
+        : { ticks: 0, late: 0 };
   console.error(`latency ${server.target.kind} ${input}: p50 ${fmt.ms(r.p50)} p99 ${fmt.ms(r.p99)}`);
   return { ...r, ...ticks, serverCpu: cpuShare(s0.cpu, s1.cpu, s1.at - s0.at), ...(diag ? { diag } : {}) };
 }
 
 /** A fresh server and client per input, so a backlog left by one run cannot leak into the next. */
-async function measureKind(kind: Kind, o: BenchOptions): Promise<KindResult> {
+async function measureKind(kind: Kind, o: BenchOptions, tickHz?: number): Promise<KindResult> {
   const busy = await settle(o.short);
   const runs = {} as Record<Input, RunResult>;
   let limiterRefusals = 0;
   for (const input of INPUTS) {
     // The updates limit is exactly 30/s per channel: checked, counted, not enforced (see the notes).
-    const server = await startServerUnderTest(kind, CHANNELS, { lift: ['updates'], diagnose: true });
+    const server = await startServerUnderTest(
+      kind,
+      CHANNELS,
+      { lift: ['updates'], diagnose: true },
+      tickHz ? { tickHz } : {},
+    );
     const clients = await startChild('bench/clients/latency-clients.ts', {
       config: { target: server.target, channels: server.channels, perChannel: PER_CHANNEL, rate: RATE },
       maxLifeMs: 120_000,
@@ -95,44 +113,63 @@ async function measureKind(kind: Kind, o: BenchOptions): Promise<KindResult> {
 
 function inputRows(input: Input, base: RunResult, onair: RunResult): Row[] {
   const name = input === 'rest' ? 'REST PATCH' : 'WebSocket patch op';
-  const uws = KIND_NAMES.uws;
+  const uws = `${KIND_NAMES.uws} at 60 Hz, publish → receive`;
   return [
     boundRow(
       `${name} → renderer, p50`,
-      `${uws}: ${fmt.ms(base.p50)}`,
+      `${uws}: ${fmt.ms(base.publish.p50)}`,
       onair.p50,
       fmt.ms,
       {
-        max: base.p50 + FRAME_MS / 2,
-        text: `≤ baseline + ${fmt.ms(FRAME_MS / 2)} = ${fmt.ms(base.p50 + FRAME_MS / 2)}`,
+        max: base.publish.p50 + FRAME_MS / 2,
+        text: `≤ baseline + ${fmt.ms(FRAME_MS / 2)} = ${fmt.ms(base.publish.p50 + FRAME_MS / 2)}`,
       },
-      `+${fmt.ms(onair.p50 - base.p50)}`,
+      `+${fmt.ms(onair.p50 - base.publish.p50)}`,
     ),
     boundRow(
       `${name} → renderer, p99`,
-      `${uws}: ${fmt.ms(base.p99)}`,
+      `${uws}: ${fmt.ms(base.publish.p99)}`,
       onair.p99,
       fmt.ms,
       {
-        max: base.p99 + FRAME_MS,
-        text: `≤ baseline + ${fmt.ms(FRAME_MS)} = ${fmt.ms(base.p99 + FRAME_MS)}`,
+        max: base.publish.p99 + FRAME_MS,
+        text: `≤ baseline + ${fmt.ms(FRAME_MS)} = ${fmt.ms(base.publish.p99 + FRAME_MS)}`,
       },
-      `+${fmt.ms(onair.p99 - base.p99)}`,
+      `+${fmt.ms(onair.p99 - base.publish.p99)}`,
     ),
   ];
 }
 
-function detailRows(base: KindResult, onair: KindResult): Row[] {
+function detailRows(base: KindResult, onair: KindResult, immediate: KindResult): Row[] {
   const each = (k: KindResult, f: (r: RunResult) => string) => INPUTS.map((i) => `${i}: ${f(k.runs[i])}`).join(', ');
+  const p50p99 = (x: Stat) => `${fmt.ms(x.p50)} / ${fmt.ms(x.p99)}`;
   const late = (r: RunResult) => (r.ticks > 0 ? r.late / r.ticks : NaN);
   const diag = (f: (d: Diagnostics) => Stat) => (r: RunResult) =>
     r.diag ? `${fmt.ms(f(r.diag).p50)} / ${fmt.ms(f(r.diag).p99)}` : '—';
   return [
+    infoRow(
+      'value sent → renderer, p50 / p99 (both wait for the next frame)',
+      `uWS at 60 Hz: ${each(base, p50p99)}`,
+      each(onair, p50p99),
+    ),
+    infoRow(
+      'frame publish → renderer, p50 / p99 (one burst per frame)',
+      `uWS at 60 Hz: ${each(base, (r) => p50p99(r.publish))}`,
+      each(onair, (r) => p50p99(r.publish)),
+    ),
+    infoRow(
+      'for reference: raw uWS publishing each value as it arrives, sent → renderer, p50 / p99',
+      each(immediate, p50p99),
+      '—',
+    ),
     ...INPUTS.map((i) =>
-      boundRow(`late ticks (started > 2 ms late), ${i} run`, '—', late(onair.runs[i]), fmt.pct, {
-        max: 0.001,
-        text: '< 0.1 %',
-      }),
+      boundRow(
+        `late ticks (started > 2 ms late), ${i} run`,
+        `uWS 60 Hz timer: ${fmt.pct(late(base.runs[i]))}`,
+        late(onair.runs[i]),
+        fmt.pct,
+        { max: 0.001, text: '< 0.1 %' },
+      ),
     ),
     infoRow(
       'scheduled tick start after its frame began, p50 / p99',
@@ -150,11 +187,19 @@ function detailRows(base: KindResult, onair: KindResult): Row[] {
       ),
     ),
     infoRow(
-      'durable commit per tick (blocks the event loop), p50 / p99',
+      'tick write (on the event loop, before the frame is sent), p50 / p99',
       '—',
       each(
         onair,
         diag((d) => d.commit),
+      ),
+    ),
+    infoRow(
+      'write → durable on disk (off the loop; answers wait for it), p50 / p99',
+      '—',
+      each(
+        onair,
+        diag((d) => d.flush),
       ),
     ),
     infoRow(
@@ -176,13 +221,20 @@ function detailRows(base: KindResult, onair: KindResult): Row[] {
 }
 
 export async function runLatency(o: BenchOptions): Promise<Table[]> {
-  const base = await measureKind('uws', o);
+  const immediate = await measureKind('uws', o);
+  const base = await measureKind('uws', o, 60);
   const onair = await measureKind('onair', o);
-  const rows: Row[] = [...INPUTS.flatMap((i) => inputRows(i, base.runs[i], onair.runs[i])), ...detailRows(base, onair)];
+  const rows: Row[] = [
+    ...INPUTS.flatMap((i) => inputRows(i, base.runs[i], onair.runs[i])),
+    ...detailRows(base, onair, immediate),
+  ];
   const sent = INPUTS.reduce((n, i) => n + onair.runs[i].sent, 0);
   const notes = [
     `${CHANNELS} channels × ${PER_CHANNEL} renderers in one client process, each channel updated ${RATE}×/s (${CHANNELS * RATE} updates/s), ` +
-      'onair at its real 60 fps with ONAIR_DB_SYNC=full (a durable commit before every publish); raw uWS publishes the moment a value arrives. ' +
+      'onair at its real 60 fps with ONAIR_DB_SYNC=full (every answer waits until its tick is on disk; frames are sent once the tick is written). ' +
+      "The baseline is raw uWS doing the same job at 60 Hz: it keeps each channel's latest value and publishes them all at every frame boundary; " +
+      "the target compares onair's value → renderer time with the baseline's publish → renderer time plus half a frame (p50) or a frame (p99), as in the issue's reference figures. " +
+      "Publish → renderer is measured from the frame's serverTime (the server process's wall clock) to its arrival (the client's; same machine). " +
       'A value waits for the next tick: uniformly 0–16.7 ms, so half a frame at the median, by design. ' +
       "Late ticks are FrameClock's own count (onair_late_ticks_total). The clock stops when no channel has work and its first tick after a " +
       'restart runs at once for the frame under way, which FrameClock counts as late; the detail rows separate those restarts from scheduled ticks.',

@@ -2,14 +2,16 @@
  * Latency load in its own process: `perChannel` renderers per channel, and every channel updated `rate`
  * times a second (staggered evenly) by REST PATCH or by a WebSocket control op. A sample is the time from
  * sending a value to a renderer receiving a frame that carries it (or a newer value, when two updates
- * share one frame), measured on this process's clock.
+ * share one frame), measured on this process's clock. A second set of samples, one per frame received,
+ * is publish → receive: from the frame's serverTime (the wall clock of the server's process when it sent
+ * the frame) to its arrival (this process's wall clock; same machine).
  */
 import http from 'node:http';
 import { childConfig, LOCALHOST, ready, serveParent, sleep } from '../lib/child.js';
 import {
   connectControl,
   connectRenderer,
-  frameSeq,
+  readFrame,
   patchMessage,
   type ChannelRef,
   type Target,
@@ -36,15 +38,18 @@ const { kind } = cfg.target;
 /** Send time by channel and value (ring); NaN when the value was refused or sent outside the window. */
 const sentAt = cfg.channels.map(() => new Float64Array(RING).fill(NaN));
 const samples: number[] = [];
+const fromPublish: number[] = [];
 const state = { recording: false, sent: 0, refused: 0, errors: 0 };
 // noDelay: without it Nagle holds the body back until the server's delayed ACK, adding ~40 ms.
 const agent = new http.Agent({ keepAlive: true, maxSockets: cfg.channels.length, noDelay: true });
 let controls: LiteSocket[] = [];
 
 function onFrame(ch: number, last: { seq: number }, text: string | null): void {
-  const seq = text === null ? null : frameSeq(kind, text);
-  if (seq === null) return;
+  const frame = text === null ? null : readFrame(kind, text);
+  if (frame === null) return;
+  const { seq } = frame;
   const now = performance.now();
+  if (state.recording) fromPublish.push(performance.timeOrigin + now - frame.serverTime);
   for (let q = Math.max(last.seq + 1, seq - RING + 1); q <= seq; q++) {
     const t = sentAt[ch]![q % RING]!;
     if (!Number.isNaN(t)) samples.push(now - t);
@@ -104,6 +109,7 @@ const seqs = cfg.channels.map(() => 0);
 
 async function run(r: LatencyRun) {
   samples.length = 0;
+  fromPublish.length = 0;
   Object.assign(state, { recording: false, sent: 0, refused: 0, errors: 0 });
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
@@ -115,6 +121,7 @@ async function run(r: LatencyRun) {
   const expected = (state.sent - state.refused) * cfg.perChannel;
   return {
     ...summary(samples),
+    publish: summary(fromPublish),
     sent: state.sent,
     refused: state.refused,
     errors: state.errors,

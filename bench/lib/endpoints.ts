@@ -61,8 +61,11 @@ export function patchMessage(kind: Kind, seq: number): string {
   return String(seq);
 }
 
-/** scoreA of a frame message, or null for anything else (snapshots, acks, connect packets). */
-export function frameSeq(kind: Kind, text: string): number | null {
+/**
+ * scoreA and serverTime (epoch ms, when the frame was published) of a frame message, or null for anything
+ * else (snapshots, acks, connect packets).
+ */
+export function readFrame(kind: Kind, text: string): { seq: number; serverTime: number } | null {
   let msg: unknown;
   if (kind === 'socketio') {
     if (!text.startsWith('2[')) return null;
@@ -70,9 +73,9 @@ export function frameSeq(kind: Kind, text: string): number | null {
   } else {
     msg = JSON.parse(text);
   }
-  const frame = msg as { type?: string; inputs?: { scoreA?: unknown } };
+  const frame = msg as { type?: string; serverTime?: number; inputs?: { scoreA?: unknown } };
   if (frame.type !== 'frame' || typeof frame.inputs?.scoreA !== 'number') return null;
-  return frame.inputs.scoreA;
+  return { seq: frame.inputs.scoreA, serverTime: Number(frame.serverTime) };
 }
 
 /** A channel id shaped like onair's (`ch_` + 32 hex), for baselines. */

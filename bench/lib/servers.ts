@@ -10,6 +10,8 @@ export interface ServerStats {
   at: number;
   clock?: OnairStats['clock'];
   limiter?: OnairStats['limiter'];
+  /** The clocked baseline's timer (bench/servers/pubsub-baselines.ts, tickHz). */
+  baselineClock?: { ticks: number; late: number };
 }
 
 export interface ServerUnderTest {
@@ -25,12 +27,16 @@ export async function startServerUnderTest(
   kind: Kind,
   channels: number,
   onair: Omit<OnairOptions, 'channels'> = {},
+  baseline: { tickHz?: number } = {},
 ): Promise<ServerUnderTest> {
   if (kind === 'onair') {
     const o = await startOnair({ ...onair, channels });
     return wrap({ kind, port: o.port, key: o.key }, o.channels, o.child, () => o.stop());
   }
-  const child = await startChild('bench/servers/pubsub-baselines.ts', { config: { kind }, nodeFlags: ['--expose-gc'] });
+  const child = await startChild('bench/servers/pubsub-baselines.ts', {
+    config: { kind, ...baseline },
+    nodeFlags: ['--expose-gc'],
+  });
   const refs = Array.from({ length: channels }, (_, i) => ({ id: fakeChannelId(i) }));
   return wrap({ kind, port: child.info.port as number }, refs, child, () => child.stop());
 }

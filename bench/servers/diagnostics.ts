@@ -1,7 +1,8 @@
 /**
  * Where a frame's milliseconds go, measured inside the real server without changing it: how late each
- * tick starts after its frame begins, and how long each tick's durable commit takes (it blocks the event
- * loop: better-sqlite3 is synchronous). Installed by wrapping two prototype methods before start.
+ * tick starts after its frame begins, how long each tick's write takes (on the event loop: better-sqlite3
+ * is synchronous) and how long its flush to disk takes after that (off the loop; acknowledgements wait for
+ * it, frames do not). Installed by wrapping two prototype methods before start.
  */
 import { FrameClock, frameAt, frameStart, type FrameRateFraction, type TimeSource } from '../../src/engine/index.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -9,6 +10,7 @@ import { summary } from '../lib/stats.js';
 
 const lateness: number[] = [];
 const commits: number[] = [];
+const flushes: number[] = [];
 let restarts = 0;
 const LIMIT = 200_000;
 const RESTARTED = Symbol('restarted');
@@ -53,6 +55,9 @@ export function installDiagnostics(): void {
     const t = performance.now();
     const result = commit.apply(this, args);
     if (commits.length < LIMIT) commits.push(performance.now() - t);
+    void result?.durable.then(() => {
+      if (flushes.length < LIMIT) flushes.push(performance.now() - t);
+    });
     return result;
   };
 }
@@ -60,9 +65,16 @@ export function installDiagnostics(): void {
 /** Summaries since the last call, in ms. */
 export function diagnostics() {
   const late = lateness.filter((ms) => ms > 2).length;
-  const out = { tickLateness: summary(lateness), lateScheduled: late, restarts, commit: summary(commits) };
+  const out = {
+    tickLateness: summary(lateness),
+    lateScheduled: late,
+    restarts,
+    commit: summary(commits),
+    flush: summary(flushes),
+  };
   lateness.length = 0;
   commits.length = 0;
+  flushes.length = 0;
   restarts = 0;
   return out;
 }

@@ -8,6 +8,11 @@
  * For fan-out, `drive` publishes one frame per channel per event-loop turn. uWS skips subscribers past
  * maxBackpressure by itself (as in onair); `ws` and socket.io would buffer without bound, so their round
  * is skipped while a sampled renderer has more than that buffered.
+ *
+ * `tickHz` (uws only) is the frame-clocked variant the latency target is stated against ("publish →
+ * receive at 60 Hz"): values are kept as they arrive and each channel's latest is published on the next
+ * frame boundary, all channels of a frame in one burst, as onair does; serverTime is then the publish
+ * time with sub-millisecond precision, so the client can measure publish → receive.
  */
 import http, { type IncomingMessage } from 'node:http';
 import { Server as SocketIo } from 'socket.io';
@@ -31,9 +36,41 @@ interface Started {
   round: (channels: string[], seq: number) => boolean;
 }
 
-function startUws(): Promise<Started> {
+/** The clocked baseline's own timer lateness, counted as onair's FrameClock counts it (> 2 ms). */
+const baselineClock = { ticks: 0, late: 0 };
+
+/** Keeps each channel's latest value and publishes them all at every 1/hz boundary (no drift). */
+function clocked(hz: number, publishNow: (channel: string, seq: number, at: number) => void) {
+  const period = 1000 / hz;
+  const pending = new Map<string, number>();
+  const wallNow = () => performance.timeOrigin + performance.now();
+  let armed = false;
+  const arm = () => {
+    armed = true;
+    const next = (Math.floor(wallNow() / period) + 1) * period;
+    setTimeout(() => {
+      armed = false;
+      const at = wallNow();
+      baselineClock.ticks++;
+      if (at - next > 2) baselineClock.late++;
+      for (const [channel, seq] of pending) publishNow(channel, seq, at);
+      pending.clear();
+    }, next - wallNow());
+  };
+  return (channel: string, seq: number) => {
+    pending.set(channel, seq);
+    if (!armed) arm();
+  };
+}
+
+function startUws(tickHz?: number): Promise<Started> {
   const app = uWS.App();
-  const publish = (channel: string, seq: number) => app.publish(channel, JSON.stringify(frameFor(channel, seq)), false);
+  const publishNow = (channel: string, seq: number, at?: number) => {
+    const f = frameFor(channel, seq);
+    if (at !== undefined) f.serverTime = Math.round(at * 1000) / 1000;
+    app.publish(channel, JSON.stringify(f), false);
+  };
+  const publish = tickHz ? clocked(tickHz, publishNow) : publishNow;
   const round = (channels: string[], seq: number) => {
     for (const c of channels) publish(c, seq);
     return true;
@@ -137,12 +174,16 @@ function startSocketIo(): Promise<Started> {
   );
 }
 
-const starters: Record<Kind, () => Promise<Started>> = { uws: startUws, ws: startWs, socketio: startSocketIo };
-const { kind } = childConfig<{ kind: Kind }>();
+const { kind, tickHz } = childConfig<{ kind: Kind; tickHz?: number }>();
+const starters: Record<Kind, () => Promise<Started>> = {
+  uws: () => startUws(tickHz),
+  ws: startWs,
+  socketio: startSocketIo,
+};
 const started = await starters[kind]();
 let stopDriving: Stop = () => {};
 serveParent({
-  stats: () => ({ cpu: process.cpuUsage(), at: performance.now(), ...driven }),
+  stats: () => ({ cpu: process.cpuUsage(), at: performance.now(), ...driven, baselineClock: { ...baselineClock } }),
   memory: () => memorySnapshot(),
   driveStart: (args) => {
     const channels = args.channels as string[];
