@@ -68,13 +68,18 @@ describe('creating, listing and revoking', () => {
     expect(Date.parse(seen.lastUsedAt!)).toBeLessThanOrEqual(Date.now());
   });
 
-  it('stops a revoked key at once: 401 over HTTP, its open WebSockets closed with 4001', async () => {
+  it('stops a revoked key at once: 401 over HTTP (fast PATCH path too), its open WebSockets closed with 4001', async () => {
     const key = await createKey(root, ['channels:read', 'inputs:write']);
     expectStatus(await keyApi(key)('GET', '/v1/channels'), 200);
     const ws = await RenderClient.connect(server.url, channelA, { key: key.secret });
     await ws.next((m) => m.type === 'snapshot');
+    // PATCH …/inputs is answered by the transport's fast path, which keeps recently used keys in memory.
+    const patchInputs = () => keyApi(key)('PATCH', `/v1/channels/${channelA}/inputs`, { nothingHere: 1 });
+    expect((await patchInputs()).status).not.toBe(401);
+    expect((await patchInputs()).status).not.toBe(401);
     expectStatus(await root('DELETE', `/v1/keys/${key.id}`), 204);
     expectProblem(await keyApi(key)('GET', '/v1/channels'), 401, 'unauthorized');
+    expectProblem(await patchInputs(), 401, 'unauthorized');
     expect((await ws.closed).code).toBe(4001);
     const seen = expectStatus(await root<KeyCreated>('GET', `/v1/keys/${key.id}`), 200);
     expect(seen.revokedAt).not.toBeNull();

@@ -41,7 +41,9 @@ const samples: number[] = [];
 const fromPublish: number[] = [];
 const state = { recording: false, sent: 0, refused: 0, errors: 0 };
 // noDelay: without it Nagle holds the body back until the server's delayed ACK, adding ~40 ms.
-const agent = new http.Agent({ keepAlive: true, maxSockets: cfg.channels.length, noDelay: true });
+// Up to 4 requests in flight per channel: onair answers once the tick is on disk (a frame and a flush,
+// 10–30 ms), and a channel is updated every 33 ms; a shared pool any smaller queues updates in the client.
+const agent = new http.Agent({ keepAlive: true, maxSockets: cfg.channels.length * 4, noDelay: true });
 let controls: LiteSocket[] = [];
 
 function onFrame(ch: number, last: { seq: number }, text: string | null): void {

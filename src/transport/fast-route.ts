@@ -41,38 +41,78 @@ const HEADERS = [
   'x-request-id',
 ] as const;
 
+/** The headers a fast route reads, copied out of uWS's request (its data dies with the callback). */
+class CopiedRequest implements FastRouteRequest {
+  body = '';
+  private readonly values: (string | undefined)[];
+
+  constructor(
+    req: HttpRequest,
+    readonly channelId: string,
+  ) {
+    this.values = HEADERS.map((name) => req.getHeader(name) || undefined);
+    this.requestId = requestIdFrom(this.values[HEADER_INDEX['x-request-id']]);
+  }
+
+  readonly requestId: string;
+
+  header(name: string): string | undefined {
+    const i = HEADER_INDEX[name as (typeof HEADERS)[number]];
+    return i === undefined ? undefined : this.values[i];
+  }
+}
+
+const HEADER_INDEX = Object.fromEntries(HEADERS.map((name, i) => [name, i])) as Record<
+  (typeof HEADERS)[number],
+  number
+>;
+
+function refuse(
+  res: HttpResponse,
+  state: { done: boolean },
+  options: FastRouteOptions,
+  request: CopiedRequest,
+  err: AppError,
+) {
+  void writeProblem(res, state, options.problem(err, request.requestId));
+}
+
 export function createFastRoute(options: FastRouteOptions) {
   return (res: HttpResponse, req: HttpRequest): void => {
     const state = { done: false };
     res.onAborted(() => (state.done = true));
-    // Only the headers the route reads (uWS request data dies with this callback, so copy them now).
-    const headers = new Map<string, string>();
-    for (const name of HEADERS) {
-      const value = req.getHeader(name);
-      if (value) headers.set(name, value);
-    }
-    const requestId = requestIdFrom(headers.get('x-request-id'));
-    const channelId = req.getParameter(0) ?? '';
-    const refuse = (err: AppError) => void writeProblem(res, state, options.problem(err, requestId));
+    const request = new CopiedRequest(req, req.getParameter(0) ?? '');
     if (!options.accepting())
-      return refuse(new AppError('unavailable', 'The server is shutting down.', { retryAfter: 1 }));
-    if (Number(headers.get('content-length') ?? 0) > options.maxBodyBytes) return refuse(tooLarge());
+      return refuse(
+        res,
+        state,
+        options,
+        request,
+        new AppError('unavailable', 'The server is shutting down.', { retryAfter: 1 }),
+      );
+    if (Number(request.header('content-length') ?? 0) > options.maxBodyBytes)
+      return refuse(res, state, options, request, tooLarge());
 
-    const chunks: Uint8Array[] = [];
+    let chunks: Uint8Array[] | null = null;
     let total = 0;
     res.onData((chunk, isLast) => {
       if (state.done) return;
       total += chunk.byteLength;
-      if (total > options.maxBodyBytes) return refuse(tooLarge());
-      chunks.push(new Uint8Array(chunk.slice(0)));
-      if (!isLast) return;
-      const body = chunks.length === 1 ? decoder.decode(chunks[0]) : decoder.decode(Buffer.concat(chunks));
+      if (total > options.maxBodyBytes) return refuse(res, state, options, request, tooLarge());
+      if (isLast && chunks === null) {
+        // The usual case, one chunk: decode it in place (decoding copies it out of uWS's buffer).
+        request.body = decoder.decode(chunk);
+      } else {
+        (chunks ??= []).push(new Uint8Array(chunk.slice(0)));
+        if (!isLast) return;
+        request.body = decoder.decode(Buffer.concat(chunks));
+      }
       options
-        .handler({ channelId, requestId, header: (name) => headers.get(name), body })
+        .handler(request)
         .then((answer) => write(res, state, answer.status, answer.headers, answer.body, false))
         .catch((err: unknown) => {
           options.onError(err);
-          refuse(new AppError('internal'));
+          refuse(res, state, options, request, new AppError('internal'));
         });
     });
   };
@@ -96,10 +136,17 @@ function write(
   if (state.done) return;
   state.done = true;
   res.cork(() => {
-    res.writeStatus(`${status} ${STATUS_CODES[status] ?? ''}`);
+    res.writeStatus(statusLine(status));
     for (const [name, value] of Object.entries(headers)) res.writeHeader(name, value);
     res.end(body, close);
   });
+}
+
+const STATUS_LINES = new Map<number, string>();
+function statusLine(status: number): string {
+  let line = STATUS_LINES.get(status);
+  if (line === undefined) STATUS_LINES.set(status, (line = `${status} ${STATUS_CODES[status] ?? ''}`));
+  return line;
 }
 
 function tooLarge(): AppError {

@@ -33,11 +33,14 @@ export function createFastPatch(deps: Pick<ApiDeps, 'engine' | 'limiter' | 'auth
     let limitHeaders: Record<string, string> = {};
     let answer: FastResponse;
     try {
-      const principal = await deps.auth.fromRequest({
-        authorization: req.header('authorization'),
-        cookie: req.header('cookie'),
-        workspace: req.header('x-workspace'),
-      });
+      const authorization = req.header('authorization');
+      const principal =
+        deps.auth.cachedBearer(authorization) ??
+        (await deps.auth.fromRequest({
+          authorization,
+          cookie: req.header('cookie'),
+          workspace: req.header('x-workspace'),
+        }));
       if (principal.kind === 'user') {
         assertSameOrigin(req.header('origin'), req.header('sec-fetch-site'), req.header('host'));
       }
