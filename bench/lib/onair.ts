@@ -13,6 +13,8 @@ export interface OnairOptions {
   dbSync?: 'full' | 'normal';
   lift?: ('updates' | 'reads' | 'creates')[];
   warp?: number;
+  /** Frames per event-loop turn on a driven ManualTime (bench/servers/driver.ts driveEngineFrames). */
+  framesPerTurn?: number;
   diagnose?: boolean;
   nodeFlags?: string[];
   maxLifeMs?: number;
@@ -49,6 +51,7 @@ export async function startOnair(options: OnairOptions = {}): Promise<Onair> {
       dbSync: options.dbSync,
       lift: options.lift,
       warp: options.warp,
+      framesPerTurn: options.framesPerTurn,
       diagnose: options.diagnose,
     },
     nodeFlags: ['--expose-gc', ...(options.nodeFlags ?? [])],

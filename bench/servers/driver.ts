@@ -3,7 +3,7 @@
  * path (REST or WebSocket parsing, which targets 2 and 3 measure) is counted: one new value per channel
  * per round, a round per event-loop turn, until stopped or `maxMs` is up.
  */
-import type { Engine } from '../../src/engine/index.js';
+import type { Engine, ManualTime } from '../../src/engine/index.js';
 
 export type Stop = () => void;
 
@@ -17,6 +17,41 @@ export function driveEngine(engine: Engine, channelIds: string[], maxMs: number)
     }
   };
   for (const id of channelIds) void lane(id).catch(() => (running = false));
+  return () => {
+    running = false;
+  };
+}
+
+/**
+ * onair, `perTurn` frames per event-loop turn (the method of the issue's reference figures, where a tight
+ * publish loop lets uWS put several frames for one socket into one write). The engine runs on a
+ * ManualTime that this driver moves one frame at a time: per frame, a patch per channel is submitted, the
+ * clock is advanced so the real tick runs (prepare → write → publish → acknowledge), and the acks are
+ * awaited, all inside one turn (the SQLite write is synchronous, so only microtasks are involved).
+ */
+export function driveEngineFrames(
+  engine: Engine,
+  time: ManualTime,
+  channelIds: string[],
+  maxMs: number,
+  perTurn: number,
+): Stop {
+  let running = true;
+  let n = 0;
+  const until = performance.now() + maxMs;
+  const frameMs = 1000 / 60;
+  const turn = async () => {
+    for (let k = 0; k < perTurn; k++) {
+      n++;
+      const acks = channelIds.map((id) =>
+        engine.submit(id, { kind: 'patch', values: new Map([['scoreA', n]]), source: 'api' }),
+      );
+      time.advance(frameMs);
+      await Promise.all(acks);
+    }
+    if (running && performance.now() < until) setImmediate(() => void turn().catch(() => (running = false)));
+  };
+  setImmediate(() => void turn().catch(() => (running = false)));
   return () => {
     running = false;
   };

@@ -10,17 +10,19 @@
  */
 import fs from 'node:fs';
 import { loadConfig } from '../../src/config.js';
-import type { TimeSource } from '../../src/engine/index.js';
+import { ManualTime, type TimeSource } from '../../src/engine/index.js';
 import { startServer } from '../../src/main.js';
 import { childConfig, memorySnapshot, ready, serveParent } from '../lib/child.js';
 import { diagnostics, installDiagnostics } from './diagnostics.js';
-import { driveEngine, type Stop } from './driver.js';
+import { driveEngine, driveEngineFrames, type Stop } from './driver.js';
 import { checks, liftLimits, refusals } from './limits.js';
 import { startProfile, stopProfile } from './profiler.js';
 import { BENCH_KEY } from './seed.js';
 
 interface Config {
   warp?: number;
+  /** Frames per event-loop turn, driven on a ManualTime (driveEngineFrames); replaces warp. */
+  framesPerTurn?: number;
   dbSync?: 'full' | 'normal';
   /** A data dir seeded by the orchestrator (bench/lib/onair.ts); removed when the server exits. */
   dataDir: string;
@@ -60,12 +62,17 @@ async function main(): Promise<void> {
     ONAIR_LOG_LEVEL: 'warn',
     ONAIR_DB_SYNC: cfg.dbSync ?? 'full',
   });
-  const server = await startServer(config, cfg.warp ? { time: warpedTime(cfg.warp) } : {});
+  const manual = cfg.framesPerTurn ? new ManualTime(Date.now()) : null;
+  const time = manual ?? (cfg.warp ? warpedTime(cfg.warp) : undefined);
+  const server = await startServer(config, time ? { time } : {});
   let stopDriving: Stop = () => {};
   serveParent(
     {
       driveStart: (args) => {
-        stopDriving = driveEngine(server.engine, args.channels as string[], Number(args.maxMs));
+        const channels = args.channels as string[];
+        stopDriving = manual
+          ? driveEngineFrames(server.engine, manual, channels, Number(args.maxMs), cfg.framesPerTurn!)
+          : driveEngine(server.engine, channels, Number(args.maxMs));
       },
       driveStop: () => stopDriving(),
       diagnostics: () => diagnostics(),
