@@ -128,7 +128,7 @@ export async function runRest(o: BenchOptions): Promise<Table[]> {
   const notes = [
     `autocannon in its own process, ${CHANNELS} connections, connection i patching channel i with {"scoreA":3} and an API key; ` +
       'no HTTP pipelining (uWebSockets.js v20.30 aborts a request whose answer is pending when the next pipelined request arrives, so onair cannot be pipelined).',
-    'onair: the real server, ONAIR_DB_SYNC=full (one fsync per tick), its answer sent after the tick that applied the patch is durable. ' +
+    'onair: the real server, ONAIR_DB_SYNC=full (the WAL is flushed with fdatasync off the event loop, one flush for the ticks written meanwhile), its answer sent once the tick that applied the patch is on disk. ' +
       'The updates limit (30/s per channel) is checked on every request; in the main rows its refusals are ignored so the request path itself is measured, ' +
       'since 1,000 channels × 30/s caps the admitted rate at 30 k/s by policy.',
     `Load generator CPU: ${(['uws', 'onair', 'hono'] as const).map((k) => `${k} ${fmt.pct(m[k].cpu)}`).join(', ')} (near 100 % means the baseline is client-bound and its ratio flatters onair).`,

@@ -15,6 +15,8 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 1000');
+// A checkpoint copies pages from the WAL to the database file: it needs no cache to speak of.
+db.pragma('cache_size = -256');
 db.pragma('synchronous = ' + workerData.synchronous);
 const checkpoint = () => {
   try {
