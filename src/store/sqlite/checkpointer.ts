@@ -2,7 +2,8 @@
  * WAL checkpoints on a worker thread. SQLite's automatic checkpoint runs inside whichever commit crosses
  * 1,000 pages, copying megabytes and syncing twice on the event loop: a stall of tens of milliseconds, a
  * frame or two of late ticks. Here the main connection never checkpoints (`wal_autocheckpoint=0`) and a
- * second connection on its own thread runs PASSIVE checkpoints, which never block the writer.
+ * second connection on its own thread runs PASSIVE checkpoints, which never block the writer. The worker
+ * sleeps until the store reports a tick written, then checkpoints once per interval while writes go on.
  *
  * The worker's code is a plain CommonJS string (it needs nothing but better-sqlite3), so it runs the same
  * under tsx, vitest and plain node.
@@ -25,10 +26,18 @@ const checkpoint = () => {
     parentPort.postMessage({ error: String(err && err.message) });
   }
 };
-const timer = setInterval(checkpoint, workerData.intervalMs);
+// Nothing runs until the main thread says it wrote: an idle server has no timer here.
+let timer = null;
 parentPort.on('message', (msg) => {
+  if (msg === 'written' && timer === null) {
+    timer = setTimeout(() => {
+      timer = null;
+      checkpoint();
+      parentPort.postMessage({ checkpointed: true });
+    }, workerData.intervalMs);
+  }
   if (msg !== 'stop') return;
-  clearInterval(timer);
+  if (timer !== null) clearTimeout(timer);
   checkpoint();
   db.close();
   process.exit(0);
@@ -47,6 +56,8 @@ export class Checkpointer {
   private readonly worker: Worker;
   private readonly exited: Promise<void>;
   private failed = false;
+  /** A checkpoint is due in the worker; further writes need not say so again. */
+  private requested = false;
 
   constructor(options: CheckpointerOptions) {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
@@ -65,11 +76,19 @@ export class Checkpointer {
       this.failed = true;
       options.onFailure(err);
     };
-    this.worker.on('message', (msg: { error?: string }) => {
+    this.worker.on('message', (msg: { error?: string; checkpointed?: boolean }) => {
       if (msg.error) fail(new Error(`WAL checkpoint failed: ${msg.error}`));
+      if (msg.checkpointed) this.requested = false;
     });
     this.worker.on('error', fail);
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
+  }
+
+  /** Something was written to the WAL: the worker checkpoints it within intervalMs. One message per interval. */
+  written(): void {
+    if (this.requested || this.failed) return;
+    this.requested = true;
+    this.worker.postMessage('written');
   }
 
   /** One last checkpoint, then the worker's connection is closed. */

@@ -83,13 +83,18 @@ export class SqliteStore implements Store {
   }
 
   commitTick(_frame: number, changes: readonly ChannelChange[]): TickWrite {
-    if (!this.flusher) return this.commitTx(changes);
+    if (!this.flusher) {
+      this.commitTx(changes);
+      this.checkpointer.written();
+      return;
+    }
     this.st.unsynced.run();
     try {
       this.commitTx(changes);
     } finally {
       this.st.synced.run();
     }
+    this.checkpointer.written();
     return { durable: this.flusher.flush() };
   }
 
