@@ -48,6 +48,8 @@ interface Diagnostics {
   restarts: number;
   commit: Stat;
   flush: Stat;
+  gc: Stat & { count: number; totalMs: number };
+  loopDelay: Stat | null;
 }
 
 interface KindResult {
@@ -200,6 +202,18 @@ function detailRows(base: KindResult, onair: KindResult, immediate: KindResult):
       each(
         onair,
         diag((d) => d.flush),
+      ),
+    ),
+    infoRow(
+      'garbage-collection pauses: count, p99, max',
+      '—',
+      each(onair, (r) => (r.diag ? `${r.diag.gc.count}, ${fmt.ms(r.diag.gc.p99)}, ${fmt.ms(r.diag.gc.max)}` : '—')),
+    ),
+    infoRow(
+      'event-loop delay (perf_hooks, 1 ms resolution) p99 / max: what starts a tick late',
+      '—',
+      each(onair, (r) =>
+        r.diag?.loopDelay ? `${fmt.ms(r.diag.loopDelay.p99)} / ${fmt.ms(r.diag.loopDelay.max)}` : '—',
       ),
     ),
     infoRow(

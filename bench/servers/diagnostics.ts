@@ -4,6 +4,7 @@
  * is synchronous) and how long its flush to disk takes after that (off the loop; acknowledgements wait for
  * it, frames do not). Installed by wrapping two prototype methods before start.
  */
+import { monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 import { FrameClock, frameAt, frameStart, type FrameRateFraction, type TimeSource } from '../../src/engine/index.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { summary } from '../lib/stats.js';
@@ -11,6 +12,8 @@ import { summary } from '../lib/stats.js';
 const lateness: number[] = [];
 const commits: number[] = [];
 const flushes: number[] = [];
+const gcPauses: number[] = [];
+let loopDelay: IntervalHistogram | null = null;
 let restarts = 0;
 const LIMIT = 200_000;
 const RESTARTED = Symbol('restarted');
@@ -29,6 +32,12 @@ function original<T extends (...args: never[]) => unknown>(proto: object, name: 
 }
 
 export function installDiagnostics(): void {
+  // Garbage-collection pauses and event-loop blocking: what can start a tick late.
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (gcPauses.length < LIMIT) gcPauses.push(e.duration);
+  }).observe({ entryTypes: ['gc'] });
+  loopDelay = monitorEventLoopDelay({ resolution: 1 });
+  loopDelay.enable();
   const start = original<(this: FrameClock) => void>(FrameClock.prototype, 'start');
   FrameClock.prototype.start = function (this: FrameClock) {
     const clock = this as unknown as Clock;
@@ -71,7 +80,13 @@ export function diagnostics() {
     restarts,
     commit: summary(commits),
     flush: summary(flushes),
+    gc: { ...summary(gcPauses), totalMs: gcPauses.reduce((a, b) => a + b, 0) },
+    loopDelay: loopDelay
+      ? { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 }
+      : null,
   };
+  gcPauses.length = 0;
+  loopDelay?.reset();
   lateness.length = 0;
   commits.length = 0;
   flushes.length = 0;
