@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WalFlusher } from './wal-flush.js';
+
+describe('WalFlusher', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  function file(): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-flush-'));
+    dirs.push(dir);
+    const f = path.join(dir, 'onair.db-wal');
+    fs.writeFileSync(f, 'frames');
+    return f;
+  }
+
+  it('is null when there is no -wal file (the store then syncs inside SQLite)', () => {
+    expect(WalFlusher.open(path.join(os.tmpdir(), 'onair-no-such-dir', 'x.db-wal'))).toBeNull();
+  });
+
+  it('settles every flush, in the order asked, while flushes overlap', async () => {
+    const flusher = WalFlusher.open(file())!;
+    const order: number[] = [];
+    const all = Array.from({ length: 50 }, (_, i) => flusher.flush().then(() => order.push(i)));
+    await Promise.all(all);
+    expect(order).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    // Writes asked while a flush runs share the next one: at most two distinct flushes for a burst.
+    const burst = [flusher.flush(), flusher.flush(), flusher.flush()];
+    expect(new Set(burst).size).toBeLessThanOrEqual(2);
+    await Promise.all(burst);
+    await flusher.close();
+  });
+
+  it('close() waits for the flush under way', async () => {
+    const flusher = WalFlusher.open(file())!;
+    let flushed = false;
+    void flusher.flush().then(() => (flushed = true));
+    await flusher.close();
+    expect(flushed).toBe(true);
+  });
+});
