@@ -73,7 +73,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       auth,
       logger,
       baseUrl: () => baseUrl,
-      health: () => health,
+      health: () => (health === 'ready' && store.failure() ? 'storage_failed' : health),
       renderer: loadRendererAssets(path.join(ROOT, 'renderer', 'dist')),
       metrics: () => metrics.render(),
       metricsToken: config.metricsToken,

@@ -20,7 +20,8 @@ afterEach(async () => {
 });
 
 async function start(dir: string): Promise<ChildServer> {
-  const child = await spawnServer({ ...serverEnv(dir), ONAIR_LOG_LEVEL: 'info' });
+  // The production default: ticks are written, published, then flushed (fdatasync) before the answer.
+  const child = await spawnServer({ ...serverEnv(dir), ONAIR_LOG_LEVEL: 'info', ONAIR_DB_SYNC: 'full' });
   children.push(child);
   return child;
 }

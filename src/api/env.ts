@@ -6,7 +6,8 @@ import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Store } from '../store/store.js';
 import type { RendererAssets } from './render/renderer-assets.js';
 
-export type Health = 'starting' | 'ready' | 'draining';
+/** `storage_failed`: writes can no longer be confirmed on disk (Store.failure()); restart the server. */
+export type Health = 'starting' | 'ready' | 'draining' | 'storage_failed';
 
 /** What the HTTP API needs from the rest of the server; main.ts provides it. */
 export interface ApiDeps {

@@ -42,6 +42,11 @@ export interface Page {
 
 export interface Store extends TickCommitter {
   close(): Promise<void>;
+  /**
+   * Why writes can no longer be confirmed durable (the store refuses to acknowledge any more), or null.
+   * Health checks report it; the cure is a restart, which recovers from what is on disk.
+   */
+  failure(): string | null;
   readonly accounts: AccountStore;
 
   defaultOrg(): Promise<OrgRecord>;

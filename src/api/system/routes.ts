@@ -19,9 +19,12 @@ export function systemRoutes(deps: ApiDeps, publicDir: string): Hono<ApiEnv> {
   app.get('/healthz', (c) => {
     const health = deps.health();
     if (health === 'ready') return c.json({ ok: true }, 200);
-    throw new AppError('unavailable', health === 'draining' ? 'The server is draining.' : 'The server is starting.', {
-      retryAfter: 1,
-    });
+    const detail = {
+      starting: 'The server is starting.',
+      draining: 'The server is draining.',
+      storage_failed: 'Storage can no longer confirm writes on disk; restart the server (see its log).',
+    }[health];
+    throw new AppError('unavailable', detail, { retryAfter: 1 });
   });
 
   app.get('/metrics', (c) => {

@@ -82,6 +82,10 @@ export class SqliteStore implements Store {
     return this.closing;
   }
 
+  failure(): string | null {
+    return this.flusher?.failure()?.message ?? null;
+  }
+
   commitTick(_frame: number, changes: readonly ChannelChange[]): TickWrite {
     if (!this.flusher) {
       this.commitTx(changes);

@@ -35,6 +35,34 @@ describe('WalFlusher', () => {
     await flusher.close();
   });
 
+  it('after one failed flush every later flush fails too (the kernel may have dropped the pages)', async () => {
+    const wal = file();
+    const flusher = WalFlusher.open(wal)!;
+    await flusher.flush();
+    // Make its fdatasync fail: close the descriptor underneath it (found through /proc).
+    const fd = fs
+      .readdirSync('/proc/self/fd')
+      .map(Number)
+      .find((n) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${n}`) === wal;
+        } catch {
+          return false;
+        }
+      })!;
+    fs.closeSync(fd);
+    await expect(flusher.flush()).rejects.toThrow(/fdatasync of the WAL failed/);
+    // The number is free again: another file takes it, so a flusher that forgot the failure would now
+    // "succeed" on the wrong file.
+    const other = fs.openSync(file(), 'r');
+    try {
+      expect(other).toBe(fd);
+      await expect(flusher.flush()).rejects.toThrow(/restart the server/);
+    } finally {
+      fs.closeSync(other);
+    }
+  });
+
   it('close() waits for the flush under way', async () => {
     const flusher = WalFlusher.open(file())!;
     let flushed = false;

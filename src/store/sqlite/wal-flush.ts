@@ -9,6 +9,12 @@ import fs from 'node:fs';
 
 export class WalFlusher {
   private running: Promise<void> | null = null;
+  /**
+   * After a failed fdatasync the kernel may have dropped the dirty pages and report the next flush as a
+   * success; a WAL with a hole loses every later frame at recovery. So one failure fails every flush
+   * after it: nothing more is acknowledged until the process restarts and SQLite recovers from disk.
+   */
+  private broken: Error | null = null;
   /** The flush that will start when the running one ends: every write made meanwhile waits for it. */
   private next: Promise<void> | null = null;
 
@@ -25,6 +31,7 @@ export class WalFlusher {
 
   /** Resolves when everything written to the WAL before this call is on disk. */
   flush(): Promise<void> {
+    if (this.broken) return Promise.reject(this.broken);
     if (!this.running) return (this.running = this.start());
     this.next ??= this.running.then(
       () => this.promote(),
@@ -33,10 +40,18 @@ export class WalFlusher {
     return this.next;
   }
 
-  /** Waits for any flush under way, then releases the descriptor. */
+  /** The failure that stopped every flush, if any. */
+  failure(): Error | null {
+    return this.broken;
+  }
+
+  /**
+   * Waits for any flush under way, then releases the descriptor. A descriptor whose flush failed is left
+   * to the restart that must follow: whatever made it fail (EIO, or EBADF), closing it again helps nothing.
+   */
   async close(): Promise<void> {
     await Promise.allSettled([this.running, this.next]);
-    fs.closeSync(this.fd);
+    if (!this.broken) fs.closeSync(this.fd);
   }
 
   private promote(): Promise<void> {
@@ -45,8 +60,13 @@ export class WalFlusher {
   }
 
   private start(): Promise<void> {
+    if (this.broken) return Promise.reject(this.broken);
     const done = new Promise<void>((resolve, reject) =>
-      fs.fdatasync(this.fd, (err) => (err ? reject(err) : resolve())),
+      fs.fdatasync(this.fd, (err) => {
+        if (!err) return resolve();
+        this.broken ??= new Error(`fdatasync of the WAL failed (${err.code ?? err.message}); restart the server.`);
+        reject(this.broken);
+      }),
     );
     const clear = () => {
       if (this.running === done) this.running = null;
