@@ -277,6 +277,24 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
       expect(loaded[1]!.live).toMatchObject({ values: new Map(), program: null, frame: 0 });
     });
 
+    it('commitTick writes a tick of hundreds of channels whole: every value, every live state', async () => {
+      const chans = await insertChannels(301);
+      await store.commitTick(
+        42,
+        chans.map((c, i) => change(c, { set: { score: i, team: `t${i}` }, frame: 42 + i })),
+      );
+      const loaded = new Map((await (await reopen()).loadChannels()).map((s) => [s.channel.id, s.live]));
+      chans.forEach((c, i) => {
+        expect(loaded.get(c.id), c.name).toMatchObject({
+          values: new Map<string, InputValue>([
+            ['score', i],
+            ['team', `t${i}`],
+          ]),
+          frame: 42 + i,
+        });
+      });
+    });
+
     it('commitTick clears program when the change says so', async () => {
       const [c] = await insertChannels(1);
       const s = sceneRecord(c!.id, 's');

@@ -15,6 +15,7 @@ import type { ApiKeyRecord, OrgRecord, Page, Store } from '../store.js';
 import { Checkpointer } from './checkpointer.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
+import { placeholders, RowBatch } from './row-batch.js';
 import { prepareStatements, type Statements } from './statements.js';
 import { WalFlusher } from './wal-flush.js';
 import {
@@ -39,6 +40,7 @@ export class SqliteStore implements Store {
   readonly accounts: SqliteAccounts;
   private readonly st: Statements;
   private readonly commitTx: (changes: readonly ChannelChange[]) => void;
+  private readonly tickWrites: ReturnType<typeof tickWriteBatches>;
   /** Present with synchronous 'full': ticks are written unsynced and flushed by it. */
   private readonly flusher: WalFlusher | null;
   private readonly checkpointer: Checkpointer;
@@ -58,9 +60,8 @@ export class SqliteStore implements Store {
     migrate(this.db);
     this.st = prepareStatements(this.db);
     this.accounts = new SqliteAccounts(this.db);
-    this.commitTx = this.db.transaction((changes: readonly ChannelChange[]) => {
-      for (const c of changes) this.writeChange(c);
-    });
+    this.tickWrites = tickWriteBatches(this.db);
+    this.commitTx = this.db.transaction((changes: readonly ChannelChange[]) => this.writeTick(changes));
     this.flusher = synchronous === 'FULL' ? WalFlusher.open(`${file}-wal`) : null;
     this.db.pragma('wal_autocheckpoint = 0');
     this.checkpointer = new Checkpointer({
@@ -221,21 +222,48 @@ export class SqliteStore implements Store {
     this.st.deleteScene.run(id);
   }
 
-  private writeChange(c: ChannelChange): void {
-    for (const [name, value] of c.setValues) {
-      if (value === null) this.st.deleteInput.run(c.channelId, name);
-      else this.st.upsertInput.run(c.channelId, name, JSON.stringify(value));
+  /** One tick: every channel's new values and live state, in two multi-row statements (plus deletes). */
+  private writeTick(changes: readonly ChannelChange[]): void {
+    const inputs: unknown[] = [];
+    const live: unknown[] = [];
+    for (const c of changes) {
+      for (const [name, value] of c.setValues) {
+        if (value === null) this.st.deleteInput.run(c.channelId, name);
+        else inputs.push(c.channelId, name, JSON.stringify(value));
+      }
+      const { program, preview, frame, updatedAt } = c.live;
+      live.push(
+        c.channelId,
+        program?.sceneId ?? null,
+        program?.since ?? null,
+        preview?.sceneId ?? null,
+        frame,
+        updatedAt,
+      );
     }
-    const { program, preview, frame, updatedAt } = c.live;
-    this.st.updateLive.run(
-      program?.sceneId ?? null,
-      program?.since ?? null,
-      preview?.sceneId ?? null,
-      frame,
-      updatedAt,
-      c.channelId,
-    );
+    this.tickWrites.inputs.run(inputs);
+    this.tickWrites.live.run(live);
   }
+}
+
+/** The tick's two statements, for any number of channels (./row-batch.ts). */
+function tickWriteBatches(db: Database.Database) {
+  return {
+    inputs: new RowBatch(
+      db,
+      3,
+      (rows) => `INSERT INTO channel_inputs (channel_id, name, value) VALUES ${placeholders(rows, 3)}
+        ON CONFLICT (channel_id, name) DO UPDATE SET value = excluded.value`,
+    ),
+    // A live state of NULL updatedAt is refused by the column's NOT NULL, failing the whole tick.
+    live: new RowBatch(
+      db,
+      6,
+      (rows) => `UPDATE channels SET program_scene_id = v.column2, program_since = v.column3,
+          preview_scene_id = v.column4, frame = v.column5, live_updated_at = v.column6
+        FROM (VALUES ${placeholders(rows, 6)}) AS v WHERE channels.id = v.column1`,
+    ),
+  };
 }
 
 function migrate(db: Database.Database): void {

@@ -36,12 +36,7 @@ export function prepareStatements(db: Database.Database) {
       `UPDATE channels SET name = ?, fps = ?, width = ?, height = ?, output_token = ?, updated_at = ? WHERE id = ?`,
     ),
     deleteChannel: p('DELETE FROM channels WHERE id = ?'),
-    updateLive:
-      p(`UPDATE channels SET program_scene_id = ?, program_since = ?, preview_scene_id = ?, frame = ?, live_updated_at = ?
-      WHERE id = ?`),
 
-    upsertInput: p(`INSERT INTO channel_inputs (channel_id, name, value) VALUES (?, ?, ?)
-      ON CONFLICT (channel_id, name) DO UPDATE SET value = excluded.value`),
     deleteInput: p('DELETE FROM channel_inputs WHERE channel_id = ? AND name = ?'),
 
     insertScene: p(
