@@ -75,31 +75,37 @@ async function tickCost(idle: number, seconds: number) {
   }
 }
 
-/** Both arms twice, interleaved (A B A B), so drift on a shared machine hits both alike. */
-async function tickCosts(seconds: number) {
-  const runs = [];
-  for (const idle of [0, IDLE_CHANNELS, 0, IDLE_CHANNELS]) runs.push(await tickCost(idle, seconds));
-  const [a1, b1, a2, b2] = runs as [Run, Run, Run, Run];
-  const mean = (x: Run, y: Run, f: (r: Run) => number) => (f(x) + f(y)) / 2;
+/**
+ * Both arms `pairs` times, interleaved (A B A B …), so drift on a shared machine hits both alike. The cost
+ * of the idle channels is the median of the pairwise differences: one slow run cannot decide it.
+ */
+async function tickCosts(seconds: number, pairs: number) {
+  const a: Run[] = [];
+  const b: Run[] = [];
+  for (let i = 0; i < pairs; i++) {
+    a.push(await tickCost(0, seconds));
+    b.push(await tickCost(IDLE_CHANNELS, seconds));
+  }
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((x, y) => x - y);
+    const m = Math.floor(s.length / 2);
+    return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  };
+  const arm = (runs: Run[]) => ({
+    cpu: median(runs.map((r) => r.busy.cpuPerTick)),
+    p50: median(runs.map((r) => r.busy.p50)),
+    p99: median(runs.map((r) => r.busy.p99)),
+    quiet: median(runs.map((r) => r.quiet.usPerFrame)),
+  });
+  const diffs = a.map((x, i) => b[i]!.busy.cpuPerTick - x.busy.cpuPerTick);
   return {
-    one: {
-      cpu: mean(a1, a2, (r) => r.busy.cpuPerTick),
-      p50: mean(a1, a2, (r) => r.busy.p50),
-      p99: mean(a1, a2, (r) => r.busy.p99),
-      quiet: mean(a1, a2, (r) => r.quiet.usPerFrame),
-    },
-    many: {
-      cpu: mean(b1, b2, (r) => r.busy.cpuPerTick),
-      p50: mean(b1, b2, (r) => r.busy.p50),
-      p99: mean(b1, b2, (r) => r.busy.p99),
-      quiet: mean(b1, b2, (r) => r.quiet.usPerFrame),
-    },
-    late: runs.map((r) => `${r.busy.late}/${r.busy.ticks}`).join(', '),
-    /** How far two runs of the same arm differ: the noise a difference must be read against. */
-    spread: Math.max(
-      Math.abs(a1.busy.cpuPerTick - a2.busy.cpuPerTick),
-      Math.abs(b1.busy.cpuPerTick - b2.busy.cpuPerTick),
-    ),
+    one: arm(a),
+    many: arm(b),
+    added: median(diffs),
+    pairs,
+    late: [...a, ...b].map((r) => `${r.busy.late}/${r.busy.ticks}`).join(', '),
+    /** The pairwise differences, lowest to highest: the noise the median must be read against. */
+    range: [Math.min(...diffs), Math.max(...diffs)] as const,
   };
 }
 type Run = Awaited<ReturnType<typeof tickCost>>;
@@ -109,8 +115,8 @@ export async function runMemory(o: BenchOptions): Promise<Table[]> {
   const per = {} as Record<Kind, number>;
   for (const kind of ['uws', 'onair', 'ws', 'socketio'] as const) per[kind] = await perConnection(kind, count);
   const channels = await idleChannelsRss();
-  const seconds = o.short ? 3 : 8;
-  const ticks = await tickCosts(seconds);
+  const seconds = o.short ? 2 : 6;
+  const ticks = await tickCosts(seconds, o.short ? 4 : 6);
   const { one, many } = ticks;
   const rows: Row[] = [
     boundRow(
@@ -133,10 +139,10 @@ export async function runMemory(o: BenchOptions): Promise<Table[]> {
     boundRow(
       `${IDLE_CHANNELS.toLocaleString('en')} idle channels: CPU added per tick`,
       `1 active channel: ${fmt.us(one.cpu)}/tick`,
-      many.cpu - one.cpu,
+      ticks.added,
       fmt.us,
       { max: 20, text: '≤ 20 µs' },
-      `${fmt.us(many.cpu)}/tick (same arm run twice: ±${fmt.us(ticks.spread)})`,
+      `median of ${ticks.pairs} interleaved pairs (pairs ranged ${fmt.us(ticks.range[0])} to ${fmt.us(ticks.range[1])})`,
     ),
     infoRow(
       'tick duration (onTick) p50 / p99',
@@ -150,7 +156,7 @@ export async function runMemory(o: BenchOptions): Promise<Table[]> {
       'onair renderers connect with the channel output token and receive their snapshot; baselines hold plain subscribed sockets.',
     `Idle channels: the real server started on a data dir seeded with ${IDLE_CHANNELS} channels (each with a scoreboard scene), RSS after GC, minus the same server with none (heap: ${fmt.mb(channels.heap)}).`,
     `Tick cost: Engine with the real FrameClock at 60 fps, one channel patched every frame, ${seconds} s, with 0 and ${IDLE_CHANNELS} idle channels loaded; ` +
-      `runs interleaved 0, ${IDLE_CHANNELS}, 0, ${IDLE_CHANNELS}; process CPU per tick (GC included) and durations as the engine measures them (onTick), no-op committer. Late ticks: ${ticks.late}. ` +
+      `runs interleaved 0, ${IDLE_CHANNELS}, 0, ${IDLE_CHANNELS}, … (${ticks.pairs} pairs; the added cost is the median of the pairwise differences); process CPU per tick (GC included) and durations as the engine measures them (onTick), no-op committer. Late ticks: ${ticks.late}. ` +
       'Idle channels are never visited by a tick: only channels with queued work are.',
   ];
   return [
