@@ -12,7 +12,7 @@ import { runFanout } from './fanout.js';
 import { runLatency } from './latency.js';
 import { ROOT } from './lib/child.js';
 import type { BenchOptions } from './lib/cli.js';
-import { cpuBusy, machineLine } from './lib/machine.js';
+import { cpuBusy, machineLine, stealMeter } from './lib/machine.js';
 import { renderTable, type Table } from './lib/table.js';
 import { runMemory } from './memory.js';
 import { runRest } from './rest.js';
@@ -49,6 +49,7 @@ async function main(): Promise<void> {
   const options: BenchOptions = { short: !values.full, profile: false };
   const started = Date.now();
   const busy = await cpuBusy(1000);
+  const steal = stealMeter();
   const tables: Table[] = [];
   for (const [name, run] of BENCHES) {
     const t0 = Date.now();
@@ -68,7 +69,8 @@ async function main(): Promise<void> {
     `# onair benchmarks`,
     '',
     `${new Date().toISOString()} — \`${values.full ? 'npx tsx bench/run-all.ts --full' : 'npm run bench'}\` — ${machineLine()} — ` +
-      `${((Date.now() - started) / 1000).toFixed(0)} s; machine ${(busy * 100).toFixed(0)} % busy before the run.`,
+      `${((Date.now() - started) / 1000).toFixed(0)} s; machine ${(busy * 100).toFixed(0)} % busy before the run; ` +
+      `CPU taken by the hypervisor for other guests during the run (steal): ${(steal() * 100).toFixed(1)} %.`,
     '',
     summaryTable(tables),
     '',

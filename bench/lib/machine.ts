@@ -6,12 +6,24 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { sleep } from './child.js';
 
-function cpuTimes(): { busy: number; total: number } {
+function cpuTimes(): { busy: number; total: number; steal: number } {
   const line = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
   const f = line.trim().split(/\s+/).slice(1).map(Number);
   const idle = (f[3] ?? 0) + (f[4] ?? 0);
   const total = f.reduce((a, b) => a + b, 0);
-  return { busy: total - idle, total };
+  return { busy: total - idle, total, steal: f[7] ?? 0 };
+}
+
+/**
+ * CPU time the hypervisor gave to other guests ("steal") as a share of all CPU time since `start()` was
+ * called: on a shared VM, the noise no benchmark can control, so every run reports it.
+ */
+export function stealMeter(): () => number {
+  const a = cpuTimes();
+  return () => {
+    const b = cpuTimes();
+    return b.total === a.total ? 0 : (b.steal - a.steal) / (b.total - a.total);
+  };
 }
 
 /** Share of all CPUs busy over the next `ms` (0..1). */
