@@ -25,3 +25,25 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     destination,
   );
 }
+
+/**
+ * A failure that repeats every tick (a broken disk) is logged once a minute with how often it happened
+ * meanwhile, not 60 times a second.
+ */
+export function repeatedOnce<C>(
+  log: (err: unknown, context: C, repeats: number) => void,
+  windowMs = 60_000,
+  clock: () => number = Date.now,
+): (err: unknown, context: C) => void {
+  let last = { message: '', at: 0, repeats: 0 };
+  return (err, context) => {
+    const message = err instanceof Error ? err.message : String(err);
+    const now = clock();
+    if (message === last.message && now - last.at < windowMs) {
+      last.repeats++;
+      return;
+    }
+    log(err, context, message === last.message ? last.repeats : 0);
+    last = { message, at: now, repeats: 0 };
+  };
+}

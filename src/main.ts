@@ -16,7 +16,7 @@ import { bootstrapCredentials, type BootstrapResult } from './auth/bootstrap.js'
 import type { Config } from './config.js';
 import { Engine, MemoryBroker, systemTime, type EngineEvent, type TimeSource } from './engine/index.js';
 import type { RateLimiter } from './limits/rate-limiter.js';
-import { createLogger } from './logger.js';
+import { createLogger, repeatedOnce } from './logger.js';
 import { MemoryRateLimiter } from './limits/memory-rate-limiter.js';
 import { Metrics } from './metrics.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
@@ -52,7 +52,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     time: options.time ?? systemTime,
     committer: store,
     broker,
-    onTickError: (err, ctx) => logger.error({ err, ...ctx }, 'tick error contained'),
+    onTickError: repeatedOnce((err, ctx, repeats) =>
+      logger.error({ err, ...ctx, ...(repeats ? { repeats } : {}) }, 'tick error contained'),
+    ),
     onTick: ({ durationMs, changed }) => counters.tick(durationMs, changed),
     onEvents: (events) => counters.events(events),
   });
