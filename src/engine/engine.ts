@@ -278,7 +278,7 @@ export class Engine {
 
   /**
    * Written and on air, but the flush to disk failed: the state stays (it is in the store and on every
-   * renderer) but nobody is told it is safe. The store refuses every later flush too (Store.failure()).
+   * renderer) but nobody is told it is safe.
    */
   private unconfirmed(frame: number, changes: ChannelChange[], err: unknown): void {
     this.deps.onTickError?.(err, { frame });
