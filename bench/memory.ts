@@ -116,7 +116,7 @@ export async function runMemory(o: BenchOptions): Promise<Table[]> {
   for (const kind of ['uws', 'onair', 'ws', 'socketio'] as const) per[kind] = await perConnection(kind, count);
   const channels = await idleChannelsRss();
   const seconds = o.short ? 2 : 6;
-  const ticks = await tickCosts(seconds, o.short ? 4 : 6);
+  const ticks = await tickCosts(seconds, o.short ? 3 : 6);
   const { one, many } = ticks;
   const rows: Row[] = [
     boundRow(
