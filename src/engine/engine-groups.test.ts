@@ -2,36 +2,17 @@
 import { describe, expect, it } from 'vitest';
 import type { FrameMessage } from '../protocol/index.js';
 import { MemoryBroker } from './broker.js';
-import type { ChannelChange } from './channel-runtime.js';
-import { Engine, type TickCommitter } from './engine.js';
+import { Engine } from './engine.js';
+import { channelRecord, ISO, RecordingCommitter, T0 } from './engine.fixtures.js';
 import { frameAt, frameRate, type FrameRate } from './frame-rate.js';
-import type { ChannelRecord, StoredChannel } from './model.js';
+import type { StoredChannel } from './model.js';
 import type { OpResult } from './ops.js';
 import { ManualTime } from './time-source.js';
 
-const T0 = 1_700_000_000_000; // a common frame boundary of 25, 50 and 60 fps
-const ISO = new Date(T0).toISOString();
 const first = (fps: FrameRate) => frameAt(frameRate(fps), T0);
 
-class RecordingCommitter implements TickCommitter {
-  readonly ticks: { frame: number; changes: ChannelChange[] }[] = [];
-  commitTick(frame: number, changes: readonly ChannelChange[]): void {
-    this.ticks.push({ frame, changes: [...changes] });
-  }
-}
-
 function stored(id: string, fps: FrameRate): StoredChannel {
-  const channel: ChannelRecord = {
-    id,
-    orgId: 'org_1',
-    name: id,
-    fps,
-    width: 1920,
-    height: 1080,
-    outputToken: 't',
-    createdAt: ISO,
-    updatedAt: ISO,
-  };
+  const channel = channelRecord(id, fps);
   const inputs = [{ name: 'score', type: 'number' as const, label: 'Score', default: 0 }];
   const scene = {
     id: `sc_${id}`,

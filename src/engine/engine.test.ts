@@ -1,57 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
-import type { FrameMessage, InputDef, InputValue } from '../protocol/index.js';
+import type { FrameMessage, InputValue } from '../protocol/index.js';
 import { MemoryBroker } from './broker.js';
-import type { ChannelChange } from './channel-runtime.js';
-import { Engine, type TickCommitter, type TickWrite } from './engine.js';
+import { Engine, type TickCommitter } from './engine.js';
+import { channelRecord, ISO, RecordingCommitter, sceneRecord, T0 } from './engine.fixtures.js';
 import type { EngineEvent } from './events.js';
 import { frameAt, frameRate, type FrameRate } from './frame-rate.js';
-import type { ChannelRecord, SceneRecord } from './model.js';
-import type { ChangeSource } from './model.js';
+import type { ChangeSource, ChannelRecord } from './model.js';
 import { ManualTime } from './time-source.js';
 
-const T0 = 1_700_000_000_000;
-const ISO = new Date(T0).toISOString();
 const api: ChangeSource = 'api';
 const F60 = frameAt(frameRate(60), T0);
 
-/**
- * The test's own TickCommitter: records every tick, or throws like a full disk when told to. With
- * `deferFlush`, each write's durability waits for the test to call `flushes[i].resolve()` (or reject).
- */
-class RecordingCommitter implements TickCommitter {
-  readonly ticks: { frame: number; changes: ChannelChange[] }[] = [];
-  readonly flushes: { resolve: () => void; reject: (err: Error) => void }[] = [];
-  failNext = 0;
-  deferFlush = false;
-  commitTick(frame: number, changes: readonly ChannelChange[]): TickWrite {
-    if (this.failNext > 0) {
-      this.failNext--;
-      throw new Error('SQLITE_FULL: database or disk is full');
-    }
-    this.ticks.push({ frame, changes: [...changes] });
-    if (!this.deferFlush) return;
-    return { durable: new Promise<void>((resolve, reject) => this.flushes.push({ resolve, reject })) };
-  }
-}
-
-function channel(id: string, fps: FrameRate = 60): ChannelRecord {
-  return {
-    id,
-    orgId: 'org_1',
-    name: id,
-    fps,
-    width: 1920,
-    height: 1080,
-    outputToken: 't',
-    createdAt: ISO,
-    updatedAt: ISO,
-  };
-}
-
-function scene(id: string, channelId: string, inputs: InputDef[]): SceneRecord {
-  return { id, channelId, name: id, definition: { inputs, triggers: [], layers: [] }, createdAt: ISO, updatedAt: ISO };
-}
+const channel = channelRecord;
+const scene = sceneRecord;
 
 const scoreboard = (ch: string) =>
   scene('sc_board', ch, [
