@@ -11,6 +11,7 @@ import { api, expectStatus, type Api, type ApiResponse } from './api.js';
 import { makeDataDir, serverEnv, TEST_KEY } from './server.js';
 
 export const PASSWORD = 'correct horse battery staple';
+/** Written from API.md §2, not imported from src: a permission added or renamed there must show up here. */
 export const ALL_PERMISSIONS = [
   'channels:read',
   'channels:write',

@@ -24,7 +24,8 @@ export class RowBatch {
     let left = params.length / this.width;
     while (left > 0) {
       const size = Math.min(MAX_ROWS, 2 ** Math.floor(Math.log2(left)));
-      this.statement(size).run(params.slice(row * this.width, (row + size) * this.width));
+      const all = row === 0 && size * this.width === params.length;
+      this.statement(size).run(all ? params : params.slice(row * this.width, (row + size) * this.width));
       row += size;
       left -= size;
     }
