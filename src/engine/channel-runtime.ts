@@ -4,9 +4,9 @@
  * tick's changes are written, so a failed write leaves the channel as it was.
  */
 import { AppError } from '../errors.js';
-import type { InputDef, InputValue, PreviewBus, ProgramBus, SceneView } from '../protocol/index.js';
+import type { InputValue, PreviewBus, ProgramBus, SceneView } from '../protocol/index.js';
 import { bindUpdated, type EngineEvent } from './events.js';
-import { buildRegistry, validatePatch } from './input-registry.js';
+import { buildRegistry, validatePatch, type InputRegistry } from './input-registry.js';
 import type { ChannelRecord, ChangeSource, LiveState, SceneRecord } from './model.js';
 import type { Op, PendingOp } from './ops.js';
 
@@ -37,7 +37,7 @@ const NO_SCENES: ReadonlySet<string> = new Set();
 export class ChannelRuntime {
   record: ChannelRecord;
   readonly scenes = new Map<string, SceneRecord>();
-  registry: Map<string, InputDef>;
+  registry: InputRegistry;
   live: LiveState;
   queue: PendingOp[] = [];
   /** Scene edits waiting for the next tick; null (the usual case) costs an idle channel nothing. */

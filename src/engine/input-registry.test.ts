@@ -3,7 +3,8 @@ import { AppError } from '../errors.js';
 import type { InputDef, InputType } from '../protocol/index.js';
 import { closestName } from './closest-name.js';
 import { assertCompatible, buildRegistry, MAX_TEXT_BYTES, validatePatch } from './input-registry.js';
-import type { SceneRecord } from './model.js';
+import { ChannelRuntime } from './channel-runtime.js';
+import type { ChannelRecord, SceneRecord } from './model.js';
 
 const ISO = '2023-11-14T22:13:20.000Z';
 
@@ -202,4 +203,32 @@ describe('buildRegistry and assertCompatible', () => {
     const retyped = scene('sc_a', [def('score', 'text', '')]);
     expect(() => assertCompatible(buildRegistry([a]), retyped, [a])).not.toThrow();
   });
+
+  it('channels with one scene of the same definition share one registry; a scene change rebuilds only its own', () => {
+    const template = a.definition;
+    const live = { values: new Map(), program: null, preview: null, frame: 0, updatedAt: ISO };
+    const one = new ChannelRuntime(channel('ch_1'), [{ ...a, channelId: 'ch_1' }], { ...live });
+    const two = new ChannelRuntime(channel('ch_2'), [{ ...a, id: 'sc_2', channelId: 'ch_2', definition: template }], {
+      ...live,
+    });
+    expect(two.registry).toBe(one.registry);
+    two.upsertScene({ ...b, channelId: 'ch_2', definition: { ...b.definition, inputs: [def('clock', 'clock')] } });
+    expect([...two.registry.keys()]).toEqual(['score', 'title', 'clock']);
+    expect([...one.registry.keys()]).toEqual(['score', 'title']);
+    expect(buildRegistry([])).toBe(buildRegistry([]));
+  });
 });
+
+function channel(id: string): ChannelRecord {
+  return {
+    id,
+    orgId: 'org_1',
+    name: id,
+    fps: 60,
+    width: 1920,
+    height: 1080,
+    outputToken: `token_${id}`,
+    createdAt: ISO,
+    updatedAt: ISO,
+  };
+}

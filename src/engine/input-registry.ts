@@ -3,7 +3,7 @@
  * A name is declared once per channel with one type; the first scene to declare it gives the default.
  */
 import { AppError } from '../errors.js';
-import type { InputDef, InputType, InputValue } from '../protocol/index.js';
+import type { InputDef, InputType, InputValue, SceneDefinition } from '../protocol/index.js';
 import type { SceneRecord } from './model.js';
 import { closestName } from './closest-name.js';
 
@@ -13,7 +13,25 @@ const COLOR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 
 export type InputRegistry = ReadonlyMap<string, InputDef>;
 
-export function buildRegistry(scenes: Iterable<SceneRecord>): Map<string, InputDef> {
+/**
+ * A registry is never changed, only rebuilt, so channels with one scene share the registry of its
+ * definition: 10,000 channels made from one template (their definitions are shared when they load)
+ * hold one registry, not 10,000.
+ */
+const byDefinition = new WeakMap<SceneDefinition, InputRegistry>();
+const EMPTY: InputRegistry = new Map();
+
+export function buildRegistry(scenes: Iterable<SceneRecord>): InputRegistry {
+  const list = [...scenes];
+  if (list.length === 0) return EMPTY;
+  if (list.length > 1) return merge(list);
+  const { definition } = list[0]!;
+  let registry = byDefinition.get(definition);
+  if (!registry) byDefinition.set(definition, (registry = merge(list)));
+  return registry;
+}
+
+function merge(scenes: readonly SceneRecord[]): InputRegistry {
   const registry = new Map<string, InputDef>();
   for (const scene of scenes) {
     for (const def of scene.definition.inputs) {

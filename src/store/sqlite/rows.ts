@@ -42,27 +42,47 @@ export interface KeyRow {
   revoked_at: string | null;
 }
 
-export function channelFromRow(r: ChannelRow): ChannelRecord {
+/**
+ * How a mapping keeps the strings of a row. Rows loaded together repeat many of them (the org id, scene
+ * names, a channel's id in its scenes, the timestamps of one creation): a loader passes `sharedText()`
+ * to keep one copy of each.
+ */
+export type Text = (s: string) => string;
+const asIs: Text = (s) => s;
+
+export function sharedText(): Text {
+  const seen = new Map<string, string>();
+  return (s) => {
+    const kept = seen.get(s);
+    if (kept !== undefined) return kept;
+    seen.set(s, s);
+    return s;
+  };
+}
+
+export function channelFromRow(r: ChannelRow, text: Text = asIs): ChannelRecord {
   return {
-    id: r.id,
-    orgId: r.org_id,
+    id: text(r.id),
+    orgId: text(r.org_id),
     name: r.name,
     fps: r.fps as FrameRate,
     width: r.width,
     height: r.height,
     outputToken: r.output_token,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
+    createdAt: text(r.created_at),
+    updatedAt: text(r.updated_at),
   };
 }
 
-export function liveFromRow(r: ChannelRow, values: [string, string][]): LiveState {
+export function liveFromRow(r: ChannelRow, values: [string, string][], text: Text = asIs): LiveState {
   return {
-    values: new Map(values.map(([name, json]) => [name, JSON.parse(json) as Exclude<InputValue, null>])),
-    program: r.program_scene_id ? { sceneId: r.program_scene_id, since: r.program_since ?? r.live_updated_at } : null,
-    preview: r.preview_scene_id ? { sceneId: r.preview_scene_id } : null,
+    values: new Map(values.map(([name, json]) => [text(name), JSON.parse(json) as Exclude<InputValue, null>])),
+    program: r.program_scene_id
+      ? { sceneId: text(r.program_scene_id), since: text(r.program_since ?? r.live_updated_at) }
+      : null,
+    preview: r.preview_scene_id ? { sceneId: text(r.preview_scene_id) } : null,
     frame: r.frame,
-    updatedAt: r.live_updated_at,
+    updatedAt: text(r.live_updated_at),
   };
 }
 
@@ -73,14 +93,15 @@ export function liveFromRow(r: ChannelRow, values: [string, string][]): LiveStat
 export function sceneFromRow(
   r: SceneRow,
   parse: (json: string) => SceneDefinition = (json) => JSON.parse(json) as SceneDefinition,
+  text: Text = asIs,
 ): SceneRecord {
   return {
-    id: r.id,
-    channelId: r.channel_id,
-    name: r.name,
+    id: text(r.id),
+    channelId: text(r.channel_id),
+    name: text(r.name),
     definition: parse(r.definition),
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
+    createdAt: text(r.created_at),
+    updatedAt: text(r.updated_at),
   };
 }
 

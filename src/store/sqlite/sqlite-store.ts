@@ -26,7 +26,11 @@ import {
   sceneFromRow,
   type SceneRow,
   channelFromRow,
+  sharedText,
 } from './rows.js';
+
+/** Page cache while channels load, in KiB (negative: SQLite's unit for "this many KiB"). */
+const LOAD_CACHE_SIZE = -1024;
 
 export interface SqliteStoreOptions {
   dataDir: string;
@@ -151,7 +155,22 @@ export class SqliteStore implements Store {
     this.st.revokeKey.run(at, id);
   }
 
+  /**
+   * Loading reads every page of the database once. With the connection's 16 MB page cache those pages
+   * would stay in memory, although an idle channel is never read again: the load goes through a small
+   * cache, and afterwards the cache grows only with the pages that work touches.
+   */
   async loadChannels(): Promise<StoredChannel[]> {
+    const cacheSize = this.db.pragma('cache_size', { simple: true }) as number;
+    this.db.pragma(`cache_size = ${LOAD_CACHE_SIZE}`);
+    try {
+      return this.loadAll();
+    } finally {
+      this.db.pragma(`cache_size = ${cacheSize}`);
+    }
+  }
+
+  private loadAll(): StoredChannel[] {
     const scenes = new Map<string, SceneRecord[]>();
     // 10,000 channels made from one template hold one parsed definition, not 10,000 copies.
     const parsed = new Map<string, SceneDefinition>();
@@ -160,9 +179,10 @@ export class SqliteStore implements Store {
       if (!def) parsed.set(json, (def = JSON.parse(json) as SceneDefinition));
       return def;
     };
+    const text = sharedText();
     for (const row of this.st.allScenes.all() as SceneRow[]) {
       const list = scenes.get(row.channel_id) ?? [];
-      list.push(sceneFromRow(row, parseShared));
+      list.push(sceneFromRow(row, parseShared, text));
       scenes.set(row.channel_id, list);
     }
     const values = new Map<string, [string, string][]>();
@@ -172,9 +192,9 @@ export class SqliteStore implements Store {
       values.set(row.channel_id, list);
     }
     return (this.st.allChannels.all() as ChannelRow[]).map((row) => ({
-      channel: channelFromRow(row),
+      channel: channelFromRow(row, text),
       scenes: scenes.get(row.id) ?? [],
-      live: liveFromRow(row, values.get(row.id) ?? []),
+      live: liveFromRow(row, values.get(row.id) ?? [], text),
     }));
   }
 
@@ -182,9 +202,11 @@ export class SqliteStore implements Store {
     const after = page.after ?? '';
     if (page.onlyIds) {
       const ids = JSON.stringify(page.onlyIds);
-      return (this.st.listChannelsIn.all(orgId, after, ids, page.limit) as ChannelRow[]).map(channelFromRow);
+      return (this.st.listChannelsIn.all(orgId, after, ids, page.limit) as ChannelRow[]).map((row) =>
+        channelFromRow(row),
+      );
     }
-    return (this.st.listChannels.all(orgId, after, page.limit) as ChannelRow[]).map(channelFromRow);
+    return (this.st.listChannels.all(orgId, after, page.limit) as ChannelRow[]).map((row) => channelFromRow(row));
   }
 
   async insertChannel(c: ChannelRecord): Promise<void> {
