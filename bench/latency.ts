@@ -10,7 +10,7 @@
 import { startChild, type Child } from './lib/child.js';
 import { isMain, runAsCommand, type BenchOptions } from './lib/cli.js';
 import { KIND_NAMES, type Kind } from './lib/endpoints.js';
-import { settle } from './lib/machine.js';
+import { schedMeter, settle, stealMeter } from './lib/machine.js';
 import { tickDelta } from './lib/onair.js';
 import { startServerUnderTest, type ServerUnderTest } from './lib/servers.js';
 import { cpuShare } from './lib/stats.js';
@@ -36,6 +36,10 @@ interface RunResult {
   missing: number;
   clientCpu: number;
   serverCpu: number;
+  /** The server's main thread: ms per second runnable but waiting for a CPU. */
+  serverWaitMsPerS: number;
+  /** CPU time the hypervisor gave to other guests, share of all CPU time during the run. */
+  steal: number;
   ticks: number;
   late: number;
   diag?: Diagnostics;
@@ -63,11 +67,15 @@ async function runInput(server: ServerUnderTest, clients: Child, input: Input, o
   if (o.profile && onair) await server.child.request('profileStart');
   if (onair) await server.child.request('diagnostics'); // reset
   const s0 = await server.stats();
+  const sched = schedMeter(server.child.proc.pid!);
+  const steal = stealMeter();
   const r = await clients.request<RunResult>('run', {
     input,
     seconds: o.short ? 4 : 10,
     warmupMs: o.short ? 1000 : 2000,
   });
+  const waited = sched();
+  const stolen = steal();
   const s1 = await server.stats();
   const diag = onair ? await server.child.request<Diagnostics>('diagnostics') : undefined;
   if (o.profile && onair)
@@ -82,7 +90,14 @@ async function runInput(server: ServerUnderTest, clients: Child, input: Input, o
           }
         : { ticks: 0, late: 0 };
   console.error(`latency ${server.target.kind} ${input}: p50 ${fmt.ms(r.p50)} p99 ${fmt.ms(r.p99)}`);
-  return { ...r, ...ticks, serverCpu: cpuShare(s0.cpu, s1.cpu, s1.at - s0.at), ...(diag ? { diag } : {}) };
+  return {
+    ...r,
+    ...ticks,
+    serverCpu: cpuShare(s0.cpu, s1.cpu, s1.at - s0.at),
+    serverWaitMsPerS: waited.waitMs / waited.seconds,
+    steal: stolen,
+    ...(diag ? { diag } : {}),
+  };
 }
 
 /** A fresh server and client per input, so a backlog left by one run cannot leak into the next. */
@@ -220,6 +235,16 @@ function detailRows(base: KindResult, onair: KindResult, immediate: KindResult):
       'server CPU (one core = 100 %)',
       each(base, (r) => fmt.pct(r.serverCpu)),
       each(onair, (r) => fmt.pct(r.serverCpu)),
+    ),
+    infoRow(
+      "server's main thread runnable but waiting for a CPU (schedstat), ms per second",
+      each(base, (r) => fmt.ms(r.serverWaitMsPerS)),
+      each(onair, (r) => fmt.ms(r.serverWaitMsPerS)),
+    ),
+    infoRow(
+      'CPU taken by the hypervisor for other guests during the run (steal)',
+      each(base, (r) => fmt.pct(r.steal)),
+      each(onair, (r) => fmt.pct(r.steal)),
     ),
     infoRow(
       'load generator CPU',

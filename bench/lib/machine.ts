@@ -26,6 +26,23 @@ export function stealMeter(): () => number {
   };
 }
 
+/**
+ * A thread's scheduler times (/proc/<pid>/schedstat: the main thread of a process): time on a CPU, and
+ * time runnable but waiting for one. Waiting is what a busy machine does to a frame clock: the timer is
+ * due, the thread is ready, and another process (or the hypervisor) has the CPU.
+ */
+export function schedMeter(pid: number): () => { runMs: number; waitMs: number; seconds: number } {
+  const read = () => {
+    const [run = 0, wait = 0] = fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+    return { run, wait, at: performance.now() };
+  };
+  const a = read();
+  return () => {
+    const b = read();
+    return { runMs: (b.run - a.run) / 1e6, waitMs: (b.wait - a.wait) / 1e6, seconds: (b.at - a.at) / 1000 };
+  };
+}
+
 /** Share of all CPUs busy over the next `ms` (0..1). */
 export async function cpuBusy(ms = 500): Promise<number> {
   const a = cpuTimes();
