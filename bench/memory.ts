@@ -148,7 +148,7 @@ export async function runMemory(o: BenchOptions): Promise<Table[]> {
   const channels = await idleChannelsRss();
   const driven = await drivenCosts(o.short ? 20_000 : 60_000, o.short ? 5 : 9);
   const seconds = o.short ? 2 : 6;
-  const ticks = await clockCosts(seconds, o.short ? 2 : 4);
+  const ticks = await clockCosts(seconds, o.short ? 1 : 4);
   const { one, many } = ticks;
   const rows: Row[] = [
     boundRow(
@@ -179,7 +179,10 @@ export async function runMemory(o: BenchOptions): Promise<Table[]> {
     infoRow(
       'same, at real time (60 fps clock), CPU per tick including timer wake-ups',
       `${fmt.us(one.cpu)}/tick`,
-      `${fmt.us(many.cpu)}/tick: ${fmt.us(ticks.added)} added, median of ${ticks.pairs} pairs (${fmt.us(ticks.range[0])} to ${fmt.us(ticks.range[1])})`,
+      `${fmt.us(many.cpu)}/tick: ${fmt.us(ticks.added)} added` +
+        (ticks.pairs > 1
+          ? `, median of ${ticks.pairs} pairs (${fmt.us(ticks.range[0])} to ${fmt.us(ticks.range[1])})`
+          : ', one pair'),
     ),
     infoRow(
       'tick duration (onTick) p50 / p99',
