@@ -4,6 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelChange } from '../engine/index.js';
+import { CHECKPOINT_NICE } from './sqlite/checkpointer.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import { storeContract } from './store.contract.js';
 
@@ -102,4 +103,23 @@ describe('SqliteStore: ticks off the event loop', () => {
     }
     expect(seen).toBe(42);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'the checkpoint worker runs at a lower CPU priority; the thread that opened the store keeps its own',
+    async () => {
+      const nice = (task: string) => {
+        const stat = fs.readFileSync(`${task}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      };
+      const lowered = () =>
+        fs.readdirSync('/proc/self/task').filter((tid) => nice(`/proc/self/task/${tid}`) === CHECKPOINT_NICE);
+      const before = lowered().length;
+      const mine = nice('/proc/thread-self');
+      await openStore('full');
+      for (let i = 0; i < 100 && lowered().length === before; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(lowered().length).toBe(before + 1);
+      expect(nice('/proc/thread-self')).toBe(mine);
+      expect(mine).not.toBe(CHECKPOINT_NICE);
+    },
+  );
 });

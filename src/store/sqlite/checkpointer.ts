@@ -3,7 +3,8 @@
  * 1,000 pages, copying megabytes and syncing twice on the event loop: a stall of tens of milliseconds, a
  * frame or two of late ticks. Here the main connection never checkpoints (`wal_autocheckpoint=0`) and a
  * second connection on its own thread runs PASSIVE checkpoints, which never block the writer. The worker
- * sleeps until the store reports a tick written, then checkpoints once per interval while writes go on.
+ * sleeps until the store reports a tick written, then checkpoints once per interval while writes go on, at
+ * a lower CPU priority than the event loop.
  *
  * The worker's code is a plain CommonJS string (it needs nothing but better-sqlite3), so it runs the same
  * under tsx, vitest and plain node.
@@ -14,6 +15,13 @@ import { Worker } from 'node:worker_threads';
 const WORKER_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
+// Background work: on a busy machine the frame clock's thread goes first. (On Linux a nice value belongs
+// to a thread, so this lowers the worker only; elsewhere it may lower the process, so it is skipped.)
+if (process.platform === 'linux') {
+  try {
+    require('node:os').setPriority(workerData.nice);
+  } catch {}
+}
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 1000');
 // A checkpoint copies pages from the WAL to the database file: it needs no cache to speak of.
@@ -44,6 +52,9 @@ parentPort.on('message', (msg) => {
 });
 `;
 
+/** The worker's nice value (Linux): the same CPU share as any other work when the machine is idle. */
+export const CHECKPOINT_NICE = 10;
+
 export interface CheckpointerOptions {
   file: string;
   synchronous: 'FULL' | 'NORMAL';
@@ -68,6 +79,7 @@ export class Checkpointer {
         file: options.file,
         synchronous: options.synchronous,
         intervalMs: options.intervalMs ?? 500,
+        nice: CHECKPOINT_NICE,
       },
     });
     this.worker.unref();
