@@ -15,13 +15,14 @@ import { fmt, infoRow, ratioRow, type Row, type Table } from './lib/table.js';
 import type { HttpLoadResult } from './clients/http-load.js';
 
 const CHANNELS = 1000;
-type Kind = 'uws' | 'hono' | 'hono-open' | 'node' | 'onair';
+type Kind = 'uws' | 'hono' | 'hono-open' | 'node' | 'onair' | 'onair-logged';
 const NAMES: Record<Kind, string> = {
   uws: 'raw uWS HTTP (no-op)',
   hono: 'Hono on @hono/node-server, checking the key',
   'hono-open': 'Hono on @hono/node-server, no key check',
   node: 'node:http (no-op)',
   onair: 'onair',
+  'onair-logged': 'onair logging every request (info, the default)',
 };
 
 interface Measured extends HttpLoadResult {
@@ -41,8 +42,8 @@ interface Server {
 }
 
 async function startServer(kind: Kind): Promise<Server> {
-  if (kind === 'onair') {
-    const o = await startOnair({ channels: CHANNELS });
+  if (kind === 'onair' || kind === 'onair-logged') {
+    const o = await startOnair({ channels: CHANNELS, accessLog: kind === 'onair-logged' });
     return {
       port: o.port,
       key: o.key,
@@ -157,6 +158,12 @@ function rows(m: Record<Kind, Measured>): Row[] {
       `uWS ${span('uws')}; Hono ${span('hono')}; open Hono ${span('hono-open')}`,
       span('onair'),
     ),
+    infoRow(
+      'PATCH answered 2xx per second, onair logging every request (info, the default of npm start)',
+      'onair at warn (the rows above)',
+      fmt.rate(m['onair-logged'].okPerSec),
+      `${fmt.x(m['onair-logged'].okPerSec / m.onair.okPerSec)}; ${fmt.rate(perCpu('onair-logged'))} per CPU-second`,
+    ),
     infoRow('latency', `uWS ${lat('uws')}; Hono ${lat('hono')}`, lat('onair')),
     infoRow(
       'server CPU (one core = 100 %)',
@@ -178,7 +185,7 @@ function rows(m: Record<Kind, Measured>): Row[] {
 }
 
 export async function runRest(o: BenchOptions): Promise<Table[]> {
-  const m = await measureAll(['uws', 'onair', 'hono', 'hono-open', 'node'], o);
+  const m = await measureAll(['uws', 'onair', 'hono', 'hono-open', 'node', 'onair-logged'], o);
   const notes = [
     'Baselines: raw uWS answers without reading anything; bare Hono checks the bearer key (SHA-256 looked up in a Map), parses the JSON body and answers with JSON, ' +
       'the "small authenticated PATCH" of the issue\'s reference figures; node:http reads the body and answers.',
@@ -187,7 +194,9 @@ export async function runRest(o: BenchOptions): Promise<Table[]> {
       'no HTTP pipelining (uWebSockets.js v20.30 aborts a request whose answer is pending when the next pipelined request arrives, so onair cannot be pipelined).',
     'onair: the real server, ONAIR_DB_SYNC=full (the WAL is flushed with fdatasync off the event loop, one flush for the ticks written meanwhile), its answer sent once the tick that applied the patch is on disk. ' +
       'The updates limit (30/s per channel) is enforced as in production: 1,000 channels × 30/s admits up to 30 k/s, above what one core answers, ' +
-      'and a 429 does not count as 2xx.',
+      'and a 429 does not count as 2xx. ' +
+      'Logging: onair runs at ONAIR_LOG_LEVEL=warn, since the baselines log nothing; `npm start` logs one JSON line per request at info, and the ' +
+      '"logging every request" row measures that, through the same asynchronous pino destination as stdout, into /dev/null (the cost of building and writing each line, not of a log collector).',
     `Load generator CPU: ${(['uws', 'onair', 'hono'] as const).map((k) => `${k} ${fmt.pct(m[k].cpu)}`).join(', ')} (near 100 % means the baseline is client-bound and its ratio flatters onair).`,
   ];
   const busiest = Math.max(...Object.values(m).map((x) => x.busy));

@@ -16,6 +16,8 @@ export interface OnairOptions {
   /** Frames per event-loop turn on a driven ManualTime (bench/servers/driver.ts driveEngineFrames). */
   framesPerTurn?: number;
   diagnose?: boolean;
+  /** Log every request at info, as `npm start` does by default (to a file in the data dir); else warn. */
+  accessLog?: boolean;
   nodeFlags?: string[];
   maxLifeMs?: number;
 }
@@ -53,6 +55,7 @@ export async function startOnair(options: OnairOptions = {}): Promise<Onair> {
       warp: options.warp,
       framesPerTurn: options.framesPerTurn,
       diagnose: options.diagnose,
+      accessLog: options.accessLog,
     },
     nodeFlags: ['--expose-gc', ...(options.nodeFlags ?? [])],
     maxLifeMs: options.maxLifeMs,

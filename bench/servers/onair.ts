@@ -9,8 +9,10 @@
  * frame per 1/60 s.
  */
 import fs from 'node:fs';
+import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { ManualTime, type TimeSource } from '../../src/engine/index.js';
+import { createLogger } from '../../src/logger.js';
 import { startServer } from '../../src/main.js';
 import { childConfig, memorySnapshot, ready, serveParent } from '../lib/child.js';
 import { diagnostics, installDiagnostics } from './diagnostics.js';
@@ -28,6 +30,12 @@ interface Config {
   dataDir: string;
   /** Record tick lateness and commit times (./diagnostics.ts). */
   diagnose?: boolean;
+  /**
+   * Log every request at info, the default of `npm start`, through the same asynchronous pino destination
+   * as stdout, into /dev/null: the cost measured is onair's (building and writing each line), not that of
+   * a log collector or of a disk shared with the database. Otherwise warn: the baselines log nothing.
+   */
+  accessLog?: boolean;
   /** Rate-limit buckets whose refusals are ignored (the check still runs); default: none. */
   lift?: ('updates' | 'reads' | 'creates')[];
 }
@@ -59,12 +67,13 @@ async function main(): Promise<void> {
     ONAIR_PORT: '0',
     ONAIR_DATA_DIR: dir,
     ONAIR_BOOTSTRAP_KEY: BENCH_KEY,
-    ONAIR_LOG_LEVEL: 'warn',
+    ONAIR_LOG_LEVEL: cfg.accessLog ? 'info' : 'warn',
     ONAIR_DB_SYNC: cfg.dbSync ?? 'full',
   });
   const manual = cfg.framesPerTurn ? new ManualTime(Date.now()) : null;
   const time = manual ?? (cfg.warp ? warpedTime(cfg.warp) : undefined);
-  const server = await startServer(config, time ? { time } : {});
+  const logger = cfg.accessLog ? createLogger('info', pino.destination({ dest: '/dev/null', sync: false })) : undefined;
+  const server = await startServer(config, { ...(time ? { time } : {}), ...(logger ? { logger } : {}) });
   let stopDriving: Stop = () => {};
   serveParent(
     {
