@@ -270,7 +270,8 @@ export async function runLatency(o: BenchOptions): Promise<Table[]> {
   const sent = INPUTS.reduce((n, i) => n + onair.runs[i].sent, 0);
   const notes = [
     `${CHANNELS} channels × ${PER_CHANNEL} renderers in one client process, each channel updated ${RATE}×/s (${CHANNELS * RATE} updates/s), ` +
-      'onair at its real 60 fps with ONAIR_DB_SYNC=full (every answer waits until its tick is on disk; frames are sent once the tick is written). ' +
+      'onair at its real 60 fps with ONAIR_DB_SYNC=full (every answer waits until its tick is on disk; frames are sent once the tick is written) ' +
+      'and ONAIR_LOG_LEVEL=warn, as the baselines log nothing (the REST table measures what logging every request costs). ' +
       "The baseline is raw uWS doing the same job at 60 Hz: it keeps each channel's latest value and publishes them all at every frame boundary; " +
       "the target compares onair's value → renderer time with the baseline's publish → renderer time plus half a frame (p50) or a frame (p99), as in the issue's reference figures. " +
       "Publish → renderer is measured from the frame's serverTime (the server process's wall clock) to its arrival (the client's; same machine). " +
