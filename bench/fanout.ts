@@ -8,7 +8,7 @@
 import { startChild, sleep } from './lib/child.js';
 import { isMain, runAsCommand, type BenchOptions } from './lib/cli.js';
 import { KIND_NAMES, type Kind } from './lib/endpoints.js';
-import { settle } from './lib/machine.js';
+import { settle, stealMeter } from './lib/machine.js';
 import { startServerUnderTest } from './lib/servers.js';
 import { cpuShare } from './lib/stats.js';
 import { fmt, infoRow, ratioRow, type Row, type Table } from './lib/table.js';
@@ -38,6 +38,8 @@ interface Measured {
   sysUs: number;
   clientCpu: number;
   busy: number;
+  /** CPU the hypervisor gave to other guests during the measured window. */
+  steal: number;
 }
 
 async function measure(kind: Kind, layout: Layout, o: BenchOptions, perTurn = 1): Promise<Measured> {
@@ -58,7 +60,9 @@ async function measure(kind: Kind, layout: Layout, o: BenchOptions, perTurn = 1)
     await sleep(o.short ? 1000 : 2000);
     if (o.profile && kind === 'onair') await server.child.request('profileStart');
     const [c0, s0] = await Promise.all([clients.request<Count>('count'), server.stats()]);
+    const steal = stealMeter();
     await sleep(o.short ? 2000 : 5000);
+    const stolen = steal();
     const [c1, s1] = await Promise.all([clients.request<Count>('count'), server.stats()]);
     if (o.profile && kind === 'onair') {
       const file = `bench/results/prof/fanout-${layout.channels}x${layout.perChannel}.cpuprofile`;
@@ -75,6 +79,7 @@ async function measure(kind: Kind, layout: Layout, o: BenchOptions, perTurn = 1)
       sysUs: (s1.cpu.system - s0.cpu.system) / delivered,
       clientCpu: cpuShare(c0.cpu, c1.cpu, ms),
       busy,
+      steal: stolen,
     };
   } finally {
     await clients.stop();
@@ -83,7 +88,8 @@ async function measure(kind: Kind, layout: Layout, o: BenchOptions, perTurn = 1)
 }
 
 function layoutRows(layout: Layout, m: Record<Kind, Measured>): Row[] {
-  const cpu = (k: Kind) => `${fmt.pct(m[k].serverCpu)} server, ${fmt.pct(m[k].clientCpu)} client`;
+  const cpu = (k: Kind) =>
+    `${fmt.pct(m[k].serverCpu)} server, ${fmt.pct(m[k].clientCpu)} client, ${fmt.pct(m[k].steal)} steal`;
   const perMsg = (k: Kind) => `${m[k].userUs.toFixed(2)} + ${m[k].sysUs.toFixed(2)} µs`;
   return [
     ratioRow(`${layout.name}: msg/s delivered`, KIND_NAMES.uws, m.uws.rate, m.onair.rate, fmt.rate, { min: 0.6 }),
@@ -96,7 +102,11 @@ function layoutRows(layout: Layout, m: Record<Kind, Measured>): Row[] {
       fmt.rate(m.onair.rate),
       fmt.x(m.onair.rate / m.ws.rate),
     ),
-    infoRow(`${layout.name}: CPU (one core = 100 %)`, `uWS ${cpu('uws')}`, cpu('onair')),
+    infoRow(
+      `${layout.name}: CPU (one core = 100 %; steal: taken by the hypervisor, share of the machine)`,
+      `uWS ${cpu('uws')}`,
+      cpu('onair'),
+    ),
     infoRow(
       `${layout.name}: server CPU per delivered message, user + kernel`,
       `uWS ${perMsg('uws')}; socket.io ${perMsg('socketio')}; ws ${perMsg('ws')}`,
