@@ -170,6 +170,16 @@ function detailRows(base: KindResult, onair: KindResult, immediate: KindResult):
       each(onair, p50p99),
     ),
     infoRow(
+      "the targets' bounds applied to raw uWS at 60 Hz doing the same job (value sent → renderer)",
+      each(base, (r) => {
+        const p50 = r.publish.p50 + FRAME_MS / 2;
+        const p99 = r.publish.p99 + FRAME_MS;
+        const verdict = (v: number, bound: number) => `${fmt.ms(v)} ${v <= bound ? '≤' : '>'} ${fmt.ms(bound)}`;
+        return `p50 ${verdict(r.p50, p50)}, p99 ${verdict(r.p99, p99)}`;
+      }),
+      '—',
+    ),
+    infoRow(
       'frame publish → renderer, p50 / p99 (one burst per frame)',
       `uWS at 60 Hz: ${each(base, (r) => p50p99(r.publish))}`,
       each(onair, (r) => p50p99(r.publish)),
