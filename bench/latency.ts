@@ -163,6 +163,10 @@ function detailRows(base: KindResult, onair: KindResult, immediate: KindResult):
   const late = (r: RunResult) => (r.ticks > 0 ? r.late / r.ticks : NaN);
   const diag = (f: (d: Diagnostics) => Stat) => (r: RunResult) =>
     r.diag ? `${fmt.ms(f(r.diag).p50)} / ${fmt.ms(f(r.diag).p99)}` : '—';
+  /** onair's diagnostics, p50 / p99 per input. */
+  const diagRow = (label: string, f: (d: Diagnostics) => Stat) => infoRow(label, '—', each(onair, diag(f)));
+  /** The same figure for the 60 Hz baseline and onair. */
+  const bothRow = (label: string, f: (r: RunResult) => string) => infoRow(label, each(base, f), each(onair, f));
   return [
     infoRow(
       'value sent → renderer, p50 / p99 (both wait for the next frame)',
@@ -198,14 +202,7 @@ function detailRows(base: KindResult, onair: KindResult, immediate: KindResult):
         { max: 0.001, text: '< 0.1 %' },
       ),
     ),
-    infoRow(
-      'scheduled tick start after its frame began, p50 / p99',
-      '—',
-      each(
-        onair,
-        diag((d) => d.tickLateness),
-      ),
-    ),
+    diagRow('scheduled tick start after its frame began, p50 / p99', (d) => d.tickLateness),
     infoRow(
       'late scheduled ticks; ticks that restarted an idle clock',
       '—',
@@ -213,22 +210,8 @@ function detailRows(base: KindResult, onair: KindResult, immediate: KindResult):
         r.diag ? `${fmt.pct(r.diag.lateScheduled / r.diag.tickLateness.count)}; ${r.diag.restarts}` : '—',
       ),
     ),
-    infoRow(
-      'tick write (on the event loop, before the frame is sent), p50 / p99',
-      '—',
-      each(
-        onair,
-        diag((d) => d.commit),
-      ),
-    ),
-    infoRow(
-      'write → durable on disk (off the loop; answers wait for it), p50 / p99',
-      '—',
-      each(
-        onair,
-        diag((d) => d.flush),
-      ),
-    ),
+    diagRow('tick write (on the event loop, before the frame is sent), p50 / p99', (d) => d.commit),
+    diagRow('write → durable on disk (off the loop; answers wait for it), p50 / p99', (d) => d.flush),
     infoRow(
       'garbage-collection pauses: count, p99, max',
       '—',
@@ -241,31 +224,13 @@ function detailRows(base: KindResult, onair: KindResult, immediate: KindResult):
         r.diag?.loopDelay ? `${fmt.ms(r.diag.loopDelay.p99)} / ${fmt.ms(r.diag.loopDelay.max)}` : '—',
       ),
     ),
-    infoRow(
-      'server CPU (one core = 100 %)',
-      each(base, (r) => fmt.pct(r.serverCpu)),
-      each(onair, (r) => fmt.pct(r.serverCpu)),
+    bothRow('server CPU (one core = 100 %)', (r) => fmt.pct(r.serverCpu)),
+    bothRow("server's main thread runnable but waiting for a CPU (schedstat), ms per second", (r) =>
+      fmt.ms(r.serverWaitMsPerS),
     ),
-    infoRow(
-      "server's main thread runnable but waiting for a CPU (schedstat), ms per second",
-      each(base, (r) => fmt.ms(r.serverWaitMsPerS)),
-      each(onair, (r) => fmt.ms(r.serverWaitMsPerS)),
-    ),
-    infoRow(
-      'CPU taken by the hypervisor for other guests during the run (steal)',
-      each(base, (r) => fmt.pct(r.steal)),
-      each(onair, (r) => fmt.pct(r.steal)),
-    ),
-    infoRow(
-      'load generator CPU',
-      each(base, (r) => fmt.pct(r.clientCpu)),
-      each(onair, (r) => fmt.pct(r.clientCpu)),
-    ),
-    infoRow(
-      'deliveries measured / missing',
-      each(base, (r) => `${r.count} / ${r.missing}`),
-      each(onair, (r) => `${r.count} / ${r.missing}`),
-    ),
+    bothRow('CPU taken by the hypervisor for other guests during the run (steal)', (r) => fmt.pct(r.steal)),
+    bothRow('load generator CPU', (r) => fmt.pct(r.clientCpu)),
+    bothRow('deliveries measured / missing', (r) => `${r.count} / ${r.missing}`),
   ];
 }
 
