@@ -16,7 +16,8 @@ import { playoutRoutes } from './playout/routes.js';
 import { handleError, validationError } from './problem.js';
 import { renderRoutes } from './render/routes.js';
 import { sceneRoutes } from './scenes/routes.js';
-import { systemRoutes } from './system/routes.js';
+import { healthRoutes } from './system/health-routes.js';
+import { pageRoutes } from './system/page-routes.js';
 import { templateRoutes } from './templates/routes.js';
 
 export const API_VERSION = '1.0.0';
@@ -74,6 +75,7 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
 
   app.route('/v1', v1);
   app.route('/', renderRoutes(deps));
-  app.route('/', systemRoutes(deps, publicDir));
+  app.route('/', healthRoutes(deps));
+  app.route('/', pageRoutes(publicDir));
   return app;
 }

@@ -1,38 +1,20 @@
 /**
- * Operations endpoints (API.md §9) and the pages around the API: health, metrics, the API reference.
+ * The pages around the API: the landing page, the API reference, first-run setup and invitations, and
+ * the small static files they load.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Hono } from 'hono';
-import { timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../errors.js';
-import type { ApiDeps, ApiEnv } from '../env.js';
+import type { ApiEnv } from '../env.js';
 import { fileResponse, NO_CACHE, readStatic } from '../static-file.js';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 const SWAGGER_FILES = new Set(['swagger-ui.css', 'swagger-ui-bundle.js']);
 
-export function systemRoutes(deps: ApiDeps, publicDir: string): Hono<ApiEnv> {
+export function pageRoutes(publicDir: string): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
-
-  app.get('/healthz', (c) => {
-    const health = deps.health();
-    if (health === 'ready') return c.json({ ok: true }, 200);
-    const detail = {
-      starting: 'The server is starting.',
-      draining: 'The server is draining.',
-      storage_failed: 'Storage can no longer confirm writes on disk; restart the server (see its log).',
-    }[health];
-    throw new AppError('unavailable', detail, { retryAfter: 1 });
-  });
-
-  app.get('/metrics', (c) => {
-    if (deps.metricsToken && !sameSecret(c.req.header('authorization') ?? '', `Bearer ${deps.metricsToken}`)) {
-      throw new AppError('unauthorized', 'Send "Authorization: Bearer $ONAIR_METRICS_TOKEN".');
-    }
-    return c.text(deps.metrics(), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
-  });
 
   app.get('/docs', () => {
     const page = readStatic(path.join(publicDir, 'docs.html'));
@@ -68,10 +50,4 @@ export function systemRoutes(deps: ApiDeps, publicDir: string): Hono<ApiEnv> {
   });
 
   return app;
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const ab = Buffer.from(a);
-  const bb = Buffer.from(b);
-  return ab.length === bb.length && timingSafeEqual(ab, bb);
 }
