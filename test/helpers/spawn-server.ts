@@ -1,6 +1,7 @@
 /**
- * onair as a real child process (`src/cli.ts`, as `npm start` runs it), for tests that restart or kill
- * the whole process. The port is learnt from the JSON `listening` log line.
+ * onair as a real child process (`src/cli.ts` under tsx by default; `npm start` or `node dist/cli.js` when
+ * asked), for tests that restart, signal or kill the whole process. The port is learnt from the JSON
+ * `listening` log line. `runCli` runs a command that ends by itself (backup, restore, a refused start).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
@@ -17,8 +18,18 @@ export interface ChildServer {
   kill(signal: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function spawnServer(env: Record<string, string>, timeoutMs = 20_000): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts'], {
+/** How to start the process: `src/cli.ts` under tsx unless told otherwise. */
+export interface SpawnOptions {
+  command?: string;
+  args?: string[];
+  timeoutMs?: number;
+}
+
+const CLI = [process.execPath, '--import', 'tsx', 'src/cli.ts'] as const;
+
+export async function spawnServer(env: Record<string, string>, options: SpawnOptions = {}): Promise<ChildServer> {
+  const { command = CLI[0], args = CLI.slice(1), timeoutMs = 20_000 } = options;
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ONAIR_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -46,6 +57,30 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 20_00
       return exited;
     },
   };
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `src/cli.ts <args>` to its end (at most `timeoutMs`) and returns what it printed. */
+export function runCli(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<CliResult> {
+  const child = spawn(CLI[0], [...CLI.slice(1), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: timeoutMs,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 /** A port that was free a moment ago (for restarting a child server on the same address). */

@@ -13,6 +13,7 @@ import { newId } from '../../ids.js';
 import type { SceneDefinition } from '../../protocol/index.js';
 import type { ApiKeyRecord, OrgRecord, Page, Store } from '../store.js';
 import { Checkpointer } from './checkpointer.js';
+import { DataDirLock } from './data-dir-lock.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { placeholders, RowBatch } from './row-batch.js';
@@ -49,33 +50,43 @@ export class SqliteStore implements Store {
   private readonly flusher: WalFlusher | null;
   private readonly checkpointer: Checkpointer;
   private closing: Promise<void> | undefined;
+  private readonly lock: DataDirLock;
 
   constructor(options: SqliteStoreOptions) {
     fs.mkdirSync(options.dataDir, { recursive: true });
+    // The store owns the data directory: a second onair on it is refused before it opens the database.
+    this.lock = DataDirLock.acquire(options.dataDir);
     const file = path.join(options.dataDir, 'onair.db');
     const synchronous = options.synchronous === 'full' ? 'FULL' : 'NORMAL';
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma(`synchronous = ${synchronous}`);
-    this.db.pragma('foreign_keys = ON');
-    this.db.pragma('busy_timeout = 5000');
-    // A WAL grown by a burst is cut back to this size when it is next reset.
-    this.db.pragma('journal_size_limit = 67108864');
-    migrate(this.db);
-    this.st = prepareStatements(this.db);
-    this.accounts = new SqliteAccounts(this.db);
-    this.tickWrites = tickWriteBatches(this.db);
-    this.commitTx = this.db.transaction((changes: readonly ChannelChange[]) => this.writeTick(changes));
-    this.flusher = synchronous === 'FULL' ? WalFlusher.open(`${file}-wal`) : null;
-    this.db.pragma('wal_autocheckpoint = 0');
-    this.checkpointer = new Checkpointer({
-      file,
-      synchronous,
-      intervalMs: options.checkpointIntervalMs,
-      onFailure: () => {
-        if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
-      },
-    });
+    let db: Database.Database | undefined;
+    try {
+      this.db = db = new Database(file);
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${synchronous}`);
+      this.db.pragma('foreign_keys = ON');
+      this.db.pragma('busy_timeout = 5000');
+      // A WAL grown by a burst is cut back to this size when it is next reset.
+      this.db.pragma('journal_size_limit = 67108864');
+      migrate(this.db);
+      this.st = prepareStatements(this.db);
+      this.accounts = new SqliteAccounts(this.db);
+      this.tickWrites = tickWriteBatches(this.db);
+      this.commitTx = this.db.transaction((changes: readonly ChannelChange[]) => this.writeTick(changes));
+      this.flusher = synchronous === 'FULL' ? WalFlusher.open(`${file}-wal`) : null;
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.checkpointer = new Checkpointer({
+        file,
+        synchronous,
+        intervalMs: options.checkpointIntervalMs,
+        onFailure: () => {
+          if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+        },
+      });
+    } catch (err) {
+      if (db?.open) db.close();
+      this.lock.release();
+      throw err;
+    }
   }
 
   close(): Promise<void> {
@@ -83,6 +94,7 @@ export class SqliteStore implements Store {
       await this.checkpointer.stop();
       await this.flusher?.close();
       this.db.close();
+      this.lock.release();
     })();
     return this.closing;
   }
