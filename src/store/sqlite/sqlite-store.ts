@@ -103,10 +103,20 @@ export class SqliteStore implements Store {
     return this.flusher?.failure()?.message ?? null;
   }
 
+  /** For metrics: the listener the tick-write and WAL-flush durations go to (the last one set). */
+  private timings: StoreTimings | null = null;
+
+  /** Reports how long each tick's write and each flush of the WAL take, from now on. */
+  observe(timings: StoreTimings): void {
+    this.timings = timings;
+    this.flusher?.observe((ms) => timings.walFlush(ms));
+  }
+
   commitTick(_frame: number, changes: readonly ChannelChange[]): TickWrite {
+    const started = performance.now();
     if (!this.flusher) {
       this.commitTx(changes);
-      this.checkpointer.written();
+      this.written(started);
       return;
     }
     this.st.unsynced.run();
@@ -115,8 +125,18 @@ export class SqliteStore implements Store {
     } finally {
       this.st.synced.run();
     }
-    this.checkpointer.written();
+    this.written(started);
     return { durable: this.flusher.flush() };
+  }
+
+  /** After a tick's transaction. A listener that throws must not turn a committed tick into a failed one. */
+  private written(started: number): void {
+    this.checkpointer.written();
+    try {
+      this.timings?.tickWrite(performance.now() - started);
+    } catch {
+      // metrics only
+    }
   }
 
   async defaultOrg(): Promise<OrgRecord> {
@@ -298,6 +318,14 @@ function tickWriteBatches(db: Database.Database) {
         FROM (VALUES ${placeholders(rows, 6)}) AS v WHERE channels.id = v.column1`,
     ),
   };
+}
+
+/** Durations of the store's work on the tick path, in milliseconds, for metrics; must be cheap. */
+export interface StoreTimings {
+  /** One tick's SQLite transaction, on the event loop. */
+  tickWrite(ms: number): void;
+  /** One fdatasync of the WAL, off the event loop (only with synchronous 'full'). */
+  walFlush(ms: number): void;
 }
 
 function migrate(db: Database.Database): void {

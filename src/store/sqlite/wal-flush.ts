@@ -17,6 +17,8 @@ export class WalFlusher {
   private broken: Error | null = null;
   /** The flush that will start when the running one ends: every write made meanwhile waits for it. */
   private next: Promise<void> | null = null;
+  /** Told how long each fdatasync took, failed ones included (for metrics). */
+  private onFlushed: ((ms: number) => void) | null = null;
 
   private constructor(private readonly fd: number) {}
 
@@ -40,6 +42,11 @@ export class WalFlusher {
     return this.next;
   }
 
+  /** Reports the duration of every fdatasync from now on; one listener (the last one set). */
+  observe(onFlushed: (ms: number) => void): void {
+    this.onFlushed = onFlushed;
+  }
+
   /** The failure that stopped every flush, if any. */
   failure(): Error | null {
     return this.broken;
@@ -54,6 +61,15 @@ export class WalFlusher {
     if (!this.broken) fs.closeSync(this.fd);
   }
 
+  /** A listener that throws must not keep the flush from settling: acknowledgements wait on it. */
+  private report(ms: number): void {
+    try {
+      this.onFlushed?.(ms);
+    } catch {
+      // metrics only
+    }
+  }
+
   private promote(): Promise<void> {
     this.next = null;
     return (this.running = this.start());
@@ -61,8 +77,10 @@ export class WalFlusher {
 
   private start(): Promise<void> {
     if (this.broken) return Promise.reject(this.broken);
+    const started = performance.now();
     const done = new Promise<void>((resolve, reject) =>
       fs.fdatasync(this.fd, (err) => {
+        this.report(performance.now() - started);
         if (!err) return resolve();
         this.broken ??= new Error(`fdatasync of the WAL failed (${err.code ?? err.message}); restart the server.`);
         reject(this.broken);
