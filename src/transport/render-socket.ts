@@ -43,7 +43,32 @@ export interface RenderSocketDeps {
   accepting: () => boolean;
   /** Heartbeat period; the protocol's default unless a test shortens it. */
   heartbeatMs?: number | undefined;
+  /** Where connections and sent messages are counted, for metrics; nothing is counted without it. */
+  counters?: SocketCounters | undefined;
 }
+
+/** Who holds a connection, as metrics name it: output-token renderers, API keys, dashboard sessions. */
+export type ConnectionKind = 'output' | 'key' | 'session';
+/** What was sent: frame messages, snapshots, replies to ops (acks and errors), heartbeats. */
+export type SentKind = 'frame' | 'snapshot' | 'reply' | 'heartbeat';
+
+/**
+ * Plain numbers the send path adds to and metrics read when scraped: counting costs an addition, not a
+ * metrics-library call per message. Bytes are the UTF-8 text handed to uWS for each recipient (queued
+ * there; a socket closed for backpressure may not receive all of it).
+ */
+export class SocketCounters {
+  readonly open: Record<ConnectionKind, number> = { output: 0, key: 0, session: 0 };
+  readonly messages: Record<SentKind, number> = { frame: 0, snapshot: 0, reply: 0, heartbeat: 0 };
+  readonly bytes: Record<SentKind, number> = { frame: 0, snapshot: 0, reply: 0, heartbeat: 0 };
+
+  sent(kind: SentKind, recipients: number, text: string): void {
+    this.messages[kind] += recipients;
+    this.bytes[kind] += recipients * Buffer.byteLength(text);
+  }
+}
+
+const KIND_OF: Record<Principal['kind'], ConnectionKind> = { output: 'output', key: 'key', user: 'session' };
 
 export const topicOf = (channelId: string) => `ch/${channelId}`;
 const HEARTBEAT_TOPIC = 'heartbeat';
@@ -51,8 +76,18 @@ const HEARTBEAT_TOPIC = 'heartbeat';
 export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
   const sockets = new Map<string, Set<WebSocket<SocketData>>>();
   let connections = 0;
-  const send = (ws: WebSocket<SocketData>, msg: object) => {
-    if (!ws.getUserData().closed) ws.send(JSON.stringify(msg), false);
+  const counters = deps.counters;
+  const send = (ws: WebSocket<SocketData>, msg: object, kind: SentKind) => {
+    if (ws.getUserData().closed) return;
+    const text = JSON.stringify(msg);
+    // 2: dropped (over the backpressure limit), not sent.
+    if (ws.send(text, false) !== 2) counters?.sent(kind, 1, text);
+  };
+  /** Publishes to every subscriber of a topic (uWS fans out natively) and counts one copy per subscriber. */
+  const publish = (topic: string, msg: object, kind: SentKind) => {
+    const text = JSON.stringify(msg);
+    app.publish(topic, text, false);
+    counters?.sent(kind, app.numSubscribers(topic), text);
   };
 
   app.ws<SocketData>('/v1/ws', {
@@ -105,6 +140,8 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     },
     open: (ws) => {
       const data = ws.getUserData();
+      // Counted before anything can end it: close() always follows open() and takes it off again.
+      if (counters) counters.open[KIND_OF[data.principal.kind]]++;
       if (!deps.engine.has(data.channelId)) return ws.end(CloseCode.channelDeleted, 'channel deleted');
       let set = sockets.get(data.channelId);
       if (!set) sockets.set(data.channelId, (set = new Set()));
@@ -112,7 +149,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       // Subscribe and snapshot in one turn: no frame can fall between them.
       ws.subscribe(topicOf(data.channelId));
       ws.subscribe(HEARTBEAT_TOPIC);
-      send(ws, deps.engine.snapshot(data.channelId));
+      send(ws, deps.engine.snapshot(data.channelId), 'snapshot');
     },
     message: (ws, message) => {
       const data = ws.getUserData();
@@ -121,34 +158,32 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       try {
         msg = parseClientMessage(text);
       } catch (err) {
-        return send(ws, errorMessage(null, err));
+        return send(ws, errorMessage(null, err), 'reply');
       }
       if (msg.op === 'resync') {
         admitCustom(deps.limiter, `resync:${data.connectionId}`, RESYNC_LIMIT).then(
-          () => send(ws, deps.engine.snapshot(data.channelId)),
-          (err: unknown) => send(ws, errorMessage(null, err)),
+          () => send(ws, deps.engine.snapshot(data.channelId), 'snapshot'),
+          (err: unknown) => send(ws, errorMessage(null, err), 'reply'),
         );
         return;
       }
       const id = msg.id;
       runOp(msg, data.principal, data.channelId, deps).then(
-        (ack) => send(ws, ack),
-        (err: unknown) => send(ws, errorMessage(id, err)),
+        (ack) => send(ws, ack, 'reply'),
+        (err: unknown) => send(ws, errorMessage(id, err), 'reply'),
       );
     },
     close: (ws) => {
       const data = ws.getUserData();
       data.closed = true;
+      if (counters) counters.open[KIND_OF[data.principal.kind]]--;
       sockets.get(data.channelId)?.delete(ws);
       if (sockets.get(data.channelId)?.size === 0) sockets.delete(data.channelId);
     },
   });
 
   const unsubscribe = deps.broker.subscribe((channelId, msg) => {
-    if (msg.kind === 'frame') {
-      app.publish(topicOf(channelId), JSON.stringify(msg.message), false);
-      return;
-    }
+    if (msg.kind === 'frame') return publish(topicOf(channelId), msg.message, 'frame');
     for (const ws of [...(sockets.get(channelId) ?? [])]) {
       const data = ws.getUserData();
       if (msg.reason === 'channel_deleted') ws.end(CloseCode.channelDeleted, 'channel deleted');
@@ -157,7 +192,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
   });
 
   const heartbeat = setInterval(() => {
-    app.publish(HEARTBEAT_TOPIC, JSON.stringify({ type: 'heartbeat', serverTime: Date.now() }), false);
+    publish(HEARTBEAT_TOPIC, { type: 'heartbeat', serverTime: Date.now() }, 'heartbeat');
   }, deps.heartbeatMs ?? HEARTBEAT_INTERVAL_MS);
   heartbeat.unref();
 
