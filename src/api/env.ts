@@ -9,6 +9,18 @@ import type { RendererAssets } from './render/renderer-assets.js';
 /** `storage_failed`: writes can no longer be confirmed on disk (Store.failure()); restart the server. */
 export type Health = 'starting' | 'ready' | 'draining' | 'storage_failed';
 
+/**
+ * Told of every request the API answers, for metrics. `route` is the route template that matched
+ * (`/v1/channels/:id/inputs`), or one fixed label when none did: never the raw path, which a client
+ * chooses and would grow the label set without bound.
+ */
+export type RequestObserver = (route: string, method: string, status: number, seconds: number) => void;
+
+/** Passed to `app.fetch(request, bindings)` by main.ts: services the app reaches through `c.env`. */
+export interface ApiBindings {
+  observeRequest?: RequestObserver | undefined;
+}
+
 /** What the HTTP API needs from the rest of the server; main.ts provides it. */
 export interface ApiDeps {
   engine: Engine;
@@ -20,12 +32,15 @@ export interface ApiDeps {
   baseUrl: () => string;
   health: () => Health;
   renderer: RendererAssets;
-  metrics: () => string;
+  /** The Prometheus text exposition. */
+  metrics: () => string | Promise<string>;
   metricsToken: string | undefined;
   sessionTtlSeconds: number;
 }
 
 export interface ApiEnv {
+  /** Undefined when the app is called without bindings (tests calling it directly). */
+  Bindings: ApiBindings | undefined;
   Variables: {
     requestId: string;
     log: Logger;

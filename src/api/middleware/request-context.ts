@@ -1,13 +1,20 @@
 /**
- * Request id (echoed when the client sent a sane one), a child logger carrying it, and one access log
- * line per request. Paths are logged without their query string: renderer URLs carry tokens there.
+ * Request id (echoed when the client sent a sane one), a child logger carrying it, one access log line
+ * per request, and the request's route, method, status and duration for metrics (when main.ts passed
+ * an observer in the bindings). Paths are logged without their query string: renderer URLs carry tokens
+ * there.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
 import type { Logger } from 'pino';
 import { requestIdFrom } from '../../http/request-id.js';
 import type { ApiEnv } from '../env.js';
+import { asAppError } from '../problem.js';
 
 const CHANNEL_PATH = /^\/v1\/channels\/(ch_[A-Za-z0-9]+)/;
+
+/** The route label of a request that matched no endpoint (404 not_found, or a method the path lacks). */
+export const UNMATCHED_ROUTE = 'unmatched';
 
 export function requestContext(logger: Logger): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
@@ -16,10 +23,39 @@ export function requestContext(logger: Logger): MiddlewareHandler<ApiEnv> {
     c.set('requestId', requestId);
     c.set('log', log);
     const started = performance.now();
-    await next();
+    try {
+      await next();
+    } catch (err) {
+      // Only the not-found handler's throw gets here (Hono catches a handler's own): onError answers it
+      // once this middleware has let it through, so its status is the one onError will give it.
+      finish(c, log, started, asAppError(err).status);
+      throw err;
+    }
     c.res.headers.set('X-Request-Id', requestId);
-    const ms = Math.round((performance.now() - started) * 100) / 100;
-    const channelId = CHANNEL_PATH.exec(c.req.path)?.[1];
-    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms, channelId }, 'request');
+    finish(c, log, started, c.res.status);
   };
+}
+
+/** Metrics and the access log line, once the status is known. */
+function finish(c: Context<ApiEnv>, log: Logger, started: number, status: number): void {
+  const elapsed = performance.now() - started;
+  c.env?.observeRequest?.(routeOf(c), c.req.method, status, elapsed / 1000);
+  if (!log.isLevelEnabled('info')) return;
+  const ms = Math.round(elapsed * 100) / 100;
+  const channelId = CHANNEL_PATH.exec(c.req.path)?.[1];
+  log.info({ method: c.req.method, path: c.req.path, status, ms, channelId }, 'request');
+}
+
+/**
+ * The template of the endpoint the request was routed to, even when a middleware answered first (a 401
+ * before the handler is still counted under its route). Middleware is registered for every method
+ * (`ALL`); an endpoint for its own. No endpoint: UNMATCHED_ROUTE.
+ */
+function routeOf(c: Context<ApiEnv>): string {
+  const routes = matchedRoutes(c);
+  for (let i = routes.length - 1; i >= 0; i--) {
+    const route = routes[i]!;
+    if (route.method !== 'ALL') return route.path;
+  }
+  return UNMATCHED_ROUTE;
 }

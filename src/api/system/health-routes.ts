@@ -20,11 +20,11 @@ export function healthRoutes(deps: ApiDeps): Hono<ApiEnv> {
     throw new AppError('unavailable', detail, { retryAfter: 1 });
   });
 
-  app.get('/metrics', (c) => {
+  app.get('/metrics', async (c) => {
     if (deps.metricsToken && !sameSecret(c.req.header('authorization') ?? '', `Bearer ${deps.metricsToken}`)) {
       throw new AppError('unauthorized', 'Send "Authorization: Bearer $ONAIR_METRICS_TOKEN".');
     }
-    return c.text(deps.metrics(), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
+    return c.text(await deps.metrics(), 200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
   });
 
   return app;

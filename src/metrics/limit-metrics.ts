@@ -1,0 +1,31 @@
+/**
+ * Rate-limit refusals by bucket. The limiter sees keys (`updates:ch_…`, `login:…`); the bucket is the part
+ * before the first colon, kept only when it is one of the names below so a key can never add a series.
+ */
+import { Counter, type Registry } from 'prom-client';
+import type { RateLimiter } from '../limits/rate-limiter.js';
+
+const BUCKETS = new Set(['updates', 'reads', 'creates', 'login', 'login-account', 'login-client', 'resync']);
+
+/** The limiter, counting each refusal it makes. */
+export function countRefusals(registry: Registry, limiter: RateLimiter): RateLimiter {
+  const refused = new Counter({
+    name: 'onair_rate_limited_total',
+    help: 'Requests and WebSocket ops refused by a rate limit, by bucket',
+    labelNames: ['bucket'] as const,
+    registers: [registry],
+  });
+  for (const bucket of ['updates', 'reads', 'creates']) refused.inc({ bucket }, 0);
+  return {
+    async take(key, limit, windowMs) {
+      const decision = await limiter.take(key, limit, windowMs);
+      if (!decision.allowed) refused.inc({ bucket: bucketOf(key) });
+      return decision;
+    },
+  };
+}
+
+function bucketOf(key: string): string {
+  const name = key.slice(0, key.indexOf(':'));
+  return BUCKETS.has(name) ? name : 'other';
+}

@@ -1,0 +1,55 @@
+/**
+ * One server's metrics: a prom-client Registry owned by the server (several servers can run in one
+ * process, as tests do), the families of each part, and the text /metrics answers with. Metric names and
+ * labels are listed in docs/api.md ("Operations").
+ */
+import { Gauge, Registry } from 'prom-client';
+import type { Engine } from '../engine/index.js';
+import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { StoreTimings } from '../store/sqlite/sqlite-store.js';
+import { SocketCounters } from '../transport/render-socket.js';
+import { engineMetrics, type EngineRecorder } from './engine-metrics.js';
+import { httpMetrics, type RequestRecorder } from './http-metrics.js';
+import { countRefusals } from './limit-metrics.js';
+import { processRegistry } from './process-metrics.js';
+import { socketMetrics } from './socket-metrics.js';
+import { storageMetrics } from './storage-metrics.js';
+
+export interface MetricSources {
+  version: string;
+  engine: Pick<Engine, 'clockStats'>;
+  /** Store.failure(): why writes can no longer be confirmed, or null. */
+  storageFailure: () => string | null;
+}
+
+export interface ServerMetrics {
+  engine: EngineRecorder;
+  storage: StoreTimings;
+  /** Counts the render socket keeps; the transport is handed them. */
+  sockets: SocketCounters;
+  request: RequestRecorder;
+  /** The limiter, counting its refusals. */
+  countRefusals(limiter: RateLimiter): RateLimiter;
+  /** The Prometheus text exposition: this server's families and the process's. */
+  render(): Promise<string>;
+}
+
+export function createServerMetrics(sources: MetricSources): ServerMetrics {
+  const registry = new Registry();
+  new Gauge({
+    name: 'onair_build_info',
+    help: 'Always 1; the running version is in the label',
+    labelNames: ['version'] as const,
+    registers: [registry],
+  }).set({ version: sources.version }, 1);
+  const sockets = new SocketCounters();
+  socketMetrics(registry, sockets);
+  return {
+    engine: engineMetrics(registry, sources.engine),
+    storage: storageMetrics(registry, sources.storageFailure),
+    sockets,
+    request: httpMetrics(registry),
+    countRefusals: (limiter) => countRefusals(registry, limiter),
+    render: () => Registry.merge([processRegistry(), registry]).metrics(),
+  };
+}
