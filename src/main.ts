@@ -48,6 +48,7 @@ export interface StartOptions {
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<ServerHandle> {
+  const startedAt = performance.now();
   const logger = options.logger ?? createLogger(config.logLevel);
   let health: Health = 'starting';
   const store = new SqliteStore({ dataDir: config.dataDir, synchronous: config.dbSync });
@@ -91,6 +92,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       renderer: loadRendererAssets(path.join(ROOT, 'renderer', 'dist')),
       metrics: () => metrics?.render() ?? '',
       metricsToken: config.metricsToken,
+      info: { version, startedAt },
       sessionTtlSeconds: config.sessionTtlSeconds,
     },
     path.join(ROOT, 'public'),
@@ -146,7 +148,7 @@ function publicHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
-/** The version the metrics report: package.json's, read once at start. */
+/** The version /healthz and the metrics report: package.json's, read once at start. */
 function packageVersion(): string {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version?: unknown };
   return typeof pkg.version === 'string' ? pkg.version : 'unknown';

@@ -129,7 +129,7 @@ describe('operations endpoints', () => {
   it('GET /healthz answers {ok:true} without a key', async () => {
     const res = await call('GET', '/healthz', undefined, { noAuth: true });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true });
+    expect(res.body).toMatchObject({ ok: true, status: 'ready', storage: 'ok' });
   });
 
   it('GET /v1/openapi.json is OpenAPI 3.1 and every operation declares its permission', async () => {

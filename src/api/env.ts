@@ -9,6 +9,14 @@ import type { RendererAssets } from './render/renderer-assets.js';
 /** `storage_failed`: writes can no longer be confirmed on disk (Store.failure()); restart the server. */
 export type Health = 'starting' | 'ready' | 'draining' | 'storage_failed';
 
+/** What /healthz reports besides the health itself. */
+export interface ServerInfo {
+  /** The running version (package.json). */
+  version: string;
+  /** When this server started, on the performance.now() clock (monotonic: uptime never jumps). */
+  startedAt: number;
+}
+
 /**
  * Told of every request the API answers, for metrics. `route` is the route template that matched
  * (`/v1/channels/:id/inputs`), or one fixed label when none did: never the raw path, which a client
@@ -35,6 +43,8 @@ export interface ApiDeps {
   /** The Prometheus text exposition. */
   metrics: () => string | Promise<string>;
   metricsToken: string | undefined;
+  /** Absent only where a test builds the app on its own; /healthz then reports version "unknown". */
+  info?: ServerInfo | undefined;
   sessionTtlSeconds: number;
 }
 

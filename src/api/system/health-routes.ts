@@ -4,20 +4,27 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import { AppError } from '../../errors.js';
-import type { ApiDeps, ApiEnv } from '../env.js';
+import type { ApiDeps, ApiEnv, Health } from '../env.js';
+
+const UNAVAILABLE: Record<Exclude<Health, 'ready'>, string> = {
+  starting: 'The server is starting.',
+  draining: 'The server is draining.',
+  storage_failed: 'Storage can no longer confirm writes on disk; restart the server (see its log).',
+};
 
 export function healthRoutes(deps: ApiDeps): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
 
   app.get('/healthz', (c) => {
     const health = deps.health();
-    if (health === 'ready') return c.json({ ok: true }, 200);
-    const detail = {
-      starting: 'The server is starting.',
-      draining: 'The server is draining.',
-      storage_failed: 'Storage can no longer confirm writes on disk; restart the server (see its log).',
-    }[health];
-    throw new AppError('unavailable', detail, { retryAfter: 1 });
+    const report = {
+      version: deps.info?.version ?? 'unknown',
+      uptimeSeconds: deps.info ? Math.floor((performance.now() - deps.info.startedAt) / 1000) : 0,
+      storage: deps.store.failure() ? 'failed' : 'ok',
+    };
+    if (health === 'ready') return c.json({ ok: true, status: health, ...report }, 200);
+    // The problem's own `status` is the HTTP status, so the health goes under `health`.
+    throw new AppError('unavailable', UNAVAILABLE[health], { retryAfter: 1, extra: { health, ...report } });
   });
 
   app.get('/metrics', async (c) => {
