@@ -1,41 +1,48 @@
+#!/usr/bin/env node
 /**
- * `npm start`: read the environment, start the server, say what to do next, drain on SIGTERM/SIGINT.
+ * The `onair` command (`npm start`, `node dist/cli.js`, `tsx src/cli.ts`): `start` runs the server,
+ * `backup` and `restore` copy its database out and back (./commands/). Exit codes: 0 done (for `start`,
+ * after a clean drain), 1 failed (the message says why), 2 the command line was wrong.
+ * Each command is loaded only when it runs: a backup beside a live server need not load the server.
  */
-import { ConfigError, loadConfig } from './config.js';
-import { startServer } from './main.js';
-import { printBanner } from './banner.js';
-import { NativeUwsMissingError } from './transport/uws.js';
+import { USAGE, UsageError, parseCommand, type Command } from './commands/args.js';
+import { CommandError } from './commands/command-error.js';
 
-async function run(): Promise<void> {
-  const config = loadConfig();
-  const server = await startServer(config);
-  printBanner(server);
-  let signalled = false;
-  const shutdown = (signal: string) => {
-    if (signalled) return;
-    signalled = true;
-    server.logger.info({ signal }, 'draining');
-    const force = setTimeout(() => {
-      server.logger.error('drain timed out; exiting');
-      process.exit(1);
-    }, config.drainTimeoutMs);
-    force.unref();
-    server.stop().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        server.logger.error({ err }, 'drain failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+const FAILED: Record<Command['name'], string> = {
+  start: 'onair could not start',
+  backup: 'onair backup failed',
+  restore: 'onair restore failed',
+  help: 'onair failed',
+};
+
+async function run(command: Command): Promise<void> {
+  switch (command.name) {
+    case 'help':
+      process.stdout.write(USAGE);
+      return;
+    case 'start':
+      return (await import('./commands/start.js')).runStart();
+    case 'backup':
+      return (await import('./commands/backup.js')).runBackup(command.file, command.force);
+    case 'restore':
+      return (await import('./commands/restore.js')).runRestore(command.file);
+  }
 }
 
-run().catch((err: unknown) => {
-  const known = err instanceof ConfigError || err instanceof NativeUwsMissingError;
-  process.stderr.write(
-    `onair could not start: ${known ? err.message : String((err as Error | undefined)?.stack ?? err)}\n`,
-  );
-  process.exit(1);
-});
+function main(argv: readonly string[]): void {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`onair: ${err.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  run(command).catch((err: unknown) => {
+    const message = err instanceof CommandError ? err.message : String((err as Error | undefined)?.stack ?? err);
+    process.stderr.write(`${FAILED[command.name]}: ${message}\n`);
+    process.exit(1);
+  });
+}
+
+main(process.argv.slice(2));

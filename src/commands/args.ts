@@ -1,0 +1,71 @@
+/**
+ * The command line: `onair [start]`, `onair backup <file> [--force]`, `onair restore <file>`, `onair help`.
+ * Everything else about a run comes from the environment (../config.ts).
+ */
+import { parseArgs } from 'node:util';
+
+export type Command =
+  | { name: 'start' }
+  | { name: 'help' }
+  | { name: 'backup'; file: string; force: boolean }
+  | { name: 'restore'; file: string };
+
+export const USAGE = `Usage: onair [command]
+
+Commands:
+  start                    run the server (the default)
+  backup <file> [--force]  copy the database of ONAIR_DATA_DIR to <file>, safely, while the server runs;
+                           --force replaces an existing <file>
+  restore <file>           put a backup in place of the database of ONAIR_DATA_DIR (stop the server first);
+                           the database that was there moves to <data dir>/pre-restore-<time>/
+  help                     this text (also --help or -h after any command)
+
+Settings come from the environment (ONAIR_DATA_DIR, ONAIR_PORT, ...): see README.md, Configuration.
+`;
+
+/** The command line was wrong: the CLI prints the message and the usage, and exits with 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function parseCommand(argv: readonly string[]): Command {
+  const { values, positionals } = parseOrExplain(argv);
+  const [name = 'start', ...files] = positionals;
+  if (values.help || name === 'help') return { name: 'help' };
+  if (values.force && name !== 'backup') throw new UsageError('--force goes with backup only');
+  switch (name) {
+    case 'start':
+      expectFiles(name, files, 0);
+      return { name };
+    case 'backup':
+      return { name, file: expectFiles(name, files, 1), force: values.force ?? false };
+    case 'restore':
+      return { name, file: expectFiles(name, files, 1) };
+    default:
+      throw new UsageError(`unknown command "${name}"`);
+  }
+}
+
+function parseOrExplain(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: { help: { type: 'boolean', short: 'h' }, force: { type: 'boolean' } },
+    });
+  } catch (err) {
+    // node:util's messages name the option and say what is wrong with it.
+    throw new UsageError((err as Error).message);
+  }
+}
+
+function expectFiles(command: string, files: string[], count: 0 | 1): string {
+  if (files.length === count && (count === 0 || files[0] !== '')) return files[0] ?? '';
+  if (count === 0) return usageError(`start takes no arguments (got ${files.join(' ')})`);
+  return usageError(`${command} takes exactly one <file> (got ${files.length})`);
+}
+
+function usageError(message: string): never {
+  throw new UsageError(message);
+}
