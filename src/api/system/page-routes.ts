@@ -1,50 +1,49 @@
 /**
  * The pages around the API: the landing page, the API reference, first-run setup and invitations, and
- * the small static files they load.
+ * the small static files they load. Every file name a client sends is looked up in listings made here, at
+ * start (see static-file.ts): nothing is remembered per name asked for.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Hono } from 'hono';
 import { AppError } from '../../errors.js';
+import { PAGE_HEADERS } from '../../http/page-headers.js';
 import type { ApiEnv } from '../env.js';
-import { fileResponse, NO_CACHE, readStatic } from '../static-file.js';
+import { fileResponse, NO_CACHE, StaticDir } from '../static-file.js';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
-const SWAGGER_FILES = new Set(['swagger-ui.css', 'swagger-ui-bundle.js']);
+const SWAGGER_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js'];
+
+/** Path → HTML file in public/. */
+const PAGES: Record<string, string> = {
+  '/': 'index.html',
+  '/docs': 'docs.html',
+  '/setup': 'setup.html',
+  '/invite': 'invite.html',
+};
 
 export function pageRoutes(publicDir: string): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
+  const publicFiles = new StaticDir(publicDir);
+  const swaggerFiles = new StaticDir(SWAGGER_DIR, SWAGGER_FILES);
 
-  app.get('/docs', () => {
-    const page = readStatic(path.join(publicDir, 'docs.html'));
-    if (!page) throw new AppError('not_found', 'No API reference page.');
-    return fileResponse(page, NO_CACHE);
-  });
+  for (const [route, name] of Object.entries(PAGES)) {
+    app.get(route, () => {
+      const page = publicFiles.get(name);
+      if (!page) throw new AppError('not_found', 'No such page.');
+      return fileResponse(page, NO_CACHE, PAGE_HEADERS);
+    });
+  }
 
   app.get('/docs/assets/:file', (c) => {
-    const name = c.req.param('file');
-    const file = SWAGGER_FILES.has(name) ? readStatic(path.join(SWAGGER_DIR, name)) : null;
+    const file = swaggerFiles.get(c.req.param('file'));
     if (!file) throw new AppError('not_found', 'No such file.');
     return fileResponse(file, 'public, max-age=3600');
   });
 
-  for (const page of ['setup', 'invite']) {
-    app.get(`/${page}`, () => {
-      const file = readStatic(path.join(publicDir, `${page}.html`));
-      if (!file) throw new AppError('not_found', 'No such page.');
-      return fileResponse(file, NO_CACHE);
-    });
-  }
-
-  app.get('/', () => {
-    const page = readStatic(path.join(publicDir, 'index.html'));
-    if (!page) throw new AppError('not_found', 'No landing page.');
-    return fileResponse(page, NO_CACHE);
-  });
-
   app.get('/:file{[A-Za-z0-9_-]+\\.(?:js|css|svg|png|ico)}', (c) => {
-    const file = readStatic(path.join(publicDir, c.req.param('file')));
+    const file = publicFiles.get(c.req.param('file'));
     if (!file) throw new AppError('not_found', 'No such file.');
     return fileResponse(file, NO_CACHE);
   });
