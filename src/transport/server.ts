@@ -1,7 +1,9 @@
 /**
- * One public port (API.md §8): uWebSockets.js owns the listening socket; HTTP goes to the Hono app
- * through the bridge, /v1/ws to the render socket.
+ * One public port: uWebSockets.js owns the listening socket, bound exclusively (a second server on the same
+ * port fails to start instead of sharing it); HTTP goes to the Hono app through the bridge, /v1/ws to the
+ * render socket.
  */
+import net from 'node:net';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Broker, Engine } from '../engine/index.js';
@@ -10,7 +12,7 @@ import type { RateLimiter } from '../limits/rate-limiter.js';
 import { createFastRoute, type FastRouteHandler } from './fast-route.js';
 import { createHttpBridge, type FetchHandler } from './http-bridge.js';
 import { attachRenderSocket } from './render-socket.js';
-import { assertNativeUws, uWS, type us_listen_socket } from './uws.js';
+import { assertNativeUws, listenExclusive, uWS, type us_listen_socket } from './uws.js';
 
 export interface TransportDeps {
   fetch: FetchHandler;
@@ -66,8 +68,8 @@ export function createTransport(deps: TransportDeps): Transport {
   return {
     listen: (host, port) =>
       new Promise((resolve, reject) => {
-        app.listen(host, port, (socket) => {
-          if (!socket) return reject(new Error(`Could not listen on ${host}:${port} (in use, or not allowed).`));
+        listenExclusive(app, host, port, (socket) => {
+          if (!socket) return void listenFailure(host, port).then(reject);
           listenSocket = socket;
           resolve(uWS.us_socket_local_port(socket));
         });
@@ -80,4 +82,27 @@ export function createTransport(deps: TransportDeps): Transport {
     closeSockets: () => sockets.closeAll(),
     connections: () => sockets.connections(),
   };
+}
+
+const LISTEN_ERRORS: Record<string, string> = {
+  EADDRINUSE: 'the port is already in use (by another onair, or another program)',
+  EACCES: 'this user may not listen there (ports below 1024 need privileges)',
+  EADDRNOTAVAIL: 'this machine has no such address',
+};
+
+/**
+ * Why uWS could not listen: it reports only failure, so the same bind is tried once with node:net to learn
+ * the system's reason.
+ */
+function listenFailure(host: string, port: number): Promise<Error> {
+  const error = (reason: string) => new Error(`Could not listen on ${host}:${port}: ${reason}.`);
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) =>
+      resolve(error(LISTEN_ERRORS[err.code ?? ''] ?? `the system refused (${err.code ?? err.message})`)),
+    );
+    probe.listen({ host, port, exclusive: true }, () =>
+      probe.close(() => resolve(error('uWebSockets.js refused, though the system allows it'))),
+    );
+  });
 }

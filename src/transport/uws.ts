@@ -5,6 +5,8 @@
 import { createRequire } from 'node:module';
 import uWS from 'uWebSockets.js';
 
+import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+
 export type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket, WebSocket } from 'uWebSockets.js';
 export { uWS };
 
@@ -22,4 +24,28 @@ export function assertNativeUws(): void {
         'it would fall back to a slow JavaScript mode, so onair refuses to start. Reinstall with `npm ci` on a supported platform.',
     );
   }
+}
+
+/** Exported by the binary (uSockets' LIBUS_LISTEN_EXCLUSIVE_PORT) but missing from its typings. */
+const EXCLUSIVE_PORT = (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT: number }).LIBUS_LISTEN_EXCLUSIVE_PORT;
+
+type ListenWithOptions = (
+  host: string,
+  port: number,
+  options: number,
+  cb: (socket: us_listen_socket | false) => void,
+) => TemplatedApp;
+
+/**
+ * Listens without SO_REUSEPORT. uWS shares ports by default, so a second server started on a busy port
+ * would bind too and the kernel would split connections between the two. The binary takes
+ * (host, port, options, cb); its typings only declare the options without a host.
+ */
+export function listenExclusive(
+  app: TemplatedApp,
+  host: string,
+  port: number,
+  cb: (socket: us_listen_socket | false) => void,
+): void {
+  (app.listen as unknown as ListenWithOptions).call(app, host, port, EXCLUSIVE_PORT, cb);
 }

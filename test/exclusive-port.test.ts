@@ -1,0 +1,58 @@
+/**
+ * The listening port is not shared: uWS would otherwise bind with SO_REUSEPORT, and a second onair started
+ * on the same port would come up silently and take half of the connections.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import { afterEach, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { startServer, type ServerHandle } from '../src/main.js';
+import { makeDataDir, serverEnv } from './helpers/server.js';
+import { freePort } from './helpers/spawn-server.js';
+
+const servers: ServerHandle[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.stop();
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A server with a data directory of its own, on `port`. */
+function start(port: number): Promise<ServerHandle> {
+  const dir = makeDataDir();
+  dirs.push(dir);
+  return startServer(loadConfig({ ...serverEnv(dir), ONAIR_PORT: String(port) })).then((server) => {
+    servers.push(server);
+    return server;
+  });
+}
+
+it('refuses to start a second server on a port in use, saying so, while the first keeps serving', async () => {
+  const port = await freePort();
+  const first = await start(port);
+  await expect(start(port)).rejects.toThrow(`Could not listen on 127.0.0.1:${port}: the port is already in use`);
+  for (let i = 0; i < 10; i++) expect(await freshHealth(first.baseUrl)).toBe(200);
+});
+
+it('starts again on the same port once the first server has stopped', async () => {
+  const port = await freePort();
+  const first = await start(port);
+  expect(await freshHealth(first.baseUrl)).toBe(200);
+  await first.stop();
+  const second = await start(port);
+  expect(second.port).toBe(port);
+  expect(await freshHealth(second.baseUrl)).toBe(200);
+});
+
+/** GET /healthz on a new connection (a kept-alive one could still reach a stopped server in this process). */
+function freshHealth(baseUrl: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${baseUrl}/healthz`, { agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      })
+      .on('error', reject);
+  });
+}
