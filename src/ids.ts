@@ -5,7 +5,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 
-export type IdPrefix = 'org' | 'ch' | 'sc' | 'evt' | 'wh' | 'key' | 'hook' | 'usr';
+export type IdPrefix = 'org' | 'ch' | 'sc' | 'evt' | 'wh' | 'key' | 'hook' | 'usr' | 'inv';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${uuidv7().replace(/-/g, '')}`;

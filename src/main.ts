@@ -13,10 +13,12 @@ import { MAX_BODY_BYTES } from './api/middleware/json-body.js';
 import { problemResponse } from './api/problem.js';
 import { loadRendererAssets } from './api/render/renderer-assets.js';
 import { createAuthenticator } from './auth/authenticate.js';
+import { startAccountPruning } from './auth/account-pruning.js';
 import { bootstrapCredentials, type BootstrapResult } from './auth/bootstrap.js';
 import type { Config } from './config.js';
 import { Engine, MemoryBroker, systemTime, type TimeSource } from './engine/index.js';
 import { createLogger, repeatedOnce } from './logger.js';
+import { MemoryLoginThrottle } from './limits/memory-login-throttle.js';
 import { MemoryRateLimiter } from './limits/memory-rate-limiter.js';
 import { createServerMetrics, type ServerMetrics } from './metrics/server-metrics.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
@@ -85,6 +87,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       engine,
       store,
       limiter,
+      loginThrottle: new MemoryLoginThrottle(),
       auth,
       logger,
       baseUrl: () => baseUrl,
@@ -126,11 +129,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   baseUrl = config.baseUrl ?? `http://${publicHost(config.host)}:${port}`;
   health = 'ready';
   logger.info({ host: config.host, port, baseUrl, channels: engine.channelCount() }, 'listening');
+  const stopPruning = startAccountPruning(store.accounts, logger);
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
       health = 'draining';
+      stopPruning();
       transport.stopAccepting();
       await engine.stop();
       // Let acknowledgements of the last tick reach their sockets before they close.

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiApp } from '../src/api/app.js';
 import { createAuthenticator } from '../src/auth/authenticate.js';
+import { MemoryLoginThrottle } from '../src/limits/memory-login-throttle.js';
 import { MemoryRateLimiter } from '../src/limits/memory-rate-limiter.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import {
@@ -48,7 +49,13 @@ beforeEach(async () => {
   root = api(server.url, server.key);
   const { channelId, sceneId } = await createChannelWithScoreboard(root);
   const spare = await createKey(root, ['keys:manage']);
-  ids = { id: channelId, sceneId, keyId: spare.id, userId: 'usr_0000000000000000000000000000000a' };
+  ids = {
+    id: channelId,
+    sceneId,
+    keyId: spare.id,
+    userId: 'usr_0000000000000000000000000000000a',
+    invitationId: 'inv_0000000000000000000000000000000a',
+  };
   definition = expectStatus(await root<Scene>('GET', `/v1/channels/${channelId}/scenes/${sceneId}`), 200).definition;
   ops = await operations(server.url);
 });
@@ -94,6 +101,7 @@ describe('the route table', () => {
           engine: server.handle.engine,
           store,
           limiter: new MemoryRateLimiter(),
+          loginThrottle: new MemoryLoginThrottle(),
           auth: createAuthenticator(store),
           logger: server.handle.logger,
           baseUrl: () => server.url,

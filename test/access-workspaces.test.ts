@@ -33,7 +33,7 @@ let server: TestServer;
 let keyA: Api;
 let owner: Member;
 let a: ScoreboardChannel;
-let b: ScoreboardChannel & { call: Api; orgId: string; key: KeyCreated; member: Member };
+let b: ScoreboardChannel & { call: Api; orgId: string; key: KeyCreated; member: Member; invitationId: string };
 
 beforeEach(async () => {
   server = await startTestServer();
@@ -44,7 +44,11 @@ beforeEach(async () => {
   const channel = await createChannelWithScoreboard(ws.call, 'B');
   const key = await createKey(ws.call, ['channels:read']);
   const member = await addMember(server.url, ws.session, 'b-only@example.com', 'viewer');
-  b = { ...channel, call: ws.call, orgId: ws.orgId, key, member };
+  const invited = await ws.session<{ id: string }>('POST', '/v1/members', {
+    email: 'later@example.com',
+    role: 'viewer',
+  });
+  b = { ...channel, call: ws.call, orgId: ws.orgId, key, member, invitationId: expectStatus(invited, 201).id };
 });
 
 afterEach(async () => {
@@ -56,6 +60,7 @@ const FAKE: Required<Ids> = {
   sceneId: 'sc_0000000000000000000000000000beef',
   keyId: 'key_0000000000000000000000000000beef',
   userId: 'usr_0000000000000000000000000000beef',
+  invitationId: 'inv_0000000000000000000000000000beef',
 };
 const PERMISSION_BASED = /:/;
 
@@ -64,7 +69,13 @@ const callerFor = (op: Operation) => (PERMISSION_BASED.test(String(op.permission
 
 describe('a caller of workspace A and the resources of workspace B', () => {
   it('gets the 404 of a missing id on every route with an id of B, and B is untouched', async () => {
-    const idsOfB: Required<Ids> = { id: b.channelId, sceneId: b.sceneId, keyId: b.key.id, userId: b.member.userId };
+    const idsOfB: Required<Ids> = {
+      id: b.channelId,
+      sceneId: b.sceneId,
+      keyId: b.key.id,
+      userId: b.member.userId,
+      invitationId: b.invitationId,
+    };
     const before = stableState(await getState(b.call, b.channelId));
     const withIds = (await operations(server.url)).filter((op) => op.path.includes('{'));
     expect(withIds.length).toBeGreaterThan(12);

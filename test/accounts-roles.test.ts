@@ -38,7 +38,12 @@ beforeEach(async () => {
   server = await startServerWith({ ONAIR_LOG_LEVEL: 'debug' }, { logger });
   owner = await setupOwner(server);
   const { channelId, sceneId } = await createChannelWithScoreboard(owner.call);
-  ids = { id: channelId, sceneId, keyId: (await createKey(owner.call, ['channels:read'])).id };
+  ids = {
+    id: channelId,
+    sceneId,
+    keyId: (await createKey(owner.call, ['channels:read'])).id,
+    invitationId: 'inv_0000000000000000000000000000000a',
+  };
 });
 
 afterEach(async () => {
@@ -96,9 +101,9 @@ describe('account routes', () => {
 });
 
 describe('members', () => {
-  it('invites with a one-time link; the member signs in; removal ends their access', async () => {
+  it('invites with a one-time link; the invitee creates the account; removal ends their access', async () => {
     const added = expectStatus(
-      await owner.call<{ userId: string; inviteUrl: string }>('POST', '/v1/members', {
+      await owner.call<{ id: string; inviteUrl: string }>('POST', '/v1/members', {
         email: 'new@example.com',
         role: 'operator',
       }),
@@ -107,22 +112,72 @@ describe('members', () => {
     const token = new URL(added.inviteUrl).searchParams.get('token')!;
     const list = await owner.call('GET', '/v1/members');
     expect(JSON.stringify(list.body)).not.toContain(token);
-    expectStatus(await anonymous(server.url)('POST', '/v1/auth/accept-invite', { token, password: PASSWORD }), 200);
+    const pending = expectStatus(await owner.call<List<{ id: string }>>('GET', '/v1/invitations'), 200).data;
+    expect(pending.map((i) => i.id)).toEqual([added.id]);
+    expect(JSON.stringify(pending)).not.toContain(token);
+    const accepted = await anonymous(server.url)<{ user: { id: string } }>('POST', '/v1/auth/accept-invite', {
+      token,
+      password: PASSWORD,
+    });
+    const userId = expectStatus(accepted, 200).user.id;
     expectProblem(
       await anonymous(server.url)('POST', '/v1/auth/accept-invite', { token, password: PASSWORD }),
       401,
       'unauthorized',
     );
+    expect(expectStatus(await owner.call<List<unknown>>('GET', '/v1/invitations'), 200).data).toEqual([]);
     const res = await login(server.url, 'new@example.com');
     const member = sessionApi(server.url, (res.headers.get('set-cookie') ?? '').split(';')[0]!);
     expectStatus(await member('GET', `/v1/channels/${ids.id}/state`), 200);
-    expectStatus(await owner.call('DELETE', `/v1/members/${added.userId}`), 204);
+    expectStatus(await owner.call('DELETE', `/v1/members/${userId}`), 204);
     const after = await member('GET', `/v1/channels/${ids.id}/state`);
     expect([403, 404], JSON.stringify(after.body)).toContain(after.status);
   });
 
-  it('keeps the last owner', async () => {
+  it('withdraws a pending invitation: its link stops working', async () => {
+    const added = expectStatus(
+      await owner.call<{ id: string; inviteUrl: string }>('POST', '/v1/members', {
+        email: 'x@example.com',
+        role: 'viewer',
+      }),
+      201,
+    );
+    expectStatus(await owner.call('DELETE', `/v1/invitations/${added.id}`), 204);
+    expectProblem(await owner.call('DELETE', `/v1/invitations/${added.id}`), 404, 'not_found');
+    const token = new URL(added.inviteUrl).searchParams.get('token');
+    expectProblem(
+      await anonymous(server.url)('POST', '/v1/auth/accept-invite', { token, password: PASSWORD }),
+      401,
+      'unauthorized',
+    );
+  });
+
+  it('changes a role with PATCH and refuses to invite someone who is already a member', async () => {
+    const op = await addMember(server.url, owner.call, 'op@example.com', 'operator');
+    const changed = await owner.call('PATCH', `/v1/members/${op.userId}`, { role: 'viewer' });
+    expect(expectStatus(changed, 200)).toMatchObject({ userId: op.userId, role: 'viewer' });
+    expect(expectStatus(await op.call<{ role: string }>('GET', '/v1/me'), 200).role).toBe('viewer');
+    expectProblem(await owner.call('POST', '/v1/members', { email: 'OP@example.com', role: 'owner' }), 409, 'conflict');
+    expectProblem(await owner.call('PATCH', '/v1/members/usr_nobody', { role: 'viewer' }), 404, 'not_found');
+  });
+
+  it('keeps the last owner, whatever the route', async () => {
     expectProblem(await owner.call('DELETE', `/v1/members/${owner.userId}`), 409, 'conflict');
+    expectProblem(await owner.call('PATCH', `/v1/members/${owner.userId}`, { role: 'viewer' }), 409, 'conflict');
+    expectProblem(await owner.call('POST', '/v1/members', { email: owner.email, role: 'viewer' }), 409, 'conflict');
+    const me = expectStatus(await owner.call<{ role: string }>('GET', '/v1/me'), 200);
+    expect(me.role).toBe('owner');
+  });
+
+  it('lets one of two owners step down, but never both at once', async () => {
+    const second = await addMember(server.url, owner.call, 'second@example.com', 'owner');
+    const [a, b] = await Promise.all([
+      owner.call('PATCH', `/v1/members/${owner.userId}`, { role: 'viewer' }),
+      second.call('PATCH', `/v1/members/${second.userId}`, { role: 'viewer' }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const members = queryDb<{ role: string }>(server.dir, `SELECT role FROM memberships WHERE role = 'owner'`);
+    expect(members).toHaveLength(1);
   });
 });
 

@@ -4,6 +4,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { AppError } from '../errors.js';
 import { authRoutes } from './accounts/auth-routes.js';
+import { memberRoutes } from './accounts/member-routes.js';
+import { passwordRoutes } from './accounts/password-routes.js';
 import { workspaceRoutes } from './accounts/workspace-routes.js';
 import { channelRoutes } from './channels/routes.js';
 import type { ApiDeps, ApiEnv } from './env.js';
@@ -69,7 +71,9 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
     templateRoutes,
     keyRoutes,
     authRoutes,
+    passwordRoutes,
     workspaceRoutes,
+    memberRoutes,
   ])
     v1.route('/', routes(deps));
 

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Principal } from '../auth/permissions.js';
 import type { Engine } from '../engine/index.js';
+import type { LoginThrottle } from '../limits/login-throttle.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Store } from '../store/store.js';
 import type { RendererAssets } from './render/renderer-assets.js';
@@ -34,6 +35,7 @@ export interface ApiDeps {
   engine: Engine;
   store: Store;
   limiter: RateLimiter;
+  loginThrottle: LoginThrottle;
   auth: Authenticator;
   logger: Logger;
   /** Public base URL without trailing slash (known once the port is bound). */

@@ -70,6 +70,30 @@ export function routeGuard(deps: Pick<ApiDeps, 'engine' | 'limiter'>, rule: Rout
   };
 }
 
+/**
+ * A route that declares no body accepts none, an empty one or `{}` (docs/api.md, "Conventions"); anything
+ * else is refused rather than ignored, so a misdirected request cannot act as if it had been understood.
+ */
+export const noBody: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  const body = c.get('body');
+  const empty = body === undefined || (isPlainObject(body) && Object.keys(body).length === 0);
+  if (!empty) {
+    throw new AppError('invalid_request', 'This endpoint takes no body: send none, or {}.', {
+      errors: [{ path: '(body)', message: 'must be empty' }],
+    });
+  }
+  return next();
+};
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The guard, then `noBody` for a route that declares no body. */
+function middlewareFor(guard: MiddlewareHandler<ApiEnv>, config: Pick<RouteConfig, 'method' | 'request'>) {
+  return config.method !== 'get' && config.request?.body === undefined ? [guard, noBody] : [guard];
+}
+
 export function routeDefiner(deps: Pick<ApiDeps, 'engine' | 'limiter'>) {
   return <P extends string, R extends Omit<RouteConfig, 'path' | 'middleware'> & { path: P }>(
     rule: RouteRule,
@@ -80,7 +104,7 @@ export function routeDefiner(deps: Pick<ApiDeps, 'engine' | 'limiter'>) {
       [PERMISSION_EXTENSION]: rule.permission,
       [BUCKET_EXTENSION]: rule.bucket,
       security: SECURITY,
-      middleware: [routeGuard(deps, rule)] as const,
+      middleware: middlewareFor(routeGuard(deps, rule), config),
       responses: { ...ERROR_RESPONSES, ...config.responses },
     });
 }
@@ -122,7 +146,7 @@ export function accountRouteDefiner(deps: Pick<ApiDeps, 'limiter'>) {
       [PERMISSION_EXTENSION]: access,
       [BUCKET_EXTENSION]: bucket ?? 'none',
       ...(access === 'public' ? {} : { security: access === 'authenticated' ? SECURITY : SESSION_SECURITY }),
-      middleware: [accountGuard(deps, access, bucket)] as const,
+      middleware: middlewareFor(accountGuard(deps, access, bucket), config),
       responses: { ...ERROR_RESPONSES, ...config.responses },
     });
 }

@@ -1,43 +1,40 @@
 /**
- * Dashboard accounts: first-run setup of the owner, login, invitations. Passwords are argon2id hashes;
- * one-time tokens (setup, invite) and sessions are stored as SHA-256 hashes of their secrets.
+ * Dashboard accounts: first-run setup of the owner and login. Passwords are argon2id hashes; one-time
+ * tokens and sessions are stored as SHA-256 hashes of their secrets.
  */
 import { AppError } from '../errors.js';
 import { newId, randomBase62, sha256Hex } from '../ids.js';
 import type { AccountStore, TokenKind } from '../store/account-store.js';
 import type { Store } from '../store/store.js';
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
-import type { Role } from './permissions.js';
 
 const SETUP_TTL_MS = 7 * 24 * 3600_000;
-const INVITE_TTL_MS = 7 * 24 * 3600_000;
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-function checkPassword(password: string): void {
+export function checkPassword(password: string, field = 'password'): void {
   if (password.length < MIN_PASSWORD_LENGTH) {
     throw new AppError('invalid_request', `Passwords need at least ${MIN_PASSWORD_LENGTH} characters.`, {
-      errors: [{ path: 'password', message: `at least ${MIN_PASSWORD_LENGTH} characters` }],
+      errors: [{ path: field, message: `at least ${MIN_PASSWORD_LENGTH} characters` }],
     });
   }
 }
 
-async function issueToken(
+/** A one-time token of `kind`, stored as its hash; returns the secret for the link. */
+export async function issueToken(
   accounts: AccountStore,
   kind: TokenKind,
-  orgId: string,
-  userId: string | null,
+  owner: { orgId: string | null; userId: string | null },
   ttlMs: number,
-) {
+): Promise<string> {
   const token = randomBase62(32);
   const now = Date.now();
   await accounts.insertToken({
     hash: sha256Hex(token),
     kind,
-    orgId,
-    userId,
+    ...owner,
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + ttlMs).toISOString(),
     usedAt: null,
@@ -49,7 +46,7 @@ async function issueToken(
 export async function issueSetupTokenIfNeeded(store: Store, orgId: string): Promise<string | null> {
   if ((await store.accounts.countUsers()) > 0) return null;
   await store.accounts.voidTokens('setup', new Date().toISOString());
-  return issueToken(store.accounts, 'setup', orgId, null, SETUP_TTL_MS);
+  return issueToken(store.accounts, 'setup', { orgId, userId: null }, SETUP_TTL_MS);
 }
 
 export interface SetupInput {
@@ -64,7 +61,7 @@ export async function completeSetup(store: Store, input: SetupInput): Promise<st
   checkPassword(input.password);
   const now = new Date().toISOString();
   const token = await store.accounts.consumeToken(sha256Hex(input.token), 'setup', now);
-  if (!token || (await store.accounts.countUsers()) > 0) {
+  if (!token?.orgId || (await store.accounts.countUsers()) > 0) {
     throw new AppError('unauthorized', 'This setup link is not valid any more; restart the server for a new one.');
   }
   const userId = newId('usr');
@@ -74,7 +71,7 @@ export async function completeSetup(store: Store, input: SetupInput): Promise<st
     passwordHash: await hashPassword(input.password),
     createdAt: now,
   });
-  await store.accounts.upsertMembership({ userId, orgId: token.orgId, role: 'owner', createdAt: now });
+  await store.accounts.insertMembership({ userId, orgId: token.orgId, role: 'owner', createdAt: now });
   await store.accounts.renameOrg(token.orgId, input.workspaceName);
   return userId;
 }
@@ -85,27 +82,4 @@ export async function checkLogin(accounts: AccountStore, email: string, password
   const ok = await verifyPassword(user?.passwordHash, password);
   if (!user || !ok) throw new AppError('unauthorized', 'Wrong email or password.');
   return user.id;
-}
-
-/** Adds (or re-roles) a member; returns a one-time invite token to set a password when the user has none. */
-export async function addMember(accounts: AccountStore, orgId: string, email: string, role: Role) {
-  const now = new Date().toISOString();
-  const address = normaliseEmail(email);
-  let user = await accounts.findUserByEmail(address);
-  if (!user) {
-    user = { id: newId('usr'), email: address, passwordHash: null, createdAt: now };
-    await accounts.insertUser(user);
-  }
-  await accounts.upsertMembership({ userId: user.id, orgId, role, createdAt: now });
-  const inviteToken = user.passwordHash ? null : await issueToken(accounts, 'invite', orgId, user.id, INVITE_TTL_MS);
-  return { userId: user.id, inviteToken };
-}
-
-export async function acceptInvite(accounts: AccountStore, token: string, password: string): Promise<string> {
-  checkPassword(password);
-  const record = await accounts.consumeToken(sha256Hex(token), 'invite', new Date().toISOString());
-  if (!record?.userId)
-    throw new AppError('unauthorized', 'This invitation link is not valid any more; ask for a new one.');
-  await accounts.setPassword(record.userId, await hashPassword(password));
-  return record.userId;
 }

@@ -5,6 +5,7 @@
  */
 import { AppError } from '../errors.js';
 import { sha256Hex } from '../ids.js';
+import type { SessionRecord } from '../store/account-store.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
 import { ROLE_GRANTS, type Grant, type Principal } from './permissions.js';
 import { readSessionCookie } from './sessions.js';
@@ -23,6 +24,8 @@ export interface Authenticator {
   fromRequest(credentials: Credentials): Promise<Principal>;
   fromAuthorization(header: string | undefined): Promise<Principal>;
   fromApiKey(secret: string): Promise<Principal>;
+  /** The live session a cookie header carries, whatever the user's workspaces; undefined when none. */
+  sessionOf(cookie: string | undefined): Promise<SessionRecord | undefined>;
   /**
    * The principal of a bearer key already in the cache and not due a lastUsedAt write, without a promise;
    * undefined otherwise (then call fromRequest). For the hottest route.
@@ -68,10 +71,16 @@ export function createAuthenticator(store: Store, now: () => number = Date.now):
     return entry.principal;
   }
 
-  async function fromSession(token: string, workspace: string | undefined): Promise<Principal> {
+  async function sessionOf(cookie: string | undefined): Promise<SessionRecord | undefined> {
+    const token = readSessionCookie(cookie);
+    if (!token) return undefined;
     const session = await store.accounts.findSession(sha256Hex(token));
-    if (!session || session.expiresAt <= new Date(now()).toISOString())
-      throw unauthorized('Your session has expired; log in again.');
+    return session && session.expiresAt > new Date(now()).toISOString() ? session : undefined;
+  }
+
+  async function fromSession(cookie: string, workspace: string | undefined): Promise<Principal> {
+    const session = await sessionOf(cookie);
+    if (!session) throw unauthorized('Your session has expired; log in again.');
     const memberships = await store.accounts.membershipsOf(session.userId);
     const m = workspace ? memberships.find((x) => x.orgId === workspace) : memberships[0];
     if (!m)
@@ -94,10 +103,10 @@ export function createAuthenticator(store: Store, now: () => number = Date.now):
     fromApiKey,
     fromAuthorization,
     cachedBearer,
+    sessionOf,
     async fromRequest({ authorization, cookie, workspace }) {
       if (authorization) return fromAuthorization(authorization);
-      const token = readSessionCookie(cookie);
-      if (token) return fromSession(token, workspace);
+      if (cookie && readSessionCookie(cookie)) return fromSession(cookie, workspace);
       throw unauthorized();
     },
     revoked(keyId) {

@@ -1,6 +1,7 @@
 /**
  * Permissions (API.md §2) and the one check every route and WebSocket op passes through.
  */
+import type { Role } from '../domain/roles.js';
 import { AppError } from '../errors.js';
 
 export const PERMISSIONS = [
@@ -14,8 +15,7 @@ export const PERMISSIONS = [
 export type Permission = (typeof PERMISSIONS)[number];
 export type Grant = Permission | '*';
 
-export const ROLES = ['owner', 'operator', 'viewer'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from '../domain/roles.js';
 
 /** What each dashboard role may do (API.md §2). */
 export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {

@@ -1,16 +1,24 @@
 /**
- * Accounts: users, their workspace memberships, sessions and one-time tokens (setup, invites).
- * Same guarantees as Store: durable when the promise resolves; consumeToken is atomic (a token is
- * consumed once, even under concurrent use).
+ * Accounts: users, their workspace memberships, invitations, sessions and one-time tokens (setup,
+ * password reset).
+ *
+ * Guarantees every implementation keeps (account-store.contract.ts runs against each), besides Store's
+ * (durable when the promise resolves):
+ * - A workspace that has an owner always keeps one: setMemberRole and removeMember refuse to take away
+ *   the last owner, atomically (two concurrent demotions of two owners cannot both succeed).
+ * - consumeToken and acceptInvitation are atomic: a token or an invitation is used once, even under
+ *   concurrent use.
+ * - setPassword ends every session of the user but the one named, in the same transaction.
+ * - Emails are unique: inserting a user whose email exists rejects with EmailTakenError.
  */
-import type { Role } from '../auth/permissions.js';
+import type { Role } from '../domain/roles.js';
 import type { OrgRecord } from './store.js';
 
 export interface UserRecord {
   id: string;
   email: string;
-  /** argon2id PHC string; null until the user sets a password from an invite. */
-  passwordHash: string | null;
+  /** argon2id PHC string. */
+  passwordHash: string;
   createdAt: string;
 }
 
@@ -29,16 +37,46 @@ export interface SessionRecord {
   expiresAt: string;
 }
 
-export type TokenKind = 'setup' | 'invite';
+/** `setup`: the first owner (printed at start); `reset`: a password reset link (issued from the CLI). */
+export type TokenKind = 'setup' | 'reset';
 
 export interface OneTimeTokenRecord {
   hash: string;
   kind: TokenKind;
-  orgId: string;
+  orgId: string | null;
   userId: string | null;
   createdAt: string;
   expiresAt: string;
   usedAt: string | null;
+}
+
+/** An invitation to a workspace for an email address; the link carries a token whose SHA-256 is kept. */
+export interface InvitationRecord {
+  id: string;
+  orgId: string;
+  email: string;
+  role: Role;
+  tokenHash: string;
+  createdAt: string;
+  expiresAt: string;
+  acceptedAt: string | null;
+}
+
+/** What accepting an invitation does: join with an existing account, or create the account with it. */
+export type Acceptance = { userId: string } | { newUser: UserRecord };
+
+export type MemberChange = 'ok' | 'not_member' | 'last_owner';
+
+export class EmailTakenError extends Error {
+  constructor() {
+    super('A user with this email exists.');
+  }
+}
+
+export interface PruneResult {
+  sessions: number;
+  tokens: number;
+  invitations: number;
 }
 
 export interface AccountStore {
@@ -49,13 +87,31 @@ export interface AccountStore {
   insertUser(user: UserRecord): Promise<void>;
   getUser(id: string): Promise<UserRecord | undefined>;
   findUserByEmail(email: string): Promise<UserRecord | undefined>;
-  setPassword(userId: string, passwordHash: string): Promise<void>;
+  /** Sets the password and deletes every session of the user except `keepSession` (a hash), atomically. */
+  setPassword(userId: string, passwordHash: string, keepSession?: string): Promise<void>;
   countUsers(): Promise<number>;
 
-  upsertMembership(m: MembershipRecord): Promise<void>;
-  deleteMembership(userId: string, orgId: string): Promise<void>;
+  /** Adds a membership; rejects when the user is already a member (roles change through setMemberRole). */
+  insertMembership(m: MembershipRecord): Promise<void>;
+  setMemberRole(orgId: string, userId: string, role: Role): Promise<MemberChange>;
+  removeMember(orgId: string, userId: string): Promise<MemberChange>;
   membershipsOf(userId: string): Promise<MembershipRecord[]>;
   membersOf(orgId: string): Promise<(MembershipRecord & { email: string })[]>;
+
+  insertInvitation(invitation: InvitationRecord): Promise<void>;
+  /** Pending invitations of a workspace (not accepted, not expired at `now`), in creation order. */
+  listInvitations(orgId: string, now: string): Promise<InvitationRecord[]>;
+  /** The pending invitation with this token hash, or undefined when unknown, accepted or expired. */
+  findInvitation(tokenHash: string, now: string): Promise<InvitationRecord | undefined>;
+  /** Deletes a pending invitation of the workspace; false when there is none with that id. */
+  deleteInvitation(orgId: string, id: string): Promise<boolean>;
+  /**
+   * Marks the invitation accepted and adds the membership (creating the user first for `newUser`), in
+   * one transaction. Returns the user id, or undefined when the invitation was accepted, deleted or
+   * expired meanwhile. An existing membership is left as it is. Rejects with EmailTakenError when
+   * `newUser`'s email exists.
+   */
+  acceptInvitation(id: string, acceptance: Acceptance, now: string): Promise<string | undefined>;
 
   insertSession(s: SessionRecord): Promise<void>;
   findSession(hash: string): Promise<SessionRecord | undefined>;
@@ -66,4 +122,7 @@ export interface AccountStore {
   consumeToken(hash: string, kind: TokenKind, now: string): Promise<OneTimeTokenRecord | undefined>;
   /** Voids every unused token of a kind (a new setup token replaces the old ones). */
   voidTokens(kind: TokenKind, now: string): Promise<void>;
+
+  /** Deletes expired sessions, used or expired one-time tokens, and invitations no longer pending. */
+  prune(now: string): Promise<PruneResult>;
 }

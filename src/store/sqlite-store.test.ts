@@ -6,15 +6,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelChange } from '../engine/index.js';
 import { CHECKPOINT_NICE } from './sqlite/checkpointer.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
+import { accountStoreContract } from './account-store.contract.js';
 import { storeContract } from './store.contract.js';
 
-storeContract('SqliteStore', () => {
+const sqliteHarness = () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-store-'));
   return {
-    open: async () => new SqliteStore({ dataDir, synchronous: 'full' }),
+    open: async () => new SqliteStore({ dataDir, synchronous: 'full' as const }),
     dispose: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
   };
-});
+};
+storeContract('SqliteStore', sqliteHarness);
+accountStoreContract('SqliteStore', sqliteHarness);
 
 describe('SqliteStore: ticks off the event loop', () => {
   const dirs: string[] = [];

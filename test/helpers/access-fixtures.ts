@@ -113,17 +113,20 @@ export async function setupOwner(
   return owner;
 }
 
-/** The owner adds a member; the member follows the invite link, sets a password and is signed in. */
+/** The owner invites an email; the invitee follows the link, creates the account and is signed in. */
 export async function addMember(baseUrl: string, owner: Api, email: string, role: string): Promise<Member> {
   const added = expectStatus(
-    await owner<{ userId: string; inviteUrl: string }>('POST', '/v1/members', { email, role }),
+    await owner<{ id: string; inviteUrl: string }>('POST', '/v1/members', { email, role }),
     201,
   );
   const token = new URL(added.inviteUrl).searchParams.get('token');
-  const res = await anonymous(baseUrl)('POST', '/v1/auth/accept-invite', { token, password: PASSWORD });
-  expectStatus(res, 200);
+  const res = await anonymous(baseUrl)<{ user: { id: string } }>('POST', '/v1/auth/accept-invite', {
+    token,
+    password: PASSWORD,
+  });
+  const userId = expectStatus(res, 200).user.id;
   const cookie = cookieOf(res);
-  return { userId: added.userId, email, cookie, call: sessionApi(baseUrl, cookie) };
+  return { userId, email, cookie, call: sessionApi(baseUrl, cookie) };
 }
 
 export async function login(baseUrl: string, email: string, password = PASSWORD): Promise<ApiResponse<unknown>> {

@@ -46,10 +46,11 @@ const UPDATE_PATHS = /\/(inputs|preview|program|take|clear)$|\/(triggers|clocks)
 
 /** The permission API.md §2 gives the operation (account routes: who may call them). */
 export function expectedPermission(method: string, path: string): string {
+  if (path === '/auth/password') return 'session';
   if (path.startsWith('/auth/') || path.startsWith('/hooks/')) return 'public';
   if (path === '/me') return 'authenticated';
   if (path.startsWith('/workspaces')) return 'session';
-  if (path.startsWith('/members')) return 'owner';
+  if (path.startsWith('/members') || path.startsWith('/invitations')) return 'owner';
   if (path.startsWith('/keys')) return 'keys:manage';
   if (path.startsWith('/webhooks')) return 'webhooks:manage';
   if (method === 'GET') return 'channels:read';
@@ -70,6 +71,7 @@ export interface Ids {
   sceneId: string;
   keyId?: string;
   userId?: string;
+  invitationId?: string;
 }
 
 /** `/v1/channels/ch_…/scenes/sc_…`; throws for a parameter the tests have no fixture for yet. */
@@ -104,6 +106,10 @@ export function bodyFor(op: Operation, ids: Ids, definition?: unknown): unknown 
       return { name: 'Another' };
     case 'POST /members':
       return { email: 'someone@example.com', role: 'viewer' };
+    case 'PATCH /members/{userId}':
+      return { role: 'viewer' };
+    case 'POST /auth/password':
+      return { currentPassword: 'not the password', newPassword: 'a new password 123' };
     default:
       return op.method === 'GET' || op.method === 'DELETE' ? undefined : {};
   }

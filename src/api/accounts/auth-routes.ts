@@ -1,37 +1,23 @@
 /**
- * Sign-in for the dashboard (API.md §2): first-run setup, login, logout, invitations, and `GET /v1/me`.
- * Login is throttled per email and per client address against guessing.
+ * Sign-in for the dashboard (docs/api.md, "Accounts"): first-run setup, login, logout, accepting an
+ * invitation, and `GET /v1/me`. Login is throttled on failures (../../limits/login-throttle.ts).
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import { acceptInvite, checkLogin, completeSetup, normaliseEmail } from '../../auth/accounts.js';
-import { clearedSessionCookie, createSession, readSessionCookie, sessionCookie } from '../../auth/sessions.js';
+import { checkLogin, completeSetup, normaliseEmail } from '../../auth/accounts.js';
+import { acceptInvitation } from '../../auth/invitations.js';
+import { clearedSessionCookie, readSessionCookie } from '../../auth/sessions.js';
 import { sha256Hex } from '../../ids.js';
-import { admitCustom } from '../../limits/enforce.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
+import { assertSameOrigin } from '../middleware/authenticate.js';
 import { json } from '../schemas/common.js';
 import { accountRouteDefiner } from '../route.js';
 import { AcceptInviteIn, LoginIn, LoginOut, MeOut, SetupIn } from './schemas.js';
-import { userWorkspaces } from './workspace-view.js';
-
-const LOGIN_ATTEMPTS = { limit: 10, windowMs: 15 * 60_000 };
-/** Set by the transport from the TCP peer address; a value sent by the client is replaced. */
-export const CLIENT_ADDRESS_HEADER = 'x-onair-client';
+import { cookieOptions, signedInBody, signIn, throttled } from './sign-in.js';
 
 export function authRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
   const route = accountRouteDefiner(deps);
   const { accounts } = deps.store;
-  const cookieOptions = () => ({ ttlSeconds: deps.sessionTtlSeconds, secure: deps.baseUrl().startsWith('https:') });
-
-  /** Starts a session (the cookie) and returns the body of a sign-in answer. */
-  const signIn = async (c: Context<ApiEnv>, userId: string) => {
-    const token = await createSession(accounts, userId, deps.sessionTtlSeconds);
-    c.header('Set-Cookie', sessionCookie(token, cookieOptions()));
-    const user = await accounts.getUser(userId);
-    const workspaces = await userWorkspaces(accounts, userId);
-    return { user: { id: userId, email: user?.email ?? '', createdAt: user?.createdAt ?? '' }, workspaces };
-  };
 
   app.openapi(
     route('public', null, {
@@ -42,7 +28,7 @@ export function authRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
       request: { body: { required: true, ...json(SetupIn) } },
       responses: { 201: { description: 'Owner created and signed in', ...json(LoginOut) } },
     }),
-    async (c) => c.json(await signIn(c, await completeSetup(deps.store, c.req.valid('json'))), 201),
+    async (c) => c.json(await signIn(deps, c, await completeSetup(deps.store, c.req.valid('json'))), 201),
   );
 
   app.openapi(
@@ -56,15 +42,9 @@ export function authRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     }),
     async (c) => {
       const { email, password } = c.req.valid('json');
-      // Per account from one client (guessing), per account overall (spread guessing), per client (spraying).
-      // The client address comes from the socket (the transport overwrites x-onair-client), never a header
-      // the caller chooses.
       const account = sha256Hex(normaliseEmail(email));
-      const client = c.req.header(CLIENT_ADDRESS_HEADER) ?? 'unknown';
-      await admitCustom(deps.limiter, `login:${account}:${client}`, LOGIN_ATTEMPTS);
-      await admitCustom(deps.limiter, `login-account:${account}`, { ...LOGIN_ATTEMPTS, limit: 50 });
-      await admitCustom(deps.limiter, `login-client:${client}`, { ...LOGIN_ATTEMPTS, limit: 100 });
-      return c.json(await signIn(c, await checkLogin(accounts, email, password)), 200);
+      const userId = await throttled(deps, c, account, () => checkLogin(accounts, email, password));
+      return c.json(await signIn(deps, c, userId), 200);
     },
   );
 
@@ -73,13 +53,21 @@ export function authRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
       method: 'post',
       path: '/auth/accept-invite',
       tags: ['Accounts'],
-      summary: 'Set a password from a one-time invitation link',
+      summary: 'Accept an invitation: create the account with a password, or join while signed in as it',
       request: { body: { required: true, ...json(AcceptInviteIn) } },
-      responses: { 200: { description: 'Password set and signed in', ...json(LoginOut) } },
+      responses: {
+        200: { description: 'Joined; signed in (a new account gets its session cookie)', ...json(LoginOut) },
+        409: { description: 'conflict: the email has an account; sign in first' },
+      },
     }),
     async (c) => {
       const { token, password } = c.req.valid('json');
-      return c.json(await signIn(c, await acceptInvite(accounts, token, password)), 200);
+      const session = await deps.auth.sessionOf(c.req.header('cookie'));
+      // Joining with a session is a cookie-authenticated write: it must come from this server's pages.
+      if (session) assertSameOrigin(c.req.header('origin'), c.req.header('sec-fetch-site'), c.req.header('host'));
+      const signedIn = session ? { userId: session.userId } : undefined;
+      const { userId, created } = await acceptInvitation(accounts, { token, password, signedIn });
+      return c.json(created ? await signIn(deps, c, userId) : await signedInBody(deps, userId), 200);
     },
   );
 
@@ -94,7 +82,7 @@ export function authRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     async (c) => {
       const token = readSessionCookie(c.req.header('cookie'));
       if (token) await accounts.deleteSession(sha256Hex(token));
-      c.header('Set-Cookie', clearedSessionCookie(cookieOptions()));
+      c.header('Set-Cookie', clearedSessionCookie(cookieOptions(deps)));
       return c.body(null, 204);
     },
   );

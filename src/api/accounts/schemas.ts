@@ -1,23 +1,29 @@
 import { z } from '@hono/zod-openapi';
-import { ROLES } from '../../auth/permissions.js';
+import { ROLES } from '../../domain/roles.js';
 
 const Email = z.email().max(320);
 const Password = z.string().min(1).max(1024);
+const Token = z.string().min(1).max(200);
 
 export const SetupIn = z
-  .strictObject({
-    token: z.string().min(1).max(200),
-    email: Email,
-    password: Password,
-    workspaceName: z.string().trim().min(1).max(200),
-  })
+  .strictObject({ token: Token, email: Email, password: Password, workspaceName: z.string().trim().min(1).max(200) })
   .openapi('SetupIn');
 export const LoginIn = z.strictObject({ email: z.string().max(320), password: Password }).openapi('LoginIn');
 export const AcceptInviteIn = z
-  .strictObject({ token: z.string().min(1).max(200), password: Password })
+  .strictObject({
+    token: Token,
+    password: Password.optional().openapi({
+      description: 'Creates the account for the invited email. Leave it out when accepting while signed in.',
+    }),
+  })
   .openapi('AcceptInviteIn');
+export const PasswordChangeIn = z
+  .strictObject({ currentPassword: Password, newPassword: Password })
+  .openapi('PasswordChangeIn');
+export const PasswordResetIn = z.strictObject({ token: Token, password: Password }).openapi('PasswordResetIn');
 export const WorkspaceIn = z.strictObject({ name: z.string().trim().min(1).max(200) }).openapi('WorkspaceIn');
 export const MemberIn = z.strictObject({ email: Email, role: z.enum(ROLES) }).openapi('MemberIn');
+export const MemberRoleIn = z.strictObject({ role: z.enum(ROLES) }).openapi('MemberRoleIn');
 
 export const UserOut = z.object({ id: z.string(), email: z.string(), createdAt: z.string() }).openapi('User');
 export const WorkspaceOut = z
@@ -26,13 +32,12 @@ export const WorkspaceOut = z
 export const MemberOut = z
   .object({ userId: z.string(), email: z.string(), role: z.enum(ROLES), createdAt: z.string() })
   .openapi('Member');
-export const MemberCreated = z
-  .object({
-    userId: z.string(),
-    role: z.enum(ROLES),
-    inviteUrl: z.string().nullable().openapi({ description: 'One-time link to set a password; shown only here.' }),
-  })
-  .openapi('MemberCreated');
+export const InvitationOut = z
+  .object({ id: z.string(), email: z.string(), role: z.enum(ROLES), createdAt: z.string(), expiresAt: z.string() })
+  .openapi('Invitation');
+export const InvitationCreated = InvitationOut.extend({
+  inviteUrl: z.string().openapi({ description: 'One-time link for the invitee; shown only here.' }),
+}).openapi('InvitationCreated');
 export const LoginOut = z.object({ user: UserOut, workspaces: z.array(WorkspaceOut) }).openapi('LoginResult');
 export const MeOut = z
   .object({

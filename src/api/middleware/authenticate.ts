@@ -10,6 +10,7 @@ export const PUBLIC_PATHS = new Set([
   '/v1/auth/login',
   '/v1/auth/accept-invite',
   '/v1/auth/logout',
+  '/v1/auth/reset-password',
 ]);
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -92,4 +92,50 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       );
     `,
   },
+  {
+    version: 3,
+    name: 'invitations',
+    // An invitation names an email, not an account: the account is created (or, for an existing one,
+    // the membership added while signed in) only when the link is accepted. Users created by the old
+    // invitations, who never set a password, become pending invitations carrying the same token hash, so
+    // links already sent keep working; the password-less accounts themselves are removed. One-time tokens
+    // lose their NOT NULL workspace: a password reset belongs to a user, not a workspace.
+    sql: `
+      CREATE TABLE invitations (
+        id TEXT PRIMARY KEY,
+        org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        email TEXT NOT NULL,
+        role TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        accepted_at TEXT,
+        accepted_by TEXT REFERENCES users(id) ON DELETE SET NULL
+      );
+      CREATE INDEX invitations_org ON invitations(org_id, id);
+      INSERT INTO invitations (id, org_id, email, role, token_hash, created_at, expires_at)
+        SELECT 'inv_' || lower(hex(randomblob(16))), t.org_id, u.email, COALESCE(m.role, 'viewer'), t.hash,
+          t.created_at, t.expires_at
+        FROM one_time_tokens t
+        JOIN users u ON u.id = t.user_id
+        LEFT JOIN memberships m ON m.user_id = u.id AND m.org_id = t.org_id
+        WHERE t.kind = 'invite' AND t.used_at IS NULL AND u.password_hash IS NULL;
+      DELETE FROM users WHERE password_hash IS NULL;
+      CREATE TABLE one_time_tokens_v3 (
+        hash TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        org_id TEXT REFERENCES orgs(id) ON DELETE CASCADE,
+        user_id TEXT REFERENCES users(id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used_at TEXT
+      );
+      INSERT INTO one_time_tokens_v3 SELECT * FROM one_time_tokens WHERE kind = 'setup';
+      DROP TABLE one_time_tokens;
+      ALTER TABLE one_time_tokens_v3 RENAME TO one_time_tokens;
+      CREATE INDEX sessions_user ON sessions(user_id);
+      CREATE INDEX sessions_expiry ON sessions(expires_at);
+      CREATE INDEX one_time_tokens_expiry ON one_time_tokens(expires_at);
+    `,
+  },
 ];

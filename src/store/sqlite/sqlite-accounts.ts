@@ -1,20 +1,25 @@
 /** The AccountStore on the same SQLite database as the rest of the store. */
 import type Database from 'better-sqlite3';
-import type { Role } from '../../auth/permissions.js';
-import type {
-  AccountStore,
-  MembershipRecord,
-  OneTimeTokenRecord,
-  SessionRecord,
-  TokenKind,
-  UserRecord,
+import type { Role } from '../../domain/roles.js';
+import {
+  EmailTakenError,
+  type Acceptance,
+  type AccountStore,
+  type InvitationRecord,
+  type MemberChange,
+  type MembershipRecord,
+  type OneTimeTokenRecord,
+  type PruneResult,
+  type SessionRecord,
+  type TokenKind,
+  type UserRecord,
 } from '../account-store.js';
 import type { OrgRecord } from '../store.js';
 
 interface UserRow {
   id: string;
   email: string;
-  password_hash: string | null;
+  password_hash: string;
   created_at: string;
 }
 interface MemberRow {
@@ -27,11 +32,21 @@ interface MemberRow {
 interface TokenRow {
   hash: string;
   kind: string;
-  org_id: string;
+  org_id: string | null;
   user_id: string | null;
   created_at: string;
   expires_at: string;
   used_at: string | null;
+}
+interface InvitationRow {
+  id: string;
+  org_id: string;
+  email: string;
+  role: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
 }
 
 const user = (r: UserRow): UserRecord => ({
@@ -46,42 +61,102 @@ const member = (r: MemberRow): MembershipRecord => ({
   role: r.role as Role,
   createdAt: r.created_at,
 });
+const invitation = (r: InvitationRow): InvitationRecord => ({
+  id: r.id,
+  orgId: r.org_id,
+  email: r.email,
+  role: r.role as Role,
+  tokenHash: r.token_hash,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  acceptedAt: r.accepted_at,
+});
+
+function prepare(db: Database.Database) {
+  const p = (sql: string) => db.prepare(sql);
+  return {
+    insertOrg: p('INSERT INTO orgs (id, name, created_at) VALUES (?, ?, ?)'),
+    getOrg: p('SELECT id, name, created_at FROM orgs WHERE id = ?'),
+    renameOrg: p('UPDATE orgs SET name = ? WHERE id = ?'),
+    insertUser: p('INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)'),
+    getUser: p('SELECT * FROM users WHERE id = ?'),
+    userByEmail: p('SELECT * FROM users WHERE email = ?'),
+    setPassword: p('UPDATE users SET password_hash = ? WHERE id = ?'),
+    endOtherSessions: p('DELETE FROM sessions WHERE user_id = ? AND hash IS NOT ?'),
+    countUsers: p('SELECT count(*) AS n FROM users'),
+    insertMember: p('INSERT INTO memberships (user_id, org_id, role, created_at) VALUES (?, ?, ?, ?)'),
+    insertMemberIfNew: p(`INSERT INTO memberships (user_id, org_id, role, created_at) VALUES (?, ?, ?, ?)
+      ON CONFLICT (user_id, org_id) DO NOTHING`),
+    memberRole: p('SELECT role FROM memberships WHERE org_id = ? AND user_id = ?'),
+    countOwners: p(`SELECT count(*) AS n FROM memberships WHERE org_id = ? AND role = 'owner'`),
+    setRole: p('UPDATE memberships SET role = ? WHERE org_id = ? AND user_id = ?'),
+    deleteMember: p('DELETE FROM memberships WHERE org_id = ? AND user_id = ?'),
+    membershipsOf: p('SELECT * FROM memberships WHERE user_id = ? ORDER BY created_at, org_id'),
+    membersOf: p(`SELECT m.*, u.email FROM memberships m JOIN users u ON u.id = m.user_id
+      WHERE m.org_id = ? ORDER BY m.created_at, m.user_id`),
+    insertInvitation: p(`INSERT INTO invitations (id, org_id, email, role, token_hash, created_at, expires_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`),
+    listInvitations: p(`SELECT * FROM invitations WHERE org_id = ? AND accepted_at IS NULL AND expires_at > ?
+      ORDER BY id`),
+    invitationByToken: p(`SELECT * FROM invitations WHERE token_hash = ? AND accepted_at IS NULL
+      AND expires_at > ?`),
+    invitationById: p('SELECT * FROM invitations WHERE id = ? AND accepted_at IS NULL AND expires_at > ?'),
+    deleteInvitation: p('DELETE FROM invitations WHERE org_id = ? AND id = ? AND accepted_at IS NULL'),
+    markAccepted: p(`UPDATE invitations SET accepted_at = ?, accepted_by = ? WHERE id = ?
+      AND accepted_at IS NULL AND expires_at > ?`),
+    insertSession: p('INSERT INTO sessions (hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)'),
+    findSession: p('SELECT * FROM sessions WHERE hash = ?'),
+    deleteSession: p('DELETE FROM sessions WHERE hash = ?'),
+    insertToken: p(`INSERT INTO one_time_tokens (hash, kind, org_id, user_id, created_at, expires_at)
+      VALUES (?, ?, ?, ?, ?, ?)`),
+    findToken: p('SELECT * FROM one_time_tokens WHERE hash = ?'),
+    useToken: p('UPDATE one_time_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL'),
+    voidTokens: p('UPDATE one_time_tokens SET used_at = ? WHERE kind = ? AND used_at IS NULL'),
+    pruneSessions: p('DELETE FROM sessions WHERE expires_at <= ?'),
+    pruneTokens: p('DELETE FROM one_time_tokens WHERE used_at IS NOT NULL OR expires_at <= ?'),
+    pruneInvitations: p('DELETE FROM invitations WHERE accepted_at IS NOT NULL OR expires_at <= ?'),
+  };
+}
 
 export class SqliteAccounts implements AccountStore {
-  private readonly st;
+  private readonly st: ReturnType<typeof prepare>;
   private readonly consume;
+  private readonly changeMember;
+  private readonly accept;
+  private readonly passwordTx;
 
-  constructor(db: Database.Database) {
-    const p = (sql: string) => db.prepare(sql);
-    this.st = {
-      insertOrg: p('INSERT INTO orgs (id, name, created_at) VALUES (?, ?, ?)'),
-      getOrg: p('SELECT id, name, created_at FROM orgs WHERE id = ?'),
-      renameOrg: p('UPDATE orgs SET name = ? WHERE id = ?'),
-      insertUser: p('INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)'),
-      getUser: p('SELECT * FROM users WHERE id = ?'),
-      userByEmail: p('SELECT * FROM users WHERE email = ?'),
-      setPassword: p('UPDATE users SET password_hash = ? WHERE id = ?'),
-      countUsers: p('SELECT count(*) AS n FROM users'),
-      upsertMember: p(`INSERT INTO memberships (user_id, org_id, role, created_at) VALUES (?, ?, ?, ?)
-        ON CONFLICT (user_id, org_id) DO UPDATE SET role = excluded.role`),
-      deleteMember: p('DELETE FROM memberships WHERE user_id = ? AND org_id = ?'),
-      membershipsOf: p('SELECT * FROM memberships WHERE user_id = ? ORDER BY created_at, org_id'),
-      membersOf: p(`SELECT m.*, u.email FROM memberships m JOIN users u ON u.id = m.user_id
-        WHERE m.org_id = ? ORDER BY m.created_at, m.user_id`),
-      insertSession: p('INSERT INTO sessions (hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)'),
-      findSession: p('SELECT * FROM sessions WHERE hash = ?'),
-      deleteSession: p('DELETE FROM sessions WHERE hash = ?'),
-      insertToken: p(`INSERT INTO one_time_tokens (hash, kind, org_id, user_id, created_at, expires_at)
-        VALUES (?, ?, ?, ?, ?, ?)`),
-      findToken: p('SELECT * FROM one_time_tokens WHERE hash = ?'),
-      useToken: p('UPDATE one_time_tokens SET used_at = ? WHERE hash = ? AND used_at IS NULL'),
-      voidTokens: p('UPDATE one_time_tokens SET used_at = ? WHERE kind = ? AND used_at IS NULL'),
-    };
+  constructor(private readonly db: Database.Database) {
+    const st = (this.st = prepare(db));
     this.consume = db.transaction((hash: string, kind: TokenKind, now: string) => {
-      const row = this.st.findToken.get(hash) as TokenRow | undefined;
+      const row = st.findToken.get(hash) as TokenRow | undefined;
       if (!row || row.kind !== kind || row.used_at !== null || row.expires_at <= now) return undefined;
-      this.st.useToken.run(now, hash);
+      st.useToken.run(now, hash);
       return row;
+    });
+    // The owner count is read and changed in one transaction: SQLite serialises writers, so two
+    // concurrent demotions cannot both see a second owner.
+    this.changeMember = db.transaction((orgId: string, userId: string, role: Role | null): MemberChange => {
+      const current = st.memberRole.get(orgId, userId) as { role: Role } | undefined;
+      if (!current) return 'not_member';
+      if (current.role === 'owner' && role !== 'owner' && (st.countOwners.get(orgId) as { n: number }).n <= 1) {
+        return 'last_owner';
+      }
+      if (role === null) st.deleteMember.run(orgId, userId);
+      else st.setRole.run(role, orgId, userId);
+      return 'ok';
+    });
+    this.accept = db.transaction((id: string, acceptance: Acceptance, now: string) => {
+      const row = st.invitationById.get(id, now) as InvitationRow | undefined;
+      if (!row) return undefined;
+      const userId = 'userId' in acceptance ? acceptance.userId : acceptance.newUser.id;
+      if ('newUser' in acceptance) this.insertUserRow(acceptance.newUser);
+      st.markAccepted.run(now, userId, id, now);
+      st.insertMemberIfNew.run(userId, row.org_id, row.role, now);
+      return userId;
+    });
+    this.passwordTx = db.transaction((userId: string, hash: string, keep: string | null) => {
+      st.setPassword.run(hash, userId);
+      st.endOtherSessions.run(userId, keep);
     });
   }
 
@@ -96,7 +171,7 @@ export class SqliteAccounts implements AccountStore {
     this.st.renameOrg.run(name, id);
   }
   async insertUser(u: UserRecord) {
-    this.st.insertUser.run(u.id, u.email, u.passwordHash, u.createdAt);
+    this.insertUserRow(u);
   }
   async getUser(id: string) {
     const r = this.st.getUser.get(id) as UserRow | undefined;
@@ -106,23 +181,42 @@ export class SqliteAccounts implements AccountStore {
     const r = this.st.userByEmail.get(email) as UserRow | undefined;
     return r ? user(r) : undefined;
   }
-  async setPassword(userId: string, hash: string) {
-    this.st.setPassword.run(hash, userId);
+  async setPassword(userId: string, hash: string, keepSession?: string) {
+    this.passwordTx(userId, hash, keepSession ?? null);
   }
   async countUsers() {
     return (this.st.countUsers.get() as { n: number }).n;
   }
-  async upsertMembership(m: MembershipRecord) {
-    this.st.upsertMember.run(m.userId, m.orgId, m.role, m.createdAt);
+  async insertMembership(m: MembershipRecord) {
+    this.st.insertMember.run(m.userId, m.orgId, m.role, m.createdAt);
   }
-  async deleteMembership(userId: string, orgId: string) {
-    this.st.deleteMember.run(userId, orgId);
+  async setMemberRole(orgId: string, userId: string, role: Role) {
+    return this.changeMember(orgId, userId, role);
+  }
+  async removeMember(orgId: string, userId: string) {
+    return this.changeMember(orgId, userId, null);
   }
   async membershipsOf(userId: string) {
     return (this.st.membershipsOf.all(userId) as MemberRow[]).map(member);
   }
   async membersOf(orgId: string) {
     return (this.st.membersOf.all(orgId) as MemberRow[]).map((r) => ({ ...member(r), email: r.email ?? '' }));
+  }
+  async insertInvitation(i: InvitationRecord) {
+    this.st.insertInvitation.run(i.id, i.orgId, i.email, i.role, i.tokenHash, i.createdAt, i.expiresAt);
+  }
+  async listInvitations(orgId: string, now: string) {
+    return (this.st.listInvitations.all(orgId, now) as InvitationRow[]).map(invitation);
+  }
+  async findInvitation(tokenHash: string, now: string) {
+    const r = this.st.invitationByToken.get(tokenHash, now) as InvitationRow | undefined;
+    return r ? invitation(r) : undefined;
+  }
+  async deleteInvitation(orgId: string, id: string) {
+    return this.st.deleteInvitation.run(orgId, id).changes > 0;
+  }
+  async acceptInvitation(id: string, acceptance: Acceptance, now: string) {
+    return this.accept(id, acceptance, now);
   }
   async insertSession(s: SessionRecord) {
     this.st.insertSession.run(s.hash, s.userId, s.createdAt, s.expiresAt);
@@ -154,5 +248,21 @@ export class SqliteAccounts implements AccountStore {
   }
   async voidTokens(kind: TokenKind, now: string) {
     this.st.voidTokens.run(now, kind);
+  }
+  async prune(now: string): Promise<PruneResult> {
+    return this.db.transaction(() => ({
+      sessions: this.st.pruneSessions.run(now).changes,
+      tokens: this.st.pruneTokens.run(now).changes,
+      invitations: this.st.pruneInvitations.run(now).changes,
+    }))();
+  }
+
+  private insertUserRow(u: UserRecord): void {
+    try {
+      this.st.insertUser.run(u.id, u.email, u.passwordHash, u.createdAt);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new EmailTakenError();
+      throw err;
+    }
   }
 }
