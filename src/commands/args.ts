@@ -35,12 +35,12 @@ export function parseCommand(argv: readonly string[]): Command {
   if (values.force && name !== 'backup') throw new UsageError('--force goes with backup only');
   switch (name) {
     case 'start':
-      expectFiles(name, files, 0);
+      noArguments(files);
       return { name };
     case 'backup':
-      return { name, file: expectFiles(name, files, 1), force: values.force ?? false };
+      return { name, file: oneFile(name, files), force: values.force ?? false };
     case 'restore':
-      return { name, file: expectFiles(name, files, 1) };
+      return { name, file: oneFile(name, files) };
     default:
       throw new UsageError(`unknown command "${name}"`);
   }
@@ -60,12 +60,12 @@ function parseOrExplain(argv: readonly string[]) {
   }
 }
 
-function expectFiles(command: string, files: string[], count: 0 | 1): string {
-  if (files.length === count && (count === 0 || files[0] !== '')) return files[0] ?? '';
-  if (count === 0) return usageError(`start takes no arguments (got ${files.join(' ')})`);
-  return usageError(`${command} takes exactly one <file> (got ${files.length})`);
+function noArguments(files: string[]): void {
+  if (files.length > 0) throw new UsageError(`start takes no arguments (got ${files.join(' ')})`);
 }
 
-function usageError(message: string): never {
-  throw new UsageError(message);
+function oneFile(command: string, files: string[]): string {
+  if (files.length !== 1) throw new UsageError(`${command} takes exactly one <file> (got ${files.length})`);
+  if (!files[0]) throw new UsageError(`${command} needs a file name, not an empty one`);
+  return files[0];
 }

@@ -54,8 +54,13 @@ export async function backupDatabase(dataDir: string, target: string, options: B
     fsyncPath(path.dirname(file));
     return { file, bytes: fs.statSync(file).size, takenAt, durationMs: performance.now() - started };
   } finally {
-    fs.rmSync(temp, { force: true });
+    removeDatabase(temp);
   }
+}
+
+/** A database file with whatever SQLite may have left beside it; for our own temporary copies. */
+export function removeDatabase(file: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(`${file}${suffix}`, { force: true });
 }
 
 function checkBackupTarget(source: string, file: string, force: boolean): void {

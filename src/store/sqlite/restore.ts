@@ -10,7 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { BackupError, DB_FILE, fsyncPath, verifyCopy } from './backup.js';
+import { BackupError, DB_FILE, fsyncPath, removeDatabase, verifyCopy } from './backup.js';
 import { DataDirLock } from './data-dir-lock.js';
 
 /** The files of a database in WAL mode (a -journal only if something opened it in rollback mode). */
@@ -40,7 +40,7 @@ export function restoreDatabase(dataDir: string, backup: string): RestoreResult 
     fsyncPath(dataDir);
     return { file, schemaVersion, movedAside };
   } finally {
-    fs.rmSync(temp, { force: true });
+    removeDatabase(temp);
     lock.release();
   }
 }
