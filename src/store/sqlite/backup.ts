@@ -72,6 +72,9 @@ function checkBackupTarget(source: string, file: string, force: boolean): void {
     throw new BackupError(`write the backup outside the data directory ${path.dirname(source)}`);
   }
   if (!fs.existsSync(path.dirname(file))) throw new BackupError(`the directory ${path.dirname(file)} does not exist`);
+  if (fs.statSync(file, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new BackupError(`${file} is a directory: give the backup's file name, such as ${path.join(file, DB_FILE)}`);
+  }
   if (!force && fs.existsSync(file)) throw exists(file);
 }
 
