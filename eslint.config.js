@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'renderer/dist/', 'data/', 'public/*.js', '.tmp/'] },
+  { ignores: ['node_modules/', 'renderer/dist/', 'dist/', 'data/', 'public/*.js', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `onair` command (`npm start`, `node dist/cli.js`, `tsx src/cli.ts`): `start` runs the server,
- * `backup` and `restore` copy its database out and back (./commands/). Exit codes: 0 done (for `start`,
+ * `backup` and `restore` copy its database out and back, `reset-password` prints a password reset link
+ * (./commands/). Exit codes: 0 done (for `start`,
  * after a clean drain), 1 failed (the message says why), 2 the command line was wrong.
  * Each command is loaded only when it runs: a backup beside a live server need not load the server.
  */
@@ -12,6 +13,7 @@ const FAILED: Record<Command['name'], string> = {
   start: 'onair could not start',
   backup: 'onair backup failed',
   restore: 'onair restore failed',
+  'reset-password': 'onair reset-password failed',
   help: 'onair failed',
 };
 
@@ -26,6 +28,8 @@ async function run(command: Command): Promise<void> {
       return (await import('./commands/backup.js')).runBackup(command.file, command.force);
     case 'restore':
       return (await import('./commands/restore.js')).runRestore(command.file);
+    case 'reset-password':
+      return (await import('./commands/reset-password.js')).runResetPassword(command.email);
   }
 }
 

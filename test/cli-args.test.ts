@@ -16,6 +16,10 @@ it('reads backup <file> with an optional --force, and restore <file>', () => {
   expect(parseCommand(['restore', 'b.db'])).toEqual({ name: 'restore', file: 'b.db' });
 });
 
+it('reads reset-password <email>', () => {
+  expect(parseCommand(['reset-password', 'a@example.com'])).toEqual({ name: 'reset-password', email: 'a@example.com' });
+});
+
 it('answers help, --help and -h with the usage, whatever the command', () => {
   for (const argv of [['help'], ['--help'], ['-h'], ['backup', '--help'], ['restore', 'x', '-h']]) {
     expect(parseCommand(argv)).toEqual({ name: 'help' });
@@ -26,7 +30,8 @@ it.each([
   [['stop'], 'unknown command "stop"'],
   [['backup'], 'backup takes exactly one <file> (got 0)'],
   [['backup', 'a.db', 'b.db'], 'backup takes exactly one <file> (got 2)'],
-  [['restore', ''], 'restore needs a file name, not an empty one'],
+  [['restore', ''], 'restore needs <file>, not an empty one'],
+  [['reset-password'], 'reset-password takes exactly one <email> (got 0)'],
   [['restore', 'a.db', '--force'], '--force goes with backup only'],
   [['start', 'now'], 'start takes no arguments (got now)'],
   [['--port', '80'], "Unknown option '--port'"],

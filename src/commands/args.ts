@@ -1,5 +1,6 @@
 /**
- * The command line: `onair [start]`, `onair backup <file> [--force]`, `onair restore <file>`, `onair help`.
+ * The command line: `onair [start]`, `onair backup <file> [--force]`, `onair restore <file>`,
+ * `onair reset-password <email>`, `onair help`.
  * Everything else about a run comes from the environment (../config.ts).
  */
 import { parseArgs } from 'node:util';
@@ -8,7 +9,8 @@ export type Command =
   | { name: 'start' }
   | { name: 'help' }
   | { name: 'backup'; file: string; force: boolean }
-  | { name: 'restore'; file: string };
+  | { name: 'restore'; file: string }
+  | { name: 'reset-password'; email: string };
 
 export const USAGE = `Usage: onair [command]
 
@@ -18,6 +20,8 @@ Commands:
                            --force replaces an existing <file>
   restore <file>           put a backup in place of the database of ONAIR_DATA_DIR (stop the server first);
                            the database that was there moves to <data dir>/pre-restore-<time>/
+  reset-password <email>   print a one-time link (valid one hour) that sets a new password for the account
+                           and ends all its sessions; works while the server runs
   help                     this text (also --help or -h after any command)
 
 Settings come from the environment (ONAIR_DATA_DIR, ONAIR_PORT, ...): see README.md, Configuration.
@@ -41,6 +45,8 @@ export function parseCommand(argv: readonly string[]): Command {
       return { name, file: oneFile(name, files), force: values.force ?? false };
     case 'restore':
       return { name, file: oneFile(name, files) };
+    case 'reset-password':
+      return { name, email: oneFile(name, files, '<email>') };
     default:
       throw new UsageError(`unknown command "${name}"`);
   }
@@ -64,8 +70,8 @@ function noArguments(files: string[]): void {
   if (files.length > 0) throw new UsageError(`start takes no arguments (got ${files.join(' ')})`);
 }
 
-function oneFile(command: string, files: string[]): string {
-  if (files.length !== 1) throw new UsageError(`${command} takes exactly one <file> (got ${files.length})`);
-  if (!files[0]) throw new UsageError(`${command} needs a file name, not an empty one`);
+function oneFile(command: string, files: string[], what = '<file>'): string {
+  if (files.length !== 1) throw new UsageError(`${command} takes exactly one ${what} (got ${files.length})`);
+  if (!files[0]) throw new UsageError(`${command} needs ${what}, not an empty one`);
   return files[0];
 }

@@ -1,6 +1,6 @@
 /**
  * `onair reset-password <email>` run as the operator would, beside the live server: returns the printed
- * one-time link's token, or null when the command says there is no such account (exit code 2).
+ * one-time link's token, or null when the command says there is no such account.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -14,7 +14,7 @@ export function resetTokenFor(dataDir: string, baseUrl: string, email: string): 
     encoding: 'utf8',
     timeout: 20_000,
   });
-  if (run.status === 2) return null;
+  if (run.status === 1 && run.stderr.includes('there is no account')) return null;
   if (run.status !== 0) throw new Error(`reset-password exited with ${run.status}: ${run.stderr}`);
   const match = /\/reset\?token=([A-Za-z0-9]+)/.exec(run.stdout);
   if (!match?.[1]) throw new Error(`no reset link in: ${run.stdout}`);
