@@ -20,6 +20,8 @@ export interface OnairOptions {
   accessLog?: boolean;
   nodeFlags?: string[];
   maxLifeMs?: number;
+  /** false: the server runs without metrics (bench/metrics.ts measures their cost). */
+  metrics?: boolean;
 }
 
 export interface Onair {
@@ -56,6 +58,7 @@ export async function startOnair(options: OnairOptions = {}): Promise<Onair> {
       framesPerTurn: options.framesPerTurn,
       diagnose: options.diagnose,
       accessLog: options.accessLog,
+      metrics: options.metrics,
     },
     nodeFlags: ['--expose-gc', ...(options.nodeFlags ?? [])],
     maxLifeMs: options.maxLifeMs,

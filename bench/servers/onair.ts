@@ -38,6 +38,8 @@ interface Config {
   accessLog?: boolean;
   /** Rate-limit buckets whose refusals are ignored (the check still runs); default: none. */
   lift?: ('updates' | 'reads' | 'creates')[];
+  /** false: run without metrics (startServer's internal switch), to measure what they cost. */
+  metrics?: boolean;
 }
 
 function warpedTime(factor: number): TimeSource {
@@ -73,7 +75,11 @@ async function main(): Promise<void> {
   const manual = cfg.framesPerTurn ? new ManualTime(Date.now()) : null;
   const time = manual ?? (cfg.warp ? warpedTime(cfg.warp) : undefined);
   const logger = cfg.accessLog ? createLogger('info', pino.destination({ dest: '/dev/null', sync: false })) : undefined;
-  const server = await startServer(config, { ...(time ? { time } : {}), ...(logger ? { logger } : {}) });
+  const server = await startServer(config, {
+    ...(time ? { time } : {}),
+    ...(logger ? { logger } : {}),
+    ...(cfg.metrics === false ? { metrics: false } : {}),
+  });
   let stopDriving: Stop = () => {};
   serveParent(
     {
