@@ -6,10 +6,12 @@
  */
 import fs from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Registry } from 'prom-client';
 import { FAST_PATCH_ROUTE } from '../src/api/inputs/fast-patch.js';
 import { UNMATCHED_ROUTE } from '../src/api/middleware/request-context.js';
 import { loadConfig } from '../src/config.js';
 import { startServer, type ServerHandle } from '../src/main.js';
+import { RequestHistogram } from '../src/metrics/request-histogram.js';
 import { api, createChannelWithScoreboard, expectStatus, patchInputs, type Api } from './helpers/api.js';
 import { histogram, parsePrometheusText, seriesOf, valueOf, type Family } from './helpers/prometheus-text.js';
 import { makeDataDir, serverEnv, TEST_KEY } from './helpers/server.js';
@@ -175,6 +177,47 @@ function churnGarbage(): void {
   for (let i = 0; i < 200_000; i++) keep += [i, { i }].length;
   expect(keep).toBe(400_000);
 }
+
+describe('the request histogram', () => {
+  async function exposition(observe: (h: RequestHistogram) => void): Promise<Family> {
+    const registry = new Registry();
+    observe(new RequestHistogram('req_seconds', 'Requests.', [0.01, 0.1]).register(registry));
+    return parsePrometheusText(await registry.metrics()).get('req_seconds')!;
+  }
+
+  it('counts each observation in its bucket, cumulatively, with sum and count', async () => {
+    const f = await exposition((h) => {
+      for (const s of [0.005, 0.01, 0.05, 3]) h.observe('/a/:id', 'GET', 200, s);
+    });
+    const h = histogram(f, { route: '/a/:id', method: 'GET', status: '200' });
+    expect([...h.buckets]).toEqual([
+      [0.01, 2],
+      [0.1, 3],
+      [Infinity, 4],
+    ]);
+    expect(h.count).toBe(4);
+    expect(h.sum).toBeCloseTo(3.065);
+  });
+
+  it('keeps series apart by route, method and status; folds unknown methods into one', async () => {
+    const f = await exposition((h) => {
+      h.observe('/a', 'GET', 200, 0.001);
+      h.observe('/a', 'GET', 404, 0.001);
+      h.observe('/a', 'POST', 200, 0.001);
+      h.observe('/b', 'GET', 200, 0.001);
+      h.observe('/a', 'BREW', 200, 0.001);
+      h.observe('/a', 'MKCOL', 200, 0.001);
+    });
+    expect(seriesOf(f)).toHaveLength(5);
+    expect(histogram(f, { route: '/a', method: 'other', status: '200' }).count).toBe(2);
+  });
+
+  it('escapes route templates the router allows (a regex with a backslash)', async () => {
+    const route = '/:file{[A-Za-z0-9_-]+\\.(?:js|css)}';
+    const f = await exposition((h) => h.observe(route, 'GET', 200, 0.001));
+    expect(seriesOf(f)).toEqual([{ route, method: 'GET', status: '200' }]);
+  });
+});
 
 describe('the test parser is strict', () => {
   const valid = '# HELP a_total A.\n# TYPE a_total counter\na_total{x="1"} 2\n';
