@@ -5,6 +5,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { AppError } from '../errors.js';
+import { framingProblem } from '../http/framing.js';
 import { requestIdFrom } from '../http/request-id.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
@@ -38,48 +39,75 @@ const HEADERS = [
   'host',
   'content-type',
   'content-length',
+  'transfer-encoding',
   'x-request-id',
 ] as const;
+const HEADER_INDEX = new Map<string, number>(HEADERS.map((name, i) => [name, i]));
+const CONTENT_LENGTH = HEADER_INDEX.get('content-length')!;
+const TRANSFER_ENCODING = HEADER_INDEX.get('transfer-encoding')!;
 
 /** The headers a fast route reads, copied out of uWS's request (its data dies with the callback). */
 class CopiedRequest implements FastRouteRequest {
   body = '';
-  private readonly values: (string | undefined)[];
+  readonly requestId: string;
+  private readonly values: (string | undefined)[] = new Array<string | undefined>(HEADERS.length);
 
   constructor(
     req: HttpRequest,
     readonly channelId: string,
   ) {
-    this.values = HEADERS.map((name) => req.getHeader(name) || undefined);
-    this.requestId = requestIdFrom(this.values[HEADER_INDEX['x-request-id']]);
+    // One pass over every header, not getHeader per name: getHeader returns the first of a repeated header,
+    // and a repeated Content-Length must be seen (http/framing.ts). Measured: under 1 µs more per request
+    // with a script's six headers, about 3 µs with a browser's dozen.
+    req.forEach((name, value) => {
+      const i = HEADER_INDEX.get(name);
+      if (i === undefined) return;
+      const seen = this.values[i];
+      if (seen === undefined) this.values[i] = value;
+      else if (i === CONTENT_LENGTH || i === TRANSFER_ENCODING) this.values[i] = `${seen}, ${value}`;
+    });
+    this.requestId = requestIdFrom(this.values[HEADER_INDEX.get('x-request-id')!]);
   }
 
-  readonly requestId: string;
-
   header(name: string): string | undefined {
-    const i = HEADER_INDEX[name as (typeof HEADERS)[number]];
-    return i === undefined ? undefined : this.values[i];
+    const i = HEADER_INDEX.get(name);
+    return i === undefined ? undefined : this.values[i] || undefined;
+  }
+
+  /** What is wrong with the body's framing, or null (an empty Content-Length counts: it is not a number). */
+  framingProblem(): string | null {
+    return framingProblem(this.values[CONTENT_LENGTH], this.values[TRANSFER_ENCODING]);
   }
 }
 
-const HEADER_INDEX = Object.fromEntries(HEADERS.map((name, i) => [name, i])) as Record<
-  (typeof HEADERS)[number],
-  number
->;
+interface ResponseState {
+  /** Answered, or the connection is gone: nothing more may be written. */
+  done: boolean;
+  /** A refusal is on its way: the rest of the body is ignored. */
+  refused: boolean;
+}
 
+/**
+ * Answers with a problem and closes the connection, on the next turn of the event loop. uWS first parses
+ * everything it has already received: a request pipelined behind this one then finds a response pending,
+ * and uWS closes the connection instead of reading it. Answered at once, the refused request would let it
+ * through, since uWS forgets the pending close when the next request starts.
+ */
 function refuse(
   res: HttpResponse,
-  state: { done: boolean },
+  state: ResponseState,
   options: FastRouteOptions,
   request: CopiedRequest,
   err: AppError,
 ) {
-  void writeProblem(res, state, options.problem(err, request.requestId));
+  state.refused = true;
+  const response = options.problem(err, request.requestId);
+  setImmediate(() => void writeProblem(res, state, response));
 }
 
 export function createFastRoute(options: FastRouteOptions) {
   return (res: HttpResponse, req: HttpRequest): void => {
-    const state = { done: false };
+    const state: ResponseState = { done: false, refused: false };
     res.onAborted(() => (state.done = true));
     const request = new CopiedRequest(req, req.getParameter(0) ?? '');
     if (!options.accepting())
@@ -90,13 +118,15 @@ export function createFastRoute(options: FastRouteOptions) {
         request,
         new AppError('unavailable', 'The server is shutting down.', { retryAfter: 1 }),
       );
+    const framing = request.framingProblem();
+    if (framing) return refuse(res, state, options, request, new AppError('invalid_request', framing));
     if (Number(request.header('content-length') ?? 0) > options.maxBodyBytes)
       return refuse(res, state, options, request, tooLarge());
 
     let chunks: Uint8Array[] | null = null;
     let total = 0;
     res.onData((chunk, isLast) => {
-      if (state.done) return;
+      if (state.done || state.refused) return;
       total += chunk.byteLength;
       if (total > options.maxBodyBytes) return refuse(res, state, options, request, tooLarge());
       if (isLast && chunks === null) {
@@ -118,7 +148,7 @@ export function createFastRoute(options: FastRouteOptions) {
   };
 }
 
-async function writeProblem(res: HttpResponse, state: { done: boolean }, response: Response): Promise<void> {
+async function writeProblem(res: HttpResponse, state: ResponseState, response: Response): Promise<void> {
   const body = await response.text();
   const headers: Record<string, string> = {};
   response.headers.forEach((value, key) => (headers[key] = value));
@@ -127,7 +157,7 @@ async function writeProblem(res: HttpResponse, state: { done: boolean }, respons
 
 function write(
   res: HttpResponse,
-  state: { done: boolean },
+  state: ResponseState,
   status: number,
   headers: Record<string, string>,
   body: string,

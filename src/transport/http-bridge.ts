@@ -1,11 +1,13 @@
 /**
  * Bridges uWebSockets.js HTTP requests into a Fetch handler (the Hono app). Request data is copied before
  * any await (uWS objects die with their callback); bodies are capped while they stream in, so an oversized
- * upload is refused without being buffered.
+ * upload is refused without being buffered; a request whose framing could be read two ways is refused
+ * (http/framing.ts). Every refusal closes the connection.
  */
 import { STATUS_CODES } from 'node:http';
 import { AppError } from '../errors.js';
 import { keepResponseText, lightRequest, responseText } from '../http/buffered-body.js';
+import { framingProblem } from '../http/framing.js';
 import { requestIdFrom } from '../http/request-id.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
@@ -14,7 +16,7 @@ export type FetchHandler = (request: Request) => Promise<Response> | Response;
 export interface BridgeOptions {
   fetch: FetchHandler;
   maxBodyBytes: number;
-  /** Builds the problem+json response for errors raised here (413, 503), with the request id. */
+  /** Builds the problem+json response for errors raised here (400, 413, 503), with the request id. */
   problem: (error: AppError, requestId: string) => Response;
   /** While false, every request is answered 503 and its connection closed. */
   accepting: () => boolean;
@@ -44,19 +46,17 @@ export function createHttpBridge(options: BridgeOptions) {
     const problem = (err: AppError) => options.problem(err, requestId);
 
     if (!options.accepting()) {
-      void send(
+      return refuse(
         res,
         state,
         problem(new AppError('unavailable', 'The server is shutting down.', { retryAfter: 1 })),
-        true,
       );
-      return;
     }
-    const declared = Number(headers.get('content-length') ?? 0);
-    if (declared > options.maxBodyBytes) {
-      void send(res, state, problem(tooLarge()), true);
-      return;
-    }
+    const length = headers.get('content-length') ?? undefined;
+    const framing = framingProblem(length, headers.get('transfer-encoding') ?? undefined);
+    if (framing) return refuse(res, state, problem(new AppError('invalid_request', framing)));
+    if (Number(length ?? 0) > options.maxBodyBytes) return refuse(res, state, problem(tooLarge()));
+
     const dispatch = (body: Uint8Array<ArrayBuffer> | null) => {
       const request = lightRequest(url, method, headers, body);
       Promise.resolve()
@@ -87,13 +87,23 @@ function readBody(
     total += chunk.byteLength;
     if (total > maxBodyBytes) {
       refused = true;
-      void send(res, state, refusal(), true);
+      refuse(res, state, refusal());
       return;
     }
     // The chunk's memory is reused by uWS after this callback: copy it.
     chunks.push(new Uint8Array(chunk.slice(0)));
     if (isLast) done(concat(chunks, total));
   });
+}
+
+/**
+ * Answers and closes the connection on the next turn of the event loop. uWS first parses everything it has
+ * already received: a request pipelined behind this one then finds a response pending, and uWS closes the
+ * connection instead of reading it. Answered at once, the refused request would let it through, since uWS
+ * forgets the pending close when the next request starts.
+ */
+function refuse(res: HttpResponse, state: { aborted: boolean }, response: Response): void {
+  setImmediate(() => void send(res, state, response, true));
 }
 
 async function send(
