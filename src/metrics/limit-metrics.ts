@@ -1,11 +1,12 @@
 /**
- * Rate-limit refusals by bucket. The limiter sees keys (`updates:ch_…`, `login:…`); the bucket is the part
- * before the first colon, kept only when it is one of the names below so a key can never add a series.
+ * Rate-limit refusals by bucket. The limiter sees keys (`updates:ch_…`, `resync:12`); the bucket is the
+ * part before the first colon, kept only when it is one of the names below so a key can never add a
+ * series. Sign-in attempts have their own throttle (src/limits/login-throttle.ts), not counted here.
  */
 import { Counter, type Registry } from 'prom-client';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 
-const BUCKETS = new Set(['updates', 'reads', 'creates', 'login', 'login-account', 'login-client', 'resync']);
+const BUCKETS = new Set(['updates', 'reads', 'creates', 'resync']);
 
 /** The limiter, counting each refusal it makes. */
 export function countRefusals(registry: Registry, limiter: RateLimiter): RateLimiter {
