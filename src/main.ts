@@ -80,6 +80,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const firstRun = await bootstrapCredentials(store, config.bootstrapKey);
   const auth = createAuthenticator(store);
   const limiter = metrics ? metrics.countRefusals(new MemoryRateLimiter()) : new MemoryRateLimiter();
+  const loginThrottle = metrics ? metrics.countLoginThrottle(new MemoryLoginThrottle()) : new MemoryLoginThrottle();
   let baseUrl = config.baseUrl ?? '';
 
   const api = createApiApp(
@@ -87,7 +88,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       engine,
       store,
       limiter,
-      loginThrottle: new MemoryLoginThrottle(),
+      loginThrottle,
       auth,
       logger,
       baseUrl: () => baseUrl,

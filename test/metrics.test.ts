@@ -77,6 +77,9 @@ describe('GET /metrics', () => {
       Array.from({ length: 40 }, (_, i) => call('PATCH', `/v1/channels/${channelId}/inputs`, { scoreB: i })),
     );
     expect(burst.some((r) => r.status === 429)).toBe(true);
+    // Five wrong passwords are counted as failures; the sixth at once is refused by the throttle.
+    const signIn = { email: 'nobody@example.com', password: 'not a password' };
+    for (let i = 0; i < 6; i++) await call('POST', '/v1/auth/login', signIn, { noAuth: true });
     await renderer.until(() => (renderer.mirror?.inputs.scoreA === 5 ? true : undefined));
     churnGarbage();
 
@@ -92,6 +95,8 @@ describe('GET /metrics', () => {
     checkProcess(m);
     expect(valueOf(family(m, 'onair_rate_limited_total', 'counter'), { bucket: 'updates' })).toBeGreaterThan(0);
     expect(valueOf(family(m, 'onair_build_info', 'gauge'), { version: VERSION })).toBe(1);
+    expect(valueOf(family(m, 'onair_login_failures_total', 'counter'))).toBe(5);
+    expect(valueOf(family(m, 'onair_login_throttled_total', 'counter'))).toBe(1);
 
     renderer.close();
     control.close();

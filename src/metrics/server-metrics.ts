@@ -5,12 +5,13 @@
  */
 import { Gauge, Registry } from 'prom-client';
 import type { Engine } from '../engine/index.js';
+import type { LoginThrottle } from '../limits/login-throttle.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { StoreTimings } from '../store/sqlite/sqlite-store.js';
 import { SocketCounters } from '../transport/render-socket.js';
 import { engineMetrics, type EngineRecorder } from './engine-metrics.js';
 import { httpMetrics, type RequestRecorder } from './http-metrics.js';
-import { countRefusals } from './limit-metrics.js';
+import { countLoginThrottle, countRefusals } from './limit-metrics.js';
 import { processRegistry } from './process-metrics.js';
 import { socketMetrics } from './socket-metrics.js';
 import { storageMetrics } from './storage-metrics.js';
@@ -30,6 +31,8 @@ export interface ServerMetrics {
   request: RequestRecorder;
   /** The limiter, counting its refusals. */
   countRefusals(limiter: RateLimiter): RateLimiter;
+  /** The login throttle, counting failed sign-ins and its refusals. */
+  countLoginThrottle(throttle: LoginThrottle): LoginThrottle;
   /** The Prometheus text exposition: this server's families and the process's. */
   render(): Promise<string>;
 }
@@ -50,6 +53,7 @@ export function createServerMetrics(sources: MetricSources): ServerMetrics {
     sockets,
     request: httpMetrics(registry),
     countRefusals: (limiter) => countRefusals(registry, limiter),
+    countLoginThrottle: (throttle) => countLoginThrottle(registry, throttle),
     render: () => Registry.merge([processRegistry(), registry]).metrics(),
   };
 }
