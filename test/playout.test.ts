@@ -80,6 +80,19 @@ it('takes the cued scene to air', async () => {
   expect(renderer.mirror!.program).toEqual(state.program);
 });
 
+it('takes and clears with no body, with or without Content-Type: application/json, and refuses any other body', async () => {
+  const json = { headers: { 'content-type': 'application/json' } };
+  const path = (op: string) => `/v1/channels/${channelId}/${op}`;
+  await playout('preview', { sceneId: strap.id });
+  expect(expectStatus(await call<State>('POST', path('take'), undefined, json), 200).program?.sceneId).toBe(strap.id);
+  expect(expectStatus(await call<State>('POST', path('clear'), undefined, json), 200).program).toBeNull();
+  await playout('preview', { sceneId: strap.id });
+  expect(expectStatus(await call<State>('POST', path('take'), {}), 200).program?.sceneId).toBe(strap.id);
+  expectProblem(await call('POST', path('clear'), { layer: 'all' }), 400, 'invalid_request');
+  expectProblem(await call('POST', path('clear'), undefined, { raw: '[]' }), 400, 'invalid_request');
+  expect((await getState(call, channelId)).program?.sceneId).toBe(strap.id);
+});
+
 it('refuses take with an empty preview with 409 preview_empty, changing nothing', async () => {
   const before = stableState(await getState(call, channelId));
   const since = renderer.mark();

@@ -19,7 +19,12 @@ export function jsonBody(): MiddlewareHandler<ApiEnv> {
     if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
       throw new AppError('payload_too_large', 'Request bodies are limited to 64 KiB.');
     }
-    if (text.length === 0) return next();
+    if (text.length === 0) {
+      // No body at all: validators of an optional body see `{}` rather than failing to parse nothing, so
+      // `POST …/take` with or without `Content-Type: application/json` means the same.
+      c.req.bodyCache.json = Promise.resolve({});
+      return next();
+    }
     const parsed = parseJsonBody(text, c.req.header('content-type'));
     c.set('body', parsed);
     // Validators downstream read c.req.json(): hand them the parsed value instead of parsing again.
