@@ -26,8 +26,12 @@ interface Reply {
   closedAfterMs: number | null;
 }
 
-/** Writes `payload` on a fresh connection and collects what comes back for up to `waitMs`. */
-function exchange(payload: string, waitMs = 2_000): Promise<Reply> {
+/**
+ * Writes `payload` on a fresh connection (an array: one write each, 50 ms apart, so that the server reads
+ * them separately) and collects what comes back for up to `waitMs`.
+ */
+function exchange(payload: string | string[], waitMs = 2_000): Promise<Reply> {
+  const writes = typeof payload === 'string' ? [payload] : payload;
   return new Promise((resolve, reject) => {
     const socket = net.connect(server.port, '127.0.0.1');
     let raw = '';
@@ -42,7 +46,7 @@ function exchange(payload: string, waitMs = 2_000): Promise<Reply> {
     const timer = setTimeout(() => done(null), waitMs);
     socket.on('connect', () => {
       sentAt = performance.now();
-      socket.write(payload);
+      writes.forEach((data, i) => setTimeout(() => socket.destroyed || socket.write(data), i * 50));
     });
     socket.on('data', (chunk: Buffer) => (raw += chunk.toString('latin1')));
     socket.on('close', () => done(Math.round(performance.now() - sentAt)));
@@ -140,6 +144,13 @@ describe('health checks', () => {
     expect(reply.closedAfterMs).not.toBeNull();
   });
 
+  it("answers HEAD /healthz, but not HAProxy's default OPTIONS / (a 404: give the check a method and path)", async () => {
+    const head = await exchange('HEAD /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n', 500);
+    expect(head.statuses).toEqual([200]);
+    const options = await exchange('OPTIONS / HTTP/1.1\r\nHost: localhost\r\n\r\n', 500);
+    expect(options.statuses).toEqual([404]);
+  });
+
   it('answers the same check twice on one kept-alive connection, pipelined', async () => {
     const reply = await exchange(`${HEALTH}${HEALTH}`, 500);
     expect(reply.statuses).toEqual([200, 200]);
@@ -155,27 +166,37 @@ describe('health checks', () => {
 describe('requests this uWS build cannot parse', () => {
   const IDLE_TIMEOUT_MS = 13_000;
 
-  it('answers nothing to HTTP/1.0 or to HTTP/1.1 without Host, and closes within its idle timeout', async () => {
-    const replies = await Promise.all(
-      [
-        'GET /healthz HTTP/1.0\r\n\r\n',
-        'GET /healthz HTTP/1.0\r\nHost: localhost\r\n\r\n',
-        'OPTIONS / HTTP/1.0\r\n\r\n',
-        'GET /healthz HTTP/1.1\r\n\r\n',
-        'garbage\r\n\r\n',
-        'GET /healthz HTTP/1.1\r\nHost: localhost\r\nno colon here\r\n\r\n',
-        'GET /healthz HTTP/1.1\nHost: localhost\n\n',
-      ].map((payload) => exchange(payload, IDLE_TIMEOUT_MS + 2_000)),
+  it('answers nothing to HTTP/1.0, to HTTP/1.1 without Host or to garbage, and closes them at its idle timeout', async () => {
+    const unparsed = [
+      'GET /healthz HTTP/1.0\r\n\r\n',
+      'GET /healthz HTTP/1.0\r\nHost: localhost\r\n\r\n',
+      'OPTIONS / HTTP/1.0\r\n\r\n',
+      'GET /healthz HTTP/1.1\r\n\r\n',
+      'garbage\r\n\r\n',
+      'GET /healthz HTTP/1.1\r\nHost: localhost\r\nno colon here\r\n\r\n',
+      'GET /healthz HTTP/1.1\nHost: localhost\n\n',
+    ];
+    // An answered request on a kept-alive connection, then silence: closed at the same idle timeout.
+    const [idle, ...replies] = await Promise.all(
+      [HEALTH, ...unparsed].map((payload) => exchange(payload, IDLE_TIMEOUT_MS + 2_000)),
     );
     for (const reply of replies) {
       expect(reply.raw).toBe('');
       expect(reply.closedAfterMs).not.toBeNull();
       expect(reply.closedAfterMs).toBeLessThan(IDLE_TIMEOUT_MS);
     }
+    expect(idle!.statuses).toEqual([200]);
+    expect(idle!.closedAfterMs).toBeGreaterThan(7_000);
+    expect(idle!.closedAfterMs).toBeLessThan(IDLE_TIMEOUT_MS);
   }, 30_000);
 
-  it('closes at once on a lower-case method or on 4 KiB without a complete request', async () => {
-    for (const payload of ['get /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n', 'x'.repeat(5_000)]) {
+  it('closes at once on a lower-case method, or on 4 KiB of request head arriving in pieces', async () => {
+    const long = `X-Padding: ${'x'.repeat(3_000)}`;
+    for (const payload of [
+      'get /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n',
+      'x'.repeat(5_000),
+      [`GET /healthz HTTP/1.1\r\nHost: localhost\r\n${long}`, `${long}\r\n\r\n`],
+    ]) {
       const reply = await exchange(payload);
       expect(reply.raw).toBe('');
       expect(reply.closedAfterMs).toBeLessThan(1_000);
