@@ -2,8 +2,27 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
+/**
+ * Log lines waiting for a slow stdout are dropped past this many bytes instead of being kept: a flood of
+ * requests while stdout is stalled must not grow the server's memory. Dropped lines are counted
+ * (`onair_log_lines_dropped_total`).
+ */
+const MAX_PENDING_LOG_BYTES = 2 * 1024 * 1024;
+let dropped = 0;
+
+/** Log lines dropped so far in this process because stdout could not keep up. */
+export function droppedLogLines(): number {
+  return dropped;
+}
+
+function stdoutDestination(): pino.DestinationStream {
+  const stream = pino.destination({ fd: 1, sync: false, maxLength: MAX_PENDING_LOG_BYTES });
+  stream.on('drop', () => void dropped++);
+  return stream;
+}
+
 /** Structured JSON logs; secrets never reach a log line. */
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+export function createLogger(level: string, destination: pino.DestinationStream = stdoutDestination()): Logger {
   return pino(
     {
       level,

@@ -97,6 +97,7 @@ describe('GET /metrics', () => {
     expect(valueOf(family(m, 'onair_build_info', 'gauge'), { version: VERSION })).toBe(1);
     expect(valueOf(family(m, 'onair_login_failures_total', 'counter'))).toBe(5);
     expect(valueOf(family(m, 'onair_login_throttled_total', 'counter'))).toBe(1);
+    expect(valueOf(family(m, 'onair_log_lines_dropped_total', 'counter'))).toBeGreaterThanOrEqual(0);
 
     renderer.close();
     control.close();

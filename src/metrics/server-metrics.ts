@@ -3,8 +3,9 @@
  * process, as tests do), the families of each part, and the text /metrics answers with. Metric names and
  * labels are listed in docs/api.md ("Operations").
  */
-import { Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import type { Engine } from '../engine/index.js';
+import { droppedLogLines } from '../logger.js';
 import type { LoginThrottle } from '../limits/login-throttle.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { StoreTimings } from '../store/sqlite/sqlite-store.js';
@@ -45,6 +46,17 @@ export function createServerMetrics(sources: MetricSources): ServerMetrics {
     labelNames: ['version'] as const,
     registers: [registry],
   }).set({ version: sources.version }, 1);
+  let droppedSeen = 0;
+  new Counter({
+    name: 'onair_log_lines_dropped_total',
+    help: 'Log lines dropped because stdout could not keep up (at most 2 MiB wait to be written)',
+    registers: [registry],
+    collect() {
+      const now = droppedLogLines();
+      this.inc(now - droppedSeen);
+      droppedSeen = now;
+    },
+  });
   const sockets = new SocketCounters();
   socketMetrics(registry, sockets);
   return {

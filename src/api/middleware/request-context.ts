@@ -12,6 +12,8 @@ import type { ApiEnv } from '../env.js';
 import { asAppError } from '../problem.js';
 
 const CHANNEL_PATH = /^\/v1\/channels\/(ch_[A-Za-z0-9]+)/;
+/** A client chooses the path (up to about 8 KB): the log keeps its start. */
+const LOGGED_PATH_LENGTH = 256;
 
 /** The route label of a request that matched no endpoint (404 not_found, or a method the path lacks). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -43,7 +45,8 @@ function finish(c: Context<ApiEnv>, log: Logger, started: number, status: number
   if (!log.isLevelEnabled('info')) return;
   const ms = Math.round(elapsed * 100) / 100;
   const channelId = CHANNEL_PATH.exec(c.req.path)?.[1];
-  log.info({ method: c.req.method, path: c.req.path, status, ms, channelId }, 'request');
+  const path = c.req.path.length > LOGGED_PATH_LENGTH ? `${c.req.path.slice(0, LOGGED_PATH_LENGTH)}…` : c.req.path;
+  log.info({ method: c.req.method, path, status, ms, channelId }, 'request');
 }
 
 /**
