@@ -8,7 +8,7 @@ import { afterEach, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { startServer, type ServerHandle } from '../src/main.js';
 import { makeDataDir, serverEnv } from './helpers/server.js';
-import { freePort } from './helpers/spawn-server.js';
+import { freePort, runCli } from './helpers/spawn-server.js';
 
 const servers: ServerHandle[] = [];
 const dirs: string[] = [];
@@ -31,8 +31,19 @@ function start(port: number): Promise<ServerHandle> {
 it('refuses to start a second server on a port in use, saying so, while the first keeps serving', async () => {
   const port = await freePort();
   const first = await start(port);
-  await expect(start(port)).rejects.toThrow(`Could not listen on 127.0.0.1:${port}: the port is already in use`);
+  await expect(start(port)).rejects.toThrow(`could not listen on 127.0.0.1:${port}: the port is already in use`);
   for (let i = 0; i < 10; i++) expect(await freshHealth(first.baseUrl)).toBe(200);
+});
+
+it('says so in one line from the command, without a stack trace', async () => {
+  const port = await freePort();
+  await start(port);
+  const dir = makeDataDir();
+  dirs.push(dir);
+  const second = await runCli([], { ...serverEnv(dir), ONAIR_PORT: String(port) });
+  expect(second.code).toBe(1);
+  expect(second.stderr).toContain(`onair could not start: could not listen on 127.0.0.1:${port}: the port is already`);
+  expect(second.stderr).not.toMatch(/\n\s+at /);
 });
 
 it('starts again on the same port once the first server has stopped', async () => {

@@ -7,6 +7,7 @@ import { printBanner } from '../banner.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { startServer, type ServerHandle } from '../main.js';
 import { DataDirInUseError } from '../store/sqlite/data-dir-lock.js';
+import { ListenError } from '../transport/server.js';
 import { NativeUwsMissingError } from '../transport/uws.js';
 import { explained } from './command-error.js';
 
@@ -15,7 +16,7 @@ export async function runStart(): Promise<void> {
   // Listening before the server starts: a process manager may stop it while it is still starting, and the
   // default action would kill it without a drain.
   const signalled = firstSignal();
-  const server = await explained([NativeUwsMissingError, DataDirInUseError], () => startServer(config));
+  const server = await explained([NativeUwsMissingError, DataDirInUseError, ListenError], () => startServer(config));
   printBanner(server);
   void signalled.then((signal) => drain(server, signal, config.drainTimeoutMs));
 }

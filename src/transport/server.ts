@@ -84,6 +84,11 @@ export function createTransport(deps: TransportDeps): Transport {
   };
 }
 
+/** The server could not listen; the message says why (the CLI prints it without a stack). */
+export class ListenError extends Error {
+  override name = 'ListenError';
+}
+
 const LISTEN_ERRORS: Record<string, string> = {
   EADDRINUSE: 'the port is already in use (by another onair, or another program)',
   EACCES: 'this user may not listen there (ports below 1024 need privileges)',
@@ -95,7 +100,7 @@ const LISTEN_ERRORS: Record<string, string> = {
  * the system's reason.
  */
 function listenFailure(host: string, port: number): Promise<Error> {
-  const error = (reason: string) => new Error(`Could not listen on ${host}:${port}: ${reason}.`);
+  const error = (reason: string) => new ListenError(`could not listen on ${host}:${port}: ${reason}.`);
   return new Promise((resolve) => {
     const probe = net.createServer();
     probe.once('error', (err: NodeJS.ErrnoException) =>
