@@ -9,7 +9,7 @@ import { api, createChannelWithScoreboard } from './helpers/api.js';
 import { launchChromium } from './helpers/browser.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
-const OWN_PAGES = ['/', '/docs', '/setup', '/invite'];
+const OWN_PAGES = ['/', '/docs', '/setup', '/invite', '/reset'];
 
 let server: TestServer;
 let browser: Browser | undefined;
@@ -99,7 +99,7 @@ describe('pages under their policy in headless Chromium', () => {
 
   it('the landing, setup and invitation pages load their own stylesheets with no violation', async () => {
     const { page, violations } = await watchedPage();
-    for (const path of ['/', '/setup', '/invite']) {
+    for (const path of ['/', '/setup', '/invite', '/reset']) {
       await page.goto(`${server.url}${path}`, { waitUntil: 'load' });
       const styled = await page.evaluate(() => getComputedStyle(document.body).fontFamily);
       expect(styled, path).toContain('system-ui');

@@ -1,6 +1,6 @@
 /**
- * The pages around the API: the landing page, the API reference, first-run setup and invitations, and
- * the small static files they load. Every file name a client sends is looked up in listings made here, at
+ * The pages around the API: the landing page, the API reference, first-run setup, invitations and
+ * password resets, and the small static files they load. Every file name a client sends is looked up in listings made here, at
  * start (see static-file.ts): nothing is remembered per name asked for.
  */
 import { createRequire } from 'node:module';
@@ -21,6 +21,7 @@ const PAGES: Record<string, string> = {
   '/docs': 'docs.html',
   '/setup': 'setup.html',
   '/invite': 'invite.html',
+  '/reset': 'reset.html',
 };
 
 export function pageRoutes(publicDir: string): Hono<ApiEnv> {
