@@ -26,4 +26,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ ONAIR_BASE_URL: 'https://gfx.example.com/' }).baseUrl).toBe('https://gfx.example.com');
     expect(() => loadConfig({ ONAIR_BASE_URL: 'ftp://gfx.example.com' })).toThrow(/ONAIR_BASE_URL/);
   });
+
+  it('reads trusted proxies as canonical addresses and names the ones that are not addresses', () => {
+    expect(loadConfig({}).trustedProxies).toEqual(new Set());
+    const c = loadConfig({ ONAIR_TRUSTED_PROXIES: '127.0.0.1, ::1,10.0.0.5' });
+    expect(c.trustedProxies).toEqual(new Set(['127.0.0.1', '0:0:0:0:0:0:0:1', '10.0.0.5']));
+    expect(() => loadConfig({ ONAIR_TRUSTED_PROXIES: '127.0.0.1, proxy.local' })).toThrow(
+      /ONAIR_TRUSTED_PROXIES: not IP addresses: proxy.local/,
+    );
+  });
 });

@@ -3,6 +3,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { canonicalIp } from './domain/ip-address.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -21,6 +22,19 @@ const EnvSchema = z.object({
   ONAIR_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   ONAIR_DB_SYNC: z.enum(['full', 'normal']).default('full'),
   ONAIR_DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  ONAIR_TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const addresses = text
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean);
+      const canonical = addresses.map((a) => canonicalIp(a));
+      const bad = addresses.filter((_, i) => canonical[i] === null);
+      if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `not IP addresses: ${bad.join(', ')}` });
+      return new Set(canonical.filter((a): a is string => a !== null));
+    }),
   ONAIR_SESSION_TTL_S: z.coerce
     .number()
     .int()
@@ -41,6 +55,8 @@ export interface Config {
   dbSync: 'full' | 'normal';
   drainTimeoutMs: number;
   sessionTtlSeconds: number;
+  /** Reverse proxies whose X-Forwarded-For names the client (canonical addresses); empty: none. */
+  trustedProxies: ReadonlySet<string>;
 }
 
 export class ConfigError extends Error {}
@@ -64,5 +80,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dbSync: e.ONAIR_DB_SYNC,
     drainTimeoutMs: e.ONAIR_DRAIN_TIMEOUT_MS,
     sessionTtlSeconds: e.ONAIR_SESSION_TTL_S,
+    trustedProxies: e.ONAIR_TRUSTED_PROXIES,
   };
 }

@@ -111,6 +111,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     limiter,
     logger,
     maxBodyBytes: MAX_BODY_BYTES,
+    trustedProxies: config.trustedProxies,
     heartbeatMs: options.heartbeatMs,
     fastPatchInputs: createFastPatch({ engine, limiter, auth, logger, observeRequest: metrics?.request }),
     problem: (err, requestId) => problemResponse(err, requestId),

@@ -14,6 +14,7 @@
  *   memory; only failed() and succeeded() store, and what they store is bounded.
  * - A refusal carries retryAfterMs, after which the same attempt is admitted if nothing else happened.
  */
+import { canonicalIp, networkOf } from '../domain/ip-address.js';
 
 export interface ThrottleDecision {
   allowed: boolean;
@@ -39,20 +40,11 @@ export const LOGIN_RULES = {
 } as const;
 
 /**
- * The address a throttle counts: IPv4 as it is, IPv6 by its /64 (one host usually holds a whole /64, so
- * counting single IPv6 addresses would let one machine rotate through billions of them).
+ * The address a throttle counts: IPv4 as it is (also when it arrives IPv4-mapped), IPv6 by its /64 (one
+ * host usually holds a whole /64, so counting single IPv6 addresses would let one machine rotate through
+ * billions of them). Text that is not an address is counted as it is.
  */
 export function throttleAddress(peer: string): string {
-  if (!peer.includes(':')) return peer;
-  const mapped = /^(?:0*:)*:?ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(peer);
-  if (mapped?.[1]) return mapped[1];
-  return `${expandIpv6(peer).slice(0, 4).join(':')}::/64`;
-}
-
-function expandIpv6(address: string): string[] {
-  const [head = '', tail] = address.split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const zeros = tail === undefined ? [] : Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0');
-  return [...left, ...zeros, ...right].map((g) => g.replace(/^0+(?=.)/, '').toLowerCase());
+  const canonical = canonicalIp(peer);
+  return canonical ? networkOf(canonical) : peer;
 }

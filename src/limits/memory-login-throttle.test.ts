@@ -30,6 +30,7 @@ describe('throttleAddress', () => {
     expect(throttleAddress('192.0.2.1')).toBe('192.0.2.1');
     expect(throttleAddress('::ffff:192.0.2.1')).toBe('192.0.2.1');
     expect(throttleAddress('0000:0000:0000:0000:0000:ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(throttleAddress('0000:0000:0000:0000:0000:ffff:c000:0201')).toBe('192.0.2.1');
     expect(throttleAddress('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
     expect(throttleAddress('2001:0db8:0001:0002:ffff:0:0:9')).toBe('2001:db8:1:2::/64');
     expect(throttleAddress('2001:db8::1')).toBe('2001:db8:0:0::/64');

@@ -8,6 +8,7 @@ import { STATUS_CODES } from 'node:http';
 import { AppError } from '../errors.js';
 import { keepResponseText, lightRequest, responseText } from '../http/buffered-body.js';
 import { framingProblem } from '../http/framing.js';
+import { clientAddress } from '../http/client-address.js';
 import { requestIdFrom } from '../http/request-id.js';
 import type { HttpRequest, HttpResponse } from './uws.js';
 
@@ -16,6 +17,8 @@ export type FetchHandler = (request: Request) => Promise<Response> | Response;
 export interface BridgeOptions {
   fetch: FetchHandler;
   maxBodyBytes: number;
+  /** Proxies whose X-Forwarded-For is believed (../http/client-address.ts). */
+  trustedProxies: ReadonlySet<string>;
   /** Builds the problem+json response for errors raised here (400, 413, 503), with the request id. */
   problem: (error: AppError, requestId: string) => Response;
   /** While false, every request is answered 503 and its connection closed. */
@@ -41,8 +44,9 @@ export function createHttpBridge(options: BridgeOptions) {
     // Settled here so that answers made outside the app (413, 503) carry the same id the app would use.
     const requestId = requestIdFrom(headers.get('x-request-id'));
     headers.set('x-request-id', requestId);
-    // The peer address for per-client limits; whatever the client sent under this name is overwritten.
-    headers.set('x-onair-client', Buffer.from(res.getRemoteAddressAsText()).toString());
+    // The client's address for per-client limits; whatever the client sent under this name is overwritten.
+    const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
+    headers.set('x-onair-client', clientAddress(peer, headers.get('x-forwarded-for'), options.trustedProxies));
     const problem = (err: AppError) => options.problem(err, requestId);
 
     if (!options.accepting()) {

@@ -22,6 +22,8 @@ export interface TransportDeps {
   limiter: RateLimiter;
   logger: Logger;
   maxBodyBytes: number;
+  /** Proxies whose X-Forwarded-For is believed (canonical addresses); empty: none. */
+  trustedProxies?: ReadonlySet<string> | undefined;
   heartbeatMs?: number | undefined;
   /** Answers PATCH /v1/channels/:id/inputs without Fetch objects (the hottest route). */
   fastPatchInputs?: FastRouteHandler | undefined;
@@ -59,6 +61,7 @@ export function createTransport(deps: TransportDeps): Transport {
     createHttpBridge({
       fetch: deps.fetch,
       maxBodyBytes: deps.maxBodyBytes,
+      trustedProxies: deps.trustedProxies ?? new Set(),
       problem: deps.problem,
       accepting: () => accepting,
       onError: (err) => deps.logger.error({ err }, 'http bridge error'),
