@@ -1,6 +1,6 @@
 /**
  * Identifiers and secrets. Ids are a type prefix plus a UUIDv7 in hex: opaque to clients, and sorting
- * them as strings sorts by creation time (API.md §1). Secrets are base62 from the CSPRNG.
+ * them as strings sorts by creation time (docs/api.md, "Conventions"). Secrets are base62 from the CSPRNG.
  */
 import { hash, randomBytes } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';

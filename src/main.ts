@@ -36,7 +36,7 @@ export interface ServerHandle {
   store: Store;
   logger: Logger;
   firstRun: BootstrapResult;
-  /** Graceful drain (API.md §9): stop accepting, finish the tick, flush, close sockets with 1001. */
+  /** Graceful drain (docs/api.md, "Operations"): stop accepting, finish the tick, flush, close sockets with 1001. */
   stop(): Promise<void>;
 }
 

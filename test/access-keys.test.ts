@@ -1,6 +1,6 @@
 /**
- * API keys (API.md §2): the secret is shown once and stored only as a SHA-256 hash; lastUsedAt; revocation
- * works at once; a key can never mint (or revoke) a key with more permissions or channels than its own.
+ * API keys (docs/api.md, "Authentication"): the secret is shown once and stored only as a SHA-256 hash; lastUsedAt;
+ * revocation works at once; a key can never mint (or revoke) a key with more permissions or channels than its own.
  */
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -68,7 +68,7 @@ describe('creating, listing and revoking', () => {
     expect(Date.parse(seen.lastUsedAt!)).toBeLessThanOrEqual(Date.now());
   });
 
-  it('stops a revoked key at once: 401 over HTTP (fast PATCH path too), its open WebSockets closed with 4001', async () => {
+  it('stops a revoked key at once: 401 over HTTP (fast PATCH path too), its WebSockets closed with 4001', async () => {
     const key = await createKey(root, ['channels:read', 'inputs:write']);
     expectStatus(await keyApi(key)('GET', '/v1/channels'), 200);
     const ws = await RenderClient.connect(server.url, channelA, { key: key.secret });

@@ -1,8 +1,8 @@
 /**
- * The permission matrix (API.md §2), walked from the route table in the OpenAPI document: every operation
- * declares a permission and a bucket; every route refuses a key without its permission (403) and admits
- * a key with only that one; a channel-locked key gets 404 for every route on a channel outside its lock.
- * The same for WebSocket ops.
+ * The permission matrix (docs/api.md, "Authentication"), walked from the route table in the OpenAPI document: every
+ * operation declares a permission and a bucket; every route refuses a key without its permission (403) and admits a key
+ * with only that one; a channel-locked key gets 404 for every route on a channel outside its lock. The same for
+ * WebSocket ops.
  */
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -71,7 +71,7 @@ const send = (call: Api, op: Operation, target: Ids = ids) =>
   call(op.method, fillPath(op, target), bodyFor(op, target, definition));
 
 describe('the route table', () => {
-  it('has a permission and a rate-limit bucket on every operation, as API.md §2 and §3 prescribe', () => {
+  it('has the permission and rate-limit bucket docs/api.md prescribes on every operation', () => {
     expect(ops.length).toBeGreaterThan(20);
     const wrong = ops
       .filter(
@@ -203,7 +203,7 @@ describe('channel locks', () => {
     expect(leaks).toEqual([]);
   });
 
-  it('cannot create channels (API.md §2: a locked key acts only on its channels)', async () => {
+  it('cannot create channels (docs/api.md, "Authentication": a locked key acts only on its channels)', async () => {
     expectProblem(await locked('POST', '/v1/channels', { name: 'Escape' }), 403, 'forbidden');
     const all = expectStatus(await root<List<Channel>>('GET', '/v1/channels'), 200);
     expect(all.data.map((c) => c.name)).not.toContain('Escape');
@@ -211,7 +211,7 @@ describe('channel locks', () => {
 });
 
 describe('WebSocket ops', () => {
-  /** Every client op (API.md §8) and the permission it needs, as for the REST route doing the same. */
+  /** Every client op (docs/api.md, "Real-time WebSocket") and the permission it needs, as for its REST route. */
   const WS_OPS: Record<string, { permission: string; message: (sceneId: string) => object }> = {
     patch: { permission: 'inputs:write', message: () => ({ op: 'patch', inputs: { scoreB: 4 } }) },
     preview: { permission: 'playout:write', message: (sceneId) => ({ op: 'preview', sceneId }) },

@@ -1,5 +1,5 @@
 /**
- * Workspaces (API.md §2): every resource belongs to one, and nothing leaks across them. A caller of
+ * Workspaces (docs/api.md, "Authentication"): every resource belongs to one, and nothing leaks across them. A caller of
  * workspace A gets the same 404 for every resource of workspace B as for one that does not exist.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

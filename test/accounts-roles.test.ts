@@ -1,5 +1,5 @@
 /**
- * Roles, members and workspaces (API.md §2): owner / operator / viewer walked over the route table;
+ * Roles, members and workspaces (docs/api.md, "Authentication"): owner / operator / viewer walked over the route table;
  * account routes for sessions and owners only; invitations; and password hashes that never appear in a
  * response or a log line.
  */

@@ -1,6 +1,6 @@
 /**
- * Operator accounts (API.md §2): the first-run setup link, login, the session cookie, logout, expiry,
- * CSRF on cookie-authenticated writes and the login throttle.
+ * Operator accounts (docs/api.md, "Authentication"): the first-run setup link, login, the session cookie, logout,
+ * expiry, CSRF on cookie-authenticated writes and the login throttle.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -248,7 +248,7 @@ describe('login throttle', () => {
     for (let i = 0; i < 25; i++) expectStatus(await login(server.url, owner.email), 200);
   });
 
-  it('slows an (account, address) pair after 5 failures, with a Retry-After that is enough; success resets it', async () => {
+  it('slows an (account, address) pair after 5 failures, with a Retry-After that is enough', async () => {
     for (let i = 0; i < 5; i++)
       expectProblem(await login(server.url, owner.email, `guess number ${i}`), 401, 'unauthorized');
     for (const email of [owner.email, 'Owner@Example.com']) {

@@ -1,6 +1,6 @@
 /**
- * Conventions every endpoint shares (API.md §1, §2, §9): request ids, authentication, 404s, unknown
- * fields, the health check and the OpenAPI document.
+ * Conventions every endpoint shares (docs/api.md, "Conventions" and "Authentication" and "Operations"): request ids,
+ * authentication, 404s, unknown fields, the health check and the OpenAPI document.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -152,7 +152,7 @@ describe('operations endpoints', () => {
     );
     const lacking = [...permissionOf].filter(([, permission]) => typeof permission !== 'string' || !permission);
     expect(lacking).toEqual([]);
-    // The ones API.md §2 spells out.
+    // The ones docs/api.md, "Authentication" spells out.
     expect(Object.fromEntries(permissionOf)).toMatchObject({
       'POST /channels': 'channels:write',
       'GET /channels': 'channels:read',

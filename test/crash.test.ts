@@ -1,5 +1,5 @@
 /**
- * kill -9 in the middle of a stream of PATCHes (API.md §4: "the 200 is sent only after that tick's state
+ * kill -9 in the middle of a stream of PATCHes (docs/api.md, "Channels": "the 200 is sent only after that tick's state
  * is durable"): after a restart on the same data dir, every acknowledged value is there. PATCHes are
  * sequential, so the last acknowledged value of each input must be the current one — unless the one
  * PATCH in flight at the kill was committed without its answer getting out, which is allowed.

@@ -1,7 +1,7 @@
 /**
- * Graceful drain (API.md §9): stop accepting, finish the tick, flush, close sockets with 1001. Work that
- * was queued when the drain began is applied, answered and durable. The engine's clock is held so the
- * work is still queued — not yet ticked — at the moment stop() is called.
+ * Graceful drain (docs/api.md, "Operations"): stop accepting, finish the tick, flush, close sockets with 1001. Work
+ * that was queued when the drain began is applied, answered and durable. The engine's clock is held so the work is
+ * still queued — not yet ticked — at the moment stop() is called.
  */
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import {

@@ -1,6 +1,6 @@
 /**
- * Bad PATCH …/inputs bodies (API.md §1, §4): each is a 4xx problem with the right code, and the channel's
- * state is exactly what it was before (a patch is all-or-nothing).
+ * Bad PATCH …/inputs bodies (docs/api.md, "Conventions" and "Channels"): each is a 4xx problem with the right code, and
+ * the channel's state is exactly what it was before (a patch is all-or-nothing).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,5 @@
 /**
- * Playout (API.md §5): cue into preview, take to air, cut straight to air, clear, and what deleting a
+ * Playout (docs/api.md, "Playout"): cue into preview, take to air, cut straight to air, clear, and what deleting a
  * scene does to the buses. REST answers and renderer snapshots/frames must agree.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -80,7 +80,7 @@ it('takes the cued scene to air', async () => {
   expect(renderer.mirror!.program).toEqual(state.program);
 });
 
-it('takes and clears with no body, with or without Content-Type: application/json, and refuses any other body', async () => {
+it('takes and clears with no body, with or without a JSON Content-Type, and refuses any other body', async () => {
   const json = { headers: { 'content-type': 'application/json' } };
   const path = (op: string) => `/v1/channels/${channelId}/${op}`;
   await playout('preview', { sceneId: strap.id });

@@ -1,8 +1,8 @@
 /**
- * The rolling window over HTTP, in real time (API.md §3): 30 updates just before a second boundary and 30
- * just after it — the second group is refused (a fixed window would admit it), and waiting the Retry-After
- * it was given is enough. Kept to one bounded test (about 2–3 s); the exact window arithmetic is proven
- * with a manual clock in src/limits/rate-limiter.contract.ts.
+ * The rolling window over HTTP, in real time (docs/api.md, "Rate limits"): 30 updates just before a second boundary and
+ * 30 just after it — the second group is refused (a fixed window would admit it), and waiting the Retry-After it was
+ * given is enough. Kept to one bounded test (about 2–3 s); the exact window arithmetic is proven with a manual clock in
+ * src/limits/rate-limiter.contract.ts.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { addScoreboard, api, expectStatus, type Api, type ApiResponse, type Channel } from './helpers/api.js';

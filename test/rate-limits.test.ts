@@ -1,7 +1,7 @@
 /**
- * Rate limits over HTTP and the WebSocket (API.md §3): exact counts for bursts in each bucket, per scope,
- * shared between REST and WebSocket ops, with RateLimit-* headers and 429 rate_limited + Retry-After.
- * The rolling-window exactness itself is proven with a manual clock in src/limits/rate-limiter.contract.ts.
+ * Rate limits over HTTP and the WebSocket (docs/api.md, "Rate limits"): exact counts for bursts in each bucket, per
+ * scope, shared between REST and WebSocket ops, with RateLimit-* headers and 429 rate_limited + Retry-After. The
+ * rolling-window exactness itself is proven with a manual clock in src/limits/rate-limiter.contract.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {

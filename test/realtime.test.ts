@@ -1,6 +1,7 @@
 /**
- * The frame clock seen from outside (API.md §4, §8): a PATCH is answered with the frame that renders it,
- * renderers get that frame, changes made within one tick travel as one frame, idle ticks send nothing.
+ * The frame clock seen from outside (docs/api.md, "Channels" and "Real-time WebSocket"): a PATCH is answered with the
+ * frame that renders it, renderers get that frame, changes made within one tick travel as one frame, idle ticks send
+ * nothing.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { api, createChannelWithScoreboard, getState, patchInputs, type Api } from './helpers/api.js';

@@ -1,6 +1,6 @@
 /**
- * Restart on the same data dir (API.md §4, §9): channels, scenes, input values and both buses come back
- * from SQLite, and renderers that reconnect get them in their snapshot and keep the frame sequence.
+ * Restart on the same data dir (docs/api.md, "Channels" and "Operations"): channels, scenes, input values and both
+ * buses come back from SQLite, and renderers that reconnect get them in their snapshot and keep the frame sequence.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import {

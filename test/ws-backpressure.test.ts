@@ -1,11 +1,11 @@
 /**
- * A renderer that cannot keep up (API.md §8): the server must not buffer for it without bound. Past the
- * server's limit it is disconnected (uWS closeOnBackpressureLimit) rather than silently skipped, so it
- * cannot sit on stale values; reconnecting, as the output page does at once, gives it the current state.
+ * A renderer that cannot keep up (docs/api.md, "Real-time WebSocket"): the server must not buffer for it without bound.
+ * Past the server's limit it is disconnected (uWS closeOnBackpressureLimit) rather than silently skipped, so it cannot
+ * sit on stale values; reconnecting, as the output page does at once, gives it the current state.
  *
- * Volume, not patch count, is what overflows a paused reader: the kernel's socket buffers on loopback
- * hold a few MB before the server's own 256 KiB limit is even reached. With 30 updates/s per channel
- * (API.md §3), the flood sends maximal patches (≈64 KB) at the permitted rate until 8 MB of frames went out.
+ * Volume, not patch count, is what overflows a paused reader: the kernel's socket buffers on loopback hold a few MB
+ * before the server's own 256 KiB limit is even reached. With 30 updates/s per channel (docs/api.md, "Rate limits"),
+ * the flood sends maximal patches (≈64 KB) at the permitted rate until 8 MB of frames went out.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { api, createChannelWithScoreboard, expectStatus, getState, type Api } from './helpers/api.js';
@@ -51,7 +51,7 @@ function patchFor(n: number): Record<string, string | number> {
   return { scoreA: n, ...Object.fromEntries(names.map((name) => [name, `${n}:`.padEnd(4000, '~')])) };
 }
 
-/** Rate pacing (API.md §3), not a wait for an outcome: resolves at `at` (epoch ms). */
+/** Rate pacing (docs/api.md, "Rate limits"), not a wait for an outcome: resolves at `at` (epoch ms). */
 const pace = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 
 /** One patch per tick (each answered before the next), in bursts that respect the updates limit. */

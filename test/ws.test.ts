@@ -1,5 +1,6 @@
 /**
- * The render WebSocket (API.md §8): who may connect, what revokes a connection, and the client ops.
+ * The render WebSocket (docs/api.md, "Real-time WebSocket"): who may connect, what revokes a connection, and the client
+ * ops.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {

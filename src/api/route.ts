@@ -39,7 +39,7 @@ const SESSION_SECURITY: Record<string, string[]>[] = [{ session: [] }];
 
 export interface RouteRule {
   permission: Permission;
-  /** The rate-limit bucket the route counts against (API.md §3). */
+  /** The rate-limit bucket the route counts against (docs/api.md, "Rate limits"). */
   bucket: BucketName;
 }
 

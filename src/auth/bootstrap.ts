@@ -1,6 +1,6 @@
 /**
- * First run (API.md §2): the first workspace exists from the start; while it has no owner, every start
- * issues a one-time setup token for the owner account (printed as a URL, stored only as a hash).
+ * First run (docs/api.md, "Authentication"): the first workspace exists from the start; while it has no owner, every
+ * start issues a one-time setup token for the owner account (printed as a URL, stored only as a hash).
  * ONAIR_BOOTSTRAP_KEY, when set and the database has no keys, becomes a `*` key of that workspace.
  */
 import { sha256Hex } from '../ids.js';

@@ -1,5 +1,5 @@
 /**
- * Permissions (API.md §2) and the one check every route and WebSocket op passes through.
+ * Permissions (docs/api.md, "Authentication") and the one check every route and WebSocket op passes through.
  */
 import type { Role } from '../domain/roles.js';
 import { AppError } from '../errors.js';
@@ -17,7 +17,7 @@ export type Grant = Permission | '*';
 
 export { ROLES, type Role } from '../domain/roles.js';
 
-/** What each dashboard role may do (API.md §2). */
+/** What each dashboard role may do (docs/api.md, "Authentication"). */
 export const ROLE_GRANTS: Record<Role, readonly Grant[]> = {
   owner: ['*'],
   operator: ['channels:read', 'inputs:write', 'playout:write'],

@@ -228,7 +228,7 @@ class Draft {
       }
       applied[name] = this.effectiveDraft(name);
     }
-    // One event per patch that changed something (seed §6: "a value changed").
+    // One event per patch that changed something (a value changed).
     if (Object.keys(inputs).length > 0) {
       this.change.events.push(bindUpdated(this.base(), inputs, previous, this.change.frame, source));
     }

@@ -1,6 +1,6 @@
 /**
- * Domain events the engine emits after a tick commits (seed §6, API.md §6). Webhooks and the event log
- * consume them; the engine does not know who listens.
+ * Domain events the engine emits after a tick commits (the event types outgoing webhooks will deliver). Webhooks and
+ * the event log consume them; the engine does not know who listens.
  */
 import type { InputValue } from '../protocol/index.js';
 import type { ChangeSource } from './model.js';

@@ -1,5 +1,5 @@
 /**
- * Whole-channel views: the WebSocket snapshot and the REST state (API.md §4, §8).
+ * Whole-channel views: the WebSocket snapshot and the REST state (docs/api.md, "Channels" and "Real-time WebSocket").
  */
 import type { ClockState, InputValue, PreviewBus, ProgramBus, SnapshotMessage } from '../protocol/index.js';
 import type { ChannelRuntime } from './channel-runtime.js';

@@ -1,7 +1,7 @@
 /**
- * Applies one of the seed's buckets to a scope (a channel for updates, a workspace for reads and
- * creates) and turns a refusal into 429 rate_limited with a Retry-After that is enough. Shared by the
- * HTTP routes, WebSocket ops and incoming hooks, so every path counts against the same bucket.
+ * Applies one of the rate-limit buckets (docs/api.md, "Rate limits") to a scope (a channel for updates, a workspace for
+ * reads and creates) and turns a refusal into 429 rate_limited with a Retry-After that is enough. Shared by the HTTP
+ * routes, WebSocket ops and incoming hooks, so every path counts against the same bucket.
  */
 import { AppError } from '../errors.js';
 import { BUCKETS, type BucketName, type RateDecision, type RateLimiter } from './rate-limiter.js';
@@ -34,7 +34,7 @@ export async function admit(limiter: RateLimiter, bucket: BucketName, scope: str
   return { decision, headers };
 }
 
-/** A limit outside the seed's buckets (login attempts): throws rate_limited when exceeded. */
+/** A limit outside the buckets (WebSocket resync requests): throws rate_limited when exceeded. */
 export async function admitCustom(
   limiter: RateLimiter,
   key: string,

@@ -1,6 +1,6 @@
 /**
- * Rate limiting behind one interface (API.md §3). The promise is strict: never more than `limit` accepted
- * hits for a key in any rolling window of `windowMs`. Refused hits are not counted.
+ * Rate limiting behind one interface (docs/api.md, "Rate limits"). The promise is strict: never more than `limit`
+ * accepted hits for a key in any rolling window of `windowMs`. Refused hits are not counted.
  *
  * Guarantees every implementation keeps (rate-limiter.contract.ts runs against each):
  * - take() is atomic per key: concurrent calls never admit more than `limit` in a window.

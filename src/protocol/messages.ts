@@ -1,5 +1,5 @@
 /**
- * Render WebSocket messages (API.md §8), shared by the server and the renderer.
+ * Render WebSocket messages (docs/api.md, "Real-time WebSocket"), shared by the server and the renderer.
  * No Node imports: this file is bundled into the renderer.
  *
  * Ordering guarantee: on one connection, frames arrive in increasing `frame` order and each frame's

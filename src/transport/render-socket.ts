@@ -1,6 +1,6 @@
 /**
- * The render WebSocket (API.md §8). Each connection subscribes to its channel's topic and gets a snapshot;
- * committed frames are serialised once and published to the topic (uWS fans out natively).
+ * The render WebSocket (docs/api.md, "Real-time WebSocket"). Each connection subscribes to its channel's topic and gets
+ * a snapshot; committed frames are serialised once and published to the topic (uWS fans out natively).
  *
  * Slow consumers: a socket whose unsent buffer passes MAX_BACKPRESSURE (after the kernel's own buffer is
  * full) is closed by uWS instead of being skipped silently. A skipped client could sit on stale values

@@ -1,6 +1,6 @@
 /**
- * Operations a client sends over the WebSocket (API.md §8): the same engine calls, permissions and
- * validation as the REST routes, answered with `ack` or `error` carrying the client's id.
+ * Operations a client sends over the WebSocket (docs/api.md, "Real-time WebSocket"): the same engine calls, permissions
+ * and validation as the REST routes, answered with `ack` or `error` carrying the client's id.
  */
 import { z } from 'zod';
 import { authorize, type Principal } from '../auth/permissions.js';

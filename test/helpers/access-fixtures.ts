@@ -1,6 +1,6 @@
 /**
- * Fixtures for the access-control tests (API.md §2): servers with extra settings, API keys, dashboard
- * sessions (setup, invitations, workspaces) and a read-only look into the SQLite file.
+ * Fixtures for the access-control tests (docs/api.md, "Authentication"): servers with extra settings, API keys,
+ * dashboard sessions (setup, invitations, workspaces) and a read-only look into the SQLite file.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +11,10 @@ import { api, expectStatus, type Api, type ApiResponse } from './api.js';
 import { makeDataDir, serverEnv, TEST_KEY } from './server.js';
 
 export const PASSWORD = 'correct horse battery staple';
-/** Written from API.md §2, not imported from src: a permission added or renamed there must show up here. */
+/**
+ * Written from docs/api.md ("Authentication"), not imported from src: a permission added or renamed there must show up
+ * here.
+ */
 export const ALL_PERMISSIONS = [
   'channels:read',
   'channels:write',

@@ -1,7 +1,7 @@
 /**
- * The route table the access tests walk: every operation of GET /v1/openapi.json with the permission and
- * rate-limit bucket it declares (`x-onair-permission`, `x-onair-rate-limit`), plus what API.md §2 and §3
- * say they should be, real ids for path parameters and a plausible body for each operation.
+ * The route table the access tests walk: every operation of GET /v1/openapi.json with the permission and rate-limit
+ * bucket it declares (`x-onair-permission`, `x-onair-rate-limit`), plus what docs/api.md, "Authentication" and "Rate
+ * limits" say they should be, real ids for path parameters and a plausible body for each operation.
  */
 import { expectStatus } from './api.js';
 
@@ -44,7 +44,7 @@ export async function operations(baseUrl: string): Promise<Operation[]> {
 
 const UPDATE_PATHS = /\/(inputs|preview|program|take|clear)$|\/(triggers|clocks)\/\{[^}]+\}$|^\/hooks\//;
 
-/** The permission API.md §2 gives the operation (account routes: who may call them). */
+/** The permission docs/api.md, "Authentication" gives the operation (account routes: who may call them). */
 export function expectedPermission(method: string, path: string): string {
   if (path === '/auth/password') return 'session';
   if (path.startsWith('/auth/') || path.startsWith('/hooks/')) return 'public';
@@ -59,7 +59,7 @@ export function expectedPermission(method: string, path: string): string {
   return 'channels:write';
 }
 
-/** The bucket API.md §3 counts the operation against (`none` for sign-in routes). */
+/** The bucket docs/api.md, "Rate limits" counts the operation against (`none` for sign-in routes). */
 export function expectedBucket(method: string, path: string): string {
   if (UPDATE_PATHS.test(path)) return 'updates';
   if (path.startsWith('/auth/')) return 'none';

@@ -1,5 +1,5 @@
 /**
- * A small fetch wrapper for the REST API, the contract's shapes (API.md, written out here rather than
+ * A small fetch wrapper for the REST API, the contract's shapes (docs/api.md, written out here rather than
  * imported from src/ so the tests check the contract, not the implementation), and common fixtures.
  */
 

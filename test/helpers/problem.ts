@@ -1,5 +1,5 @@
 /**
- * Assertions on RFC 9457 problem responses (API.md §1, §10).
+ * Assertions on RFC 9457 problem responses (docs/api.md, "Conventions" and "Errors").
  */
 import { expect } from 'vitest';
 import type { ApiResponse, Problem } from './api.js';

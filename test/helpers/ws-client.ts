@@ -1,8 +1,8 @@
 /**
- * A render WebSocket client for tests: it records every message, lets a test wait for one, and keeps a
- * mirror of the channel the way a renderer does (API.md §8, src/protocol/messages.ts): a snapshot replaces
- * everything; a frame applies only when its `prev` is the last frame applied, otherwise the client has
- * missed something, asks for a resync and ignores frames until the next snapshot.
+ * A render WebSocket client for tests: it records every message, lets a test wait for one, and keeps a mirror of the
+ * channel the way a renderer does (docs/api.md, "Real-time WebSocket"; src/protocol/messages.ts): a snapshot replaces
+ * everything; a frame applies only when its `prev` is the last frame applied, otherwise the client has missed
+ * something, asks for a resync and ignores frames until the next snapshot.
  */
 import WebSocket from 'ws';
 import type {

@@ -24,7 +24,7 @@ export const ChannelIdParam = z.object({
     .openapi({ param: { name: 'id', in: 'path' }, example: 'ch_0190…' }),
 });
 
-/** A page of a creation-ordered list (API.md §1). */
+/** A page of a creation-ordered list (docs/api.md, "Conventions"). */
 export function page<T extends { id: string }>(items: T[], limit: number): { data: T[]; nextCursor: string | null } {
   const data = items.slice(0, limit);
   const last = data[data.length - 1];
