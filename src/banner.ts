@@ -14,7 +14,7 @@ export function printBanner(server: ServerHandle): void {
       '',
       `    ${base}/setup?token=${token}`,
       '',
-      '  (Scripts and CI can instead start with ONAIR_BOOTSTRAP_KEY=onair_sk_<32+ letters and digits>.)',
+      '  (Scripts and CI can instead start with ONAIR_BOOTSTRAP_KEY=onair_sk_ and at least 23 letters and digits.)',
       '',
     );
   }

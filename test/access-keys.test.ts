@@ -129,6 +129,25 @@ describe('escalation', () => {
     expect(keys.filter((k) => k.name.startsWith('wider'))).toEqual([]);
   });
 
+  it('pages a channel-locked caller through all the keys it may see, however many it may not', async () => {
+    const locked = await createKey(root, ['*'], [channelA]);
+    const visible = [locked.id];
+    for (let i = 0; i < 4; i++) {
+      await createKey(root, ['channels:read']);
+      visible.push((await createKey(root, ['channels:read'], [channelA])).id);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const path = `/v1/keys?limit=2${cursor ? `&cursor=${cursor}` : ''}`;
+      const page: List<KeyCreated> = expectStatus(await keyApi(locked)<List<KeyCreated>>('GET', path), 200);
+      expect(page.data.length).toBe(page.nextCursor === null ? page.data.length : 2);
+      seen.push(...page.data.map((k) => k.id));
+      cursor = page.nextCursor;
+    }
+    expect(seen).toEqual(visible);
+  });
+
   it('refuses to revoke a key beyond the caller (revoking is as strong as minting)', async () => {
     const strong = await createKey(root, ['*']);
     const unlocked = await createKey(root, ['channels:read']);

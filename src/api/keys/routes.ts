@@ -2,7 +2,7 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { assertWithin, mintKey } from '../../auth/mint-key.js';
 import { PERMISSIONS, type Grant, type Principal } from '../../auth/permissions.js';
 import { AppError } from '../../errors.js';
-import type { ApiKeyRecord } from '../../store/store.js';
+import type { ApiKeyRecord, Store } from '../../store/store.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { routeDefiner } from '../route.js';
 import { ListQuery, listOf, page, json } from '../schemas/common.js';
@@ -45,6 +45,27 @@ function visibleTo(principal: Principal, key: ApiKeyRecord): boolean {
   if (key.orgId !== principal.orgId || principal.kind === 'output') return false;
   const lock = principal.channelIds;
   return !lock || (key.channelIds !== null && key.channelIds.every((id) => lock.has(id)));
+}
+
+const SCAN_BATCH = 100;
+
+/**
+ * Up to `limit + 1` keys the caller may see, after `cursor`: the store's pages are read until that many
+ * visible keys are found, so a page is never short while more visible keys exist.
+ */
+async function visibleKeys(store: Store, principal: Principal, limit: number, cursor: string | undefined) {
+  const found: ApiKeyRecord[] = [];
+  let after = cursor;
+  for (;;) {
+    const batch = await store.listKeys(principal.orgId, { limit: SCAN_BATCH, after });
+    for (const key of batch) {
+      if (visibleTo(principal, key)) found.push(key);
+      if (found.length > limit) return found;
+    }
+    const last = batch.at(-1);
+    if (batch.length < SCAN_BATCH || !last) return found;
+    after = last.id;
+  }
 }
 
 function keyView(k: ApiKeyRecord) {
@@ -115,8 +136,7 @@ export function keyRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     async (c) => {
       const { limit, cursor } = c.req.valid('query');
       const principal = c.get('principal');
-      const keys = await store.listKeys(principal.orgId, { limit: limit + 1, after: cursor });
-      return c.json(page(keys.filter((k) => visibleTo(principal, k)).map(keyView), limit), 200);
+      return c.json(page((await visibleKeys(store, principal, limit, cursor)).map(keyView), limit), 200);
     },
   );
 
