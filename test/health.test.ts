@@ -16,6 +16,7 @@ import { startServer, type ServerHandle } from '../src/main.js';
 import { api, createChannelWithScoreboard, expectStatus, type Api } from './helpers/api.js';
 import { expectProblem } from './helpers/problem.js';
 import { makeDataDir, serverEnv, TEST_KEY } from './helpers/server.js';
+import { flusherFd } from './helpers/flusher-fd.js';
 
 const VERSION = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string }).version;
 
@@ -32,21 +33,6 @@ async function start(): Promise<Api> {
   dir = makeDataDir();
   handle = await startServer(loadConfig({ ...serverEnv(dir), ONAIR_DB_SYNC: 'full' }));
   return api(handle.baseUrl, TEST_KEY);
-}
-
-/** This process's read-only descriptor on the -wal file: the flusher's (SQLite's own are read-write). */
-function flusherFd(wal: string): number | undefined {
-  for (const name of fs.readdirSync('/proc/self/fd')) {
-    const fd = Number(name);
-    try {
-      if (fs.readlinkSync(`/proc/self/fd/${fd}`) !== wal) continue;
-      const flags = /flags:\s+(\d+)/.exec(fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1];
-      if (flags !== undefined && (parseInt(flags, 8) & 3) === 0) return fd;
-    } catch {
-      // closed while we looked
-    }
-  }
-  return undefined;
 }
 
 describe('GET /healthz on a running server', () => {

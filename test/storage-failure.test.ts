@@ -12,6 +12,7 @@ import { startServer, type ServerHandle } from '../src/main.js';
 import { api, createChannelWithScoreboard, expectStatus, getState } from './helpers/api.js';
 import { expectProblem } from './helpers/problem.js';
 import { makeDataDir, serverEnv, TEST_KEY } from './helpers/server.js';
+import { flusherFd } from './helpers/flusher-fd.js';
 
 let handle: ServerHandle | undefined;
 let dir: string | undefined;
@@ -22,21 +23,6 @@ afterEach(async () => {
   handle = undefined;
   dir = undefined;
 });
-
-/** This process's read-only descriptor on the -wal file: the flusher's (SQLite's own are read-write). */
-function flusherFd(wal: string): number | undefined {
-  for (const name of fs.readdirSync('/proc/self/fd')) {
-    const fd = Number(name);
-    try {
-      if (fs.readlinkSync(`/proc/self/fd/${fd}`) !== wal) continue;
-      const flags = /flags:\s+(\d+)/.exec(fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1];
-      if (flags !== undefined && (parseInt(flags, 8) & 3) === 0) return fd;
-    } catch {
-      // closed while we looked
-    }
-  }
-  return undefined;
-}
 
 it('a failed flush to disk: PATCH answers 503 unavailable, /healthz says storage failed', async () => {
   dir = makeDataDir();

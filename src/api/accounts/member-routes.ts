@@ -9,11 +9,10 @@ import type { Principal } from '../../auth/permissions.js';
 import { AppError } from '../../errors.js';
 import type { InvitationRecord, MemberChange } from '../../store/account-store.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { json } from '../schemas/common.js';
+import { json, listOf } from '../schemas/common.js';
 import { accountRouteDefiner } from '../route.js';
 import { InvitationCreated, InvitationOut, MemberIn, MemberOut, MemberRoleIn } from './schemas.js';
 
-const list = <T extends z.ZodType>(item: T) => json(z.object({ data: z.array(item), nextCursor: z.null() }));
 const pathParam = (name: string) =>
   z
     .string()
@@ -72,7 +71,7 @@ export function memberRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
       path: '/members',
       tags: ['Members'],
       summary: 'Members of this workspace',
-      responses: { 200: { description: 'Members', ...list(MemberOut) } },
+      responses: { 200: { description: 'Members', ...json(listOf(MemberOut, 'MemberList')) } },
     }),
     async (c) => {
       const members = await accounts.membersOf(ownerOf(c).orgId);
@@ -125,7 +124,7 @@ export function memberRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
       path: '/invitations',
       tags: ['Members'],
       summary: 'Pending invitations of this workspace (their links are never shown again)',
-      responses: { 200: { description: 'Invitations', ...list(InvitationOut) } },
+      responses: { 200: { description: 'Invitations', ...json(listOf(InvitationOut, 'InvitationList')) } },
     }),
     async (c) => {
       const pending = await accounts.listInvitations(ownerOf(c).orgId, new Date().toISOString());

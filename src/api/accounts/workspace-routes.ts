@@ -1,14 +1,12 @@
 /** Workspaces (docs/api.md, "Accounts"): session users only. Members and invitations: member-routes.ts. */
-import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { json } from '../schemas/common.js';
+import { json, listOf } from '../schemas/common.js';
 import { accountRouteDefiner } from '../route.js';
 import { WorkspaceIn, WorkspaceOut } from './schemas.js';
 import { userWorkspaces } from './workspace-view.js';
-
-const list = <T extends z.ZodType>(item: T) => json(z.object({ data: z.array(item), nextCursor: z.null() }));
 
 export function workspaceRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
@@ -40,7 +38,7 @@ export function workspaceRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
       path: '/workspaces',
       tags: ['Accounts'],
       summary: 'Your workspaces',
-      responses: { 200: { description: 'Workspaces', ...list(WorkspaceOut) } },
+      responses: { 200: { description: 'Workspaces', ...json(listOf(WorkspaceOut, 'WorkspaceList')) } },
     }),
     async (c) => {
       const p = c.get('principal');
