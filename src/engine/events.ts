@@ -8,7 +8,13 @@ import type { ChangeSource } from './model.js';
 export type EngineEventType =
   'channel.played' | 'channel.scene_loaded' | 'channel.trigger_fired' | 'channel.bind_updated' | 'channel.cleared';
 
+/**
+ * An event in the envelope outgoing webhooks deliver (docs/api.md, "Events"). The id is assigned when the
+ * tick is prepared, so the event is written in the same transaction as the change that caused it.
+ */
 export interface EngineEvent {
+  /** `evt_…`, sortable by creation. */
+  id: string;
   type: EngineEventType;
   orgId: string;
   channelId: string;

@@ -2,7 +2,7 @@
  * The records the engine holds in memory and hands to persistence. Plain data, no behaviour.
  */
 import type { FrameRate } from './frame-rate.js';
-import type { InputValue, PreviewBus, ProgramBus, SceneDefinition } from '../protocol/index.js';
+import type { ClockState, InputValue, PreviewEntry, ProgramEntry, SceneDefinition } from '../protocol/index.js';
 
 export interface ChannelRecord {
   id: string;
@@ -29,8 +29,11 @@ export interface SceneRecord {
 export interface LiveState {
   /** Values explicitly set (inputs at their default are absent). */
   values: Map<string, Exclude<InputValue, null>>;
-  program: ProgramBus | null;
-  preview: PreviewBus | null;
+  /** State of clock inputs that were ever driven (others are at their default, stopped). */
+  clocks: Map<string, ClockState>;
+  /** One entry per layer, sorted by layer. */
+  program: ProgramEntry[];
+  preview: PreviewEntry[];
   /** Frame of the last change sent to renderers. */
   frame: number;
   updatedAt: string;

@@ -6,16 +6,28 @@
  * `prev` is the frame number of the previous message sent for this channel. A client that sees
  * `prev` differ from the last frame it applied has missed something and asks for a `resync`.
  */
-import type { ClockState, InputValue, SceneView } from './scene.js';
+import type { ClockAction, ClockState, InputValue, SceneView } from './scene.js';
 
-export interface ProgramBus {
+/** A scene on air on one layer. */
+export interface ProgramEntry {
   sceneId: string;
+  layer: number;
   /** ISO 8601 time at which the scene went to air. */
   since: string;
 }
 
-export interface PreviewBus {
+/** A scene cued in preview on one layer. */
+export interface PreviewEntry {
   sceneId: string;
+  layer: number;
+}
+
+/** A trigger that fired in this frame: renderers drawing the scene play it once. */
+export interface FiredTrigger {
+  name: string;
+  sceneId: string;
+  /** Server epoch milliseconds when it fired (the frame's time). */
+  at: number;
 }
 
 export interface SnapshotMessage {
@@ -27,11 +39,13 @@ export interface SnapshotMessage {
   fps: number;
   width: number;
   height: number;
-  program: ProgramBus | null;
-  preview: PreviewBus | null;
+  /** What is on air, one entry per layer, sorted by layer. */
+  program: ProgramEntry[];
+  preview: PreviewEntry[];
   scenes: SceneView[];
-  /** Effective value of every declared input (defaults filled in). */
+  /** Effective value of every declared input (defaults filled in); clocks are in `clocks`. */
   inputs: Record<string, InputValue>;
+  /** State of every declared clock input. */
   clocks: Record<string, ClockState>;
 }
 
@@ -44,12 +58,19 @@ export interface FrameMessage {
   prev: number;
   serverTime: number;
   inputs?: Record<string, InputValue>;
-  program?: ProgramBus | null;
-  preview?: PreviewBus | null;
-  /** Scenes added or changed. */
+  /** Inputs no scene declares any more. */
+  removedInputs?: string[];
+  /** The whole program bus, when it changed. A layer whose scene changed animates (its `out`, then `in`)... */
+  program?: ProgramEntry[];
+  /** ...unless the layer is listed here: a cut, drawn at once. */
+  cutLayers?: number[];
+  preview?: PreviewEntry[];
+  /** Scenes added or changed (an on-air scene whose definition changed is redrawn, without a transition). */
   scenes?: SceneView[];
   removedScenes?: string[];
   clocks?: Record<string, ClockState>;
+  removedClocks?: string[];
+  triggers?: FiredTrigger[];
   fps?: number;
   width?: number;
   height?: number;
@@ -59,6 +80,8 @@ export interface AckMessage {
   type: 'ack';
   id: string;
   frame: number;
+  /** For a clock op: the clock's state after it. */
+  clock?: ClockState;
 }
 
 export interface ErrorMessage {
@@ -71,7 +94,7 @@ export interface ErrorMessage {
 /**
  * Sent to every connection every HEARTBEAT_INTERVAL_MS. Browsers cannot see WebSocket pings, so this is
  * how a page notices a half-open line on a quiet channel: silence for HEARTBEAT_DEAD_AFTER_MS means
- * reconnect.
+ * reconnect. Its serverTime also keeps the page's estimate of the server's clock fresh.
  */
 export interface HeartbeatMessage {
   type: 'heartbeat';
@@ -88,8 +111,10 @@ export type ClientMessage =
   | { op: 'patch'; id: string; inputs: Record<string, InputValue> }
   | { op: 'preview'; id: string; sceneId: string }
   | { op: 'program'; id: string; sceneId: string }
-  | { op: 'take'; id: string }
-  | { op: 'clear'; id: string };
+  | { op: 'take'; id: string; layer?: number }
+  | { op: 'clear'; id: string; layer?: number; sceneId?: string }
+  | { op: 'trigger'; id: string; name: string }
+  | { op: 'clock'; id: string; name: string; action: ClockAction; ms?: number };
 
 /**
  * WebSocket close codes. 1000–1999 are the standard ones; 4000–4099 mean "do not reconnect with the

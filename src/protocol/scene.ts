@@ -1,7 +1,14 @@
 /**
- * Scene definitions as the server stores them and the renderer draws them.
- * No Node imports: this file is bundled into the renderer.
+ * Scene definitions, format version 1, as the server stores them and the renderer draws them
+ * (docs/scenes.md). No Node imports: this file is bundled into the renderer.
+ *
+ * A scene declares the inputs it displays, the elements it draws on the channel's stage (in stage pixels,
+ * painted in document order: later elements over earlier ones), how it enters and leaves the air, and the
+ * named animations (triggers) it can play. Its `layer` (0–99) says where it sits among the scenes on air at
+ * once: each bus holds one scene per layer, and higher layers draw above lower ones.
  */
+
+export const SCENE_FORMAT_VERSION = 1;
 
 export const INPUT_TYPES = ['number', 'text', 'boolean', 'color', 'image', 'clock'] as const;
 export type InputType = (typeof INPUT_TYPES)[number];
@@ -13,52 +20,189 @@ export interface InputDef {
   name: string;
   type: InputType;
   label: string;
+  /** For a clock: the time it starts from and returns to on `reset`, in milliseconds. */
   default: InputValue;
+  /** Clocks only: counting `up` or `down` (default `up`). */
+  direction?: ClockDirection;
+  /**
+   * Clocks only: the time, in milliseconds, at which a running clock stops by itself; null never stops.
+   * A `down` clock defaults to 0, an `up` clock to null.
+   */
+  stopAt?: number | null;
 }
 
-/** Fields common to every layer: a box on the channel's stage, in stage pixels. */
-export interface LayerBox {
+export const CLOCK_DIRECTIONS = ['up', 'down'] as const;
+export type ClockDirection = (typeof CLOCK_DIRECTIONS)[number];
+
+/** A clock's state: its time is `ms` at server time `at`, moving with time while `running` (see clockTime). */
+export interface ClockState {
+  running: boolean;
+  /** Milliseconds shown at `at`. */
+  ms: number;
+  /** Server epoch milliseconds at which `ms` was true. */
+  at: number;
+}
+
+export const CLOCK_ACTIONS = ['start', 'stop', 'set', 'reset', 'adjust'] as const;
+export type ClockAction = (typeof CLOCK_ACTIONS)[number];
+
+export const CLOCK_FORMATS = ['m:ss', 'mm:ss', 'm:ss.t', 'h:mm:ss'] as const;
+/**
+ * `m:ss` 12:00 · `mm:ss` 02:05 · `m:ss.t` as m:ss, with tenths under a minute (0:09.4) · `h:mm:ss` 1:02:05.
+ * Counting down, a clock shows the second it is in rounded up (0:00 only at zero); counting up, rounded down.
+ */
+export type ClockFormat = (typeof CLOCK_FORMATS)[number];
+
+/** The bundled typefaces (served by onair, no CDN), by the name a scene uses. */
+export const FONT_FAMILIES = ['Inter', 'Oswald', 'Barlow Condensed', 'Roboto Mono'] as const;
+export type FontFamily = (typeof FONT_FAMILIES)[number];
+
+export const EASINGS = ['linear', 'ease-in', 'ease-out', 'ease-in-out'] as const;
+export type Easing = (typeof EASINGS)[number];
+export const EDGES = ['left', 'right', 'top', 'bottom'] as const;
+export type Edge = (typeof EDGES)[number];
+
+/** How a scene enters (`in`) or leaves (`out`) the air. `cut` is instant. */
+export interface Transition {
+  type: 'cut' | 'fade' | 'slide' | 'wipe';
+  /** slide: the edge it comes from (in) or goes to (out); wipe: the edge the wipe starts at. Default `left`. */
+  from?: Edge;
+  /** 0–10,000 ms. */
+  durationMs: number;
+  easing?: Easing;
+}
+
+export interface SceneTransitions {
+  in: Transition;
+  out: Transition;
+}
+
+/**
+ * A colour: `#rgb`, `#rgba`, `#rrggbb` or `#rrggbbaa`, or `{name}` of a colour input. Anywhere a colour goes.
+ */
+export type ColorRef = string;
+
+/** A box fill: one colour, or a linear gradient (`angle` in degrees, 0 = bottom to top, as CSS). */
+export type Fill = ColorRef | { gradient: { angle: number; stops: { at: number; color: ColorRef }[] } };
+
+/** What every element has: a box on the stage (or in its group), and how it is shown. */
+export interface ElementBase {
+  /** Names the element for triggers (`targets`); unique within the scene. */
+  name?: string;
   x: number;
   y: number;
   width: number;
   height: number;
-  /** Name of a boolean input; the layer is drawn only while that input is true. */
+  /** 0–1, default 1. */
+  opacity?: number;
+  /** Degrees, clockwise, about the element's centre. */
+  rotation?: number;
+  /** Default 1. */
+  scale?: number;
+  /** Name of a boolean input: the element is drawn only while it is true. */
   visibleIf?: string;
+  /** Staggered entrance: the element's part of the scene's `in` transition starts this many ms later. */
+  delayMs?: number;
 }
 
-/** Text whose `text` may hold `{inputName}` placeholders, replaced by the input's current value. */
-export interface TextLayer extends LayerBox {
+/** Text styling shared by text and clock elements. */
+export interface TextStyle {
+  fontFamily?: FontFamily;
+  /** 100–900, default 400. */
+  fontWeight?: number;
+  /** Pixels: the largest size; with `shrink` the text gets smaller to fit its box. */
+  fontSize: number;
+  color?: ColorRef;
+  align?: 'left' | 'center' | 'right';
+  /** Pixels, default 0. */
+  letterSpacing?: number;
+  uppercase?: boolean;
+  /** Default true: text too long for its box is drawn smaller so it fits, never cut. */
+  shrink?: boolean;
+}
+
+/** Text with `{inputName}` placeholders, replaced by the inputs' current values. One line. */
+export interface TextElement extends ElementBase, TextStyle {
   type: 'text';
   text: string;
-  fontSize: number;
-  fontFamily?: string;
-  fontWeight?: number;
-  color?: string;
-  background?: string;
-  align?: 'left' | 'center' | 'right';
 }
 
-/** A filled rectangle; `color` may be a `{colorInput}` placeholder. */
-export interface RectLayer extends LayerBox {
-  type: 'rect';
-  color: string;
+export interface BoxElement extends ElementBase {
+  type: 'box';
+  fill?: Fill;
+  border?: { width: number; color: ColorRef };
+  /** Corner radius in pixels. */
   radius?: number;
-  opacity?: number;
+  shadow?: { x: number; y: number; blur: number; color: ColorRef };
 }
 
-/** An image; `src` may be a `{imageInput}` placeholder. */
-export interface ImageLayer extends LayerBox {
+/** An image; `src` is an http(s) URL or `{name}` of an image input. A broken source draws nothing. */
+export interface ImageElement extends ElementBase {
   type: 'image';
   src: string;
+  /** Default `contain`. */
   fit?: 'contain' | 'cover' | 'fill';
 }
 
-export type Layer = TextLayer | RectLayer | ImageLayer;
+/** A clock input's time, drawn by the renderer from its state: no traffic per second. */
+export interface ClockElement extends ElementBase, TextStyle {
+  type: 'clock';
+  /** Name of a clock input. */
+  clock: string;
+  /** Default `m:ss`. */
+  format?: ClockFormat;
+}
+
+/** Elements that move together: children are placed in the group's box and share its transform. */
+export interface GroupElement extends ElementBase {
+  type: 'group';
+  children: SceneElement[];
+}
+
+export type SceneElement = TextElement | BoxElement | ImageElement | ClockElement | GroupElement;
+export type ElementType = SceneElement['type'];
+
+/** One step of a custom trigger animation, at a fraction (0–1) of its duration. */
+export interface Keyframe {
+  at: number;
+  opacity?: number;
+  scale?: number;
+  rotation?: number;
+  /** Offset in pixels from the element's place. */
+  dx?: number;
+  dy?: number;
+  /** Multiplies brightness (1 = as drawn). */
+  brightness?: number;
+}
+
+export const BUILT_IN_ANIMATIONS = ['flash', 'pulse', 'highlight'] as const;
+/** `flash`: blinks twice; `pulse`: grows and settles; `highlight`: glows brighter and fades back. */
+export type BuiltInAnimation = (typeof BUILT_IN_ANIMATIONS)[number];
+
+/**
+ * A named animation the scene can play while on air: fired by the API, or by a change of the input named in
+ * `on` (a score box that flashes when the score changes). It plays once on the renderers connected when it
+ * fires, and never again on a reconnect.
+ */
+export interface TriggerDef {
+  name: string;
+  animation: BuiltInAnimation | { keyframes: Keyframe[] };
+  /** Names of the elements it animates; default: the whole scene. */
+  targets?: string[];
+  /** Default 600 ms. */
+  durationMs?: number;
+  /** Name of an input: the trigger fires whenever that input's value changes. */
+  on?: string;
+}
 
 export interface SceneDefinition {
+  version: typeof SCENE_FORMAT_VERSION;
+  /** 0–99: each bus holds one scene per layer; higher layers draw above lower ones. */
+  layer: number;
   inputs: InputDef[];
-  triggers: string[];
-  layers: Layer[];
+  elements: SceneElement[];
+  transitions: SceneTransitions;
+  triggers: TriggerDef[];
 }
 
 /** What a renderer needs of a scene. */
@@ -68,16 +212,53 @@ export interface SceneView {
   definition: SceneDefinition;
 }
 
-/** A clock input's state: displayed locally as `ms + (running ? now - at : 0)`. */
-export interface ClockState {
-  running: boolean;
-  /** Elapsed milliseconds at `at`. */
-  ms: number;
-  /** Server epoch milliseconds at which `ms` was true. */
-  at: number;
-}
-
 /** Replaces `{name}` placeholders with the formatted input value ('' for unknown names). */
 export function interpolate(template: string, format: (name: string) => string): string {
   return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => format(name));
+}
+
+/** The input names a text template, colour or source refers to with `{name}`. */
+export function placeholders(template: string): string[] {
+  return [...template.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1] as string);
+}
+
+/** Calls `visit` for every element of the scene, children after their group, in document order. */
+export function forEachElement(elements: readonly SceneElement[], visit: (el: SceneElement) => void): void {
+  for (const el of elements) {
+    visit(el);
+    if (el.type === 'group') forEachElement(el.children, visit);
+  }
+}
+
+/**
+ * The time a clock shows at server time `now`: its state moved on while running, held at `stopAt` once it
+ * gets there. The one formula the server (state, stop-at-zero) and the renderer (display) both use.
+ */
+export function clockTime(state: ClockState, def: Pick<InputDef, 'direction' | 'stopAt'>, now: number): number {
+  if (!state.running) return state.ms;
+  const elapsed = Math.max(0, now - state.at);
+  const down = def.direction === 'down';
+  const moved = down ? state.ms - elapsed : state.ms + elapsed;
+  const stop = clockStop(def);
+  if (stop === null) return Math.max(0, moved);
+  return down ? Math.max(stop, moved) : Math.min(stop, moved);
+}
+
+/** Where a clock stops by itself, or null. */
+export function clockStop(def: Pick<InputDef, 'direction' | 'stopAt'>): number | null {
+  if (def.stopAt !== undefined) return def.stopAt;
+  return def.direction === 'down' ? 0 : null;
+}
+
+/**
+ * The state as it stands at `now`: a running clock that has reached its stop is reported stopped there,
+ * anchored at the moment it stopped. Stopping needs no message: every party computes the same moment.
+ */
+export function settledClock(state: ClockState, def: Pick<InputDef, 'direction' | 'stopAt'>, now: number): ClockState {
+  const stop = clockStop(def);
+  if (!state.running || stop === null) return state;
+  const reachedAt = state.at + Math.abs(state.ms - stop);
+  const passed = def.direction === 'down' ? state.ms <= stop : state.ms >= stop;
+  if (passed) return { running: false, ms: state.ms, at: state.at };
+  return now >= reachedAt ? { running: false, ms: stop, at: reachedAt } : state;
 }
