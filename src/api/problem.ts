@@ -3,7 +3,6 @@
  */
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import type { ZodError } from 'zod';
 import { AppError, toProblem, type ErrorCode } from '../errors.js';
 import type { ApiEnv } from './env.js';
 
@@ -62,16 +61,4 @@ export function asAppError(err: unknown): AppError {
   return new AppError('internal', 'Something went wrong on our side; the request id is in the X-Request-Id header.');
 }
 
-/** zod issues → 400 invalid_request naming each field. */
-export function validationError(error: ZodError): AppError {
-  const errors = error.issues.flatMap((issue) => {
-    const at = issue.path.map(String);
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ path: [...at, key].join('.'), message: 'unknown field' }));
-    }
-    return [{ path: at.join('.') || '(body)', message: issue.message }];
-  });
-  const first = errors[0];
-  const detail = first ? `${first.path}: ${first.message}` : 'The request is not valid.';
-  return new AppError('invalid_request', detail, { errors });
-}
+export { validationError } from '../validation.js';

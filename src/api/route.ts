@@ -110,6 +110,26 @@ export function routeDefiner(deps: Pick<ApiDeps, 'engine' | 'limiter'>) {
 }
 
 /**
+ * A route that runs a channel operation (../operations): its permission and bucket go into the document like
+ * any route's, but the operation checks them itself, after the input's shape, in the same order the fast route
+ * and the WebSocket use; so the same request gets the same answer whichever way it comes.
+ */
+export function operationRouteDefiner() {
+  return <P extends string, R extends Omit<RouteConfig, 'path' | 'middleware'> & { path: P }>(
+    op: { permission: Permission },
+    config: R,
+  ) =>
+    createRoute({
+      ...config,
+      [PERMISSION_EXTENSION]: op.permission,
+      [BUCKET_EXTENSION]: 'updates' satisfies BucketName,
+      security: SECURITY,
+      middleware: config.request?.body === undefined ? [noBody] : [],
+      responses: { ...ERROR_RESPONSES, ...config.responses },
+    });
+}
+
+/**
  * Who may call an account route: anyone (it checks its own secret), any authenticated caller, a
  * dashboard session user, or a workspace owner.
  */

@@ -17,7 +17,7 @@ import { AppError, toProblem } from '../errors.js';
 import { CloseCode, HEARTBEAT_INTERVAL_MS, type ErrorMessage } from '../protocol/index.js';
 import { admitCustom } from '../limits/enforce.js';
 import { requestIdFrom } from '../http/request-id.js';
-import { parseClientMessage, runOp } from './socket-ops.js';
+import { ClientMessageError, parseClientMessage, runOp } from './socket-ops.js';
 import { authorizeUpgrade } from './socket-auth.js';
 import { uWS, type TemplatedApp, type WebSocket } from './uws.js';
 
@@ -158,6 +158,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       try {
         msg = parseClientMessage(text);
       } catch (err) {
+        if (err instanceof ClientMessageError) return send(ws, errorMessage(err.id, err.error), 'reply');
         return send(ws, errorMessage(null, err), 'reply');
       }
       if (msg.op === 'resync') {

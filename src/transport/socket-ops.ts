@@ -1,74 +1,103 @@
 /**
- * Operations a client sends over the WebSocket (docs/api.md, "Real-time WebSocket"): the same engine calls, permissions
- * and validation as the REST routes, answered with `ack` or `error` carrying the client's id.
+ * Operations a client sends over the WebSocket (docs/api.md, "Real-time WebSocket"): each op is the same
+ * channel operation the REST route runs (../operations), so it gets the same checks and the same answer,
+ * as an `ack` or an `error` carrying the client's id.
  */
 import { z } from 'zod';
-import { authorize, type Principal } from '../auth/permissions.js';
-import { validatePatch, type Engine, type Op } from '../engine/index.js';
+import type { Principal } from '../auth/permissions.js';
 import { AppError } from '../errors.js';
-import { admit } from '../limits/enforce.js';
-import type { RateLimiter } from '../limits/rate-limiter.js';
-import type { AckMessage, ClientMessage } from '../protocol/index.js';
+import {
+  clear,
+  clockAction,
+  cue,
+  cut,
+  fireTrigger,
+  patchInputs,
+  perform,
+  sourceOf,
+  take,
+  type ChannelOperation,
+  type OperationDeps,
+} from '../operations/index.js';
+import type { AckMessage, ClockState } from '../protocol/index.js';
+import { validationError } from '../validation.js';
 
-const Id = z.string().min(1).max(100);
-const ClientMessageSchema = z.discriminatedUnion('op', [
-  z.strictObject({ op: z.literal('resync') }),
-  z.strictObject({ op: z.literal('patch'), id: Id, inputs: z.record(z.string(), z.unknown()) }),
-  z.strictObject({ op: z.literal('preview'), id: Id, sceneId: Id }),
-  z.strictObject({ op: z.literal('program'), id: Id, sceneId: Id }),
-  z.strictObject({ op: z.literal('take'), id: Id }),
-  z.strictObject({ op: z.literal('clear'), id: Id }),
-]);
+const OPERATIONS = {
+  patch: patchInputs,
+  preview: cue,
+  program: cut,
+  take,
+  clear,
+  trigger: fireTrigger,
+  clock: clockAction,
+} as const;
+type OpName = keyof typeof OPERATIONS;
 
-/** Parses a text frame; throws invalid_request with the client's id when it can be read. */
-export function parseClientMessage(text: string): ClientMessage {
+const Envelope = z.object({
+  op: z.enum(['resync', ...(Object.keys(OPERATIONS) as OpName[])]),
+  id: z.string().min(1).max(100).optional(),
+});
+
+export type ParsedMessage = { op: 'resync' } | { op: OpName; id: string; input: unknown };
+
+/** A message that could not be read; `id` is the client's when the envelope had one. */
+export class ClientMessageError extends Error {
+  constructor(
+    readonly id: string | null,
+    readonly error: AppError,
+  ) {
+    super(error.message);
+  }
+}
+
+/**
+ * Reads the envelope (`op`, `id`); the rest of the message is the operation's input, checked by the
+ * operation itself: `inputs` for a patch, the other fields for the other ops.
+ */
+export function parseClientMessage(text: string): ParsedMessage {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    throw new AppError('invalid_request', 'Messages must be JSON text.');
+    throw new ClientMessageError(null, new AppError('invalid_request', 'Messages must be JSON text.'));
   }
-  const parsed = ClientMessageSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AppError('invalid_request', `${issue?.path.join('.') || 'message'}: ${issue?.message ?? 'invalid'}`);
+  const envelope = Envelope.safeParse(raw);
+  const id = readableId(raw);
+  if (!envelope.success) throw new ClientMessageError(id, validationError(envelope.error));
+  const { op } = envelope.data;
+  if (op === 'resync') return { op };
+  if (id === null) throw new ClientMessageError(null, new AppError('invalid_request', 'id: required for this op'));
+  const fields = { ...(raw as Record<string, unknown>) };
+  delete fields.op;
+  delete fields.id;
+  return { op, id, input: op === 'patch' ? patchInput(fields) : fields };
+}
+
+/** A patch's inputs exactly as sent; any other field is a mistake worth naming. */
+function patchInput(fields: Record<string, unknown>): unknown {
+  const extra = Object.keys(fields).filter((k) => k !== 'inputs');
+  if (extra.length > 0) {
+    throw new AppError('invalid_request', `${extra[0]}: unknown field`, {
+      errors: extra.map((path) => ({ path, message: 'unknown field' })),
+    });
   }
-  const msg = parsed.data as ClientMessage;
-  // Keep the raw inputs object: a parsed copy would turn a "__proto__" key into a prototype, not a name.
-  if (msg.op === 'patch') msg.inputs = (raw as { inputs: Record<string, never> }).inputs;
-  return msg;
+  return fields.inputs;
+}
+
+function readableId(raw: unknown): string | null {
+  const id = (raw as { id?: unknown } | null)?.id;
+  return typeof id === 'string' && id.length > 0 && id.length <= 100 ? id : null;
 }
 
 export async function runOp(
-  msg: Exclude<ClientMessage, { op: 'resync' }>,
+  msg: Exclude<ParsedMessage, { op: 'resync' }>,
   principal: Principal,
   channelId: string,
-  deps: { engine: Engine; limiter: RateLimiter },
+  deps: OperationDeps,
 ): Promise<AckMessage> {
-  const { engine } = deps;
-  const record = engine.channelRecord(channelId);
-  const permission = msg.op === 'patch' ? 'inputs:write' : 'playout:write';
-  authorize(principal, permission, { orgId: record.orgId, channelId });
-  // The same per-channel updates bucket as PATCH …/inputs and the playout routes.
-  await admit(deps.limiter, 'updates', channelId);
-  const result = await engine.submit(channelId, toOp(msg, engine, channelId));
-  return { type: 'ack', id: msg.id, frame: result.frame };
-}
-
-function toOp(msg: Exclude<ClientMessage, { op: 'resync' }>, engine: Engine, channelId: string): Op {
-  const source = 'api' as const;
-  switch (msg.op) {
-    case 'patch': {
-      const names = Object.keys(msg.inputs);
-      if (names.length === 0 || names.length > 100)
-        throw new AppError('invalid_request', 'A patch carries 1 to 100 inputs.');
-      return { kind: 'patch', values: validatePatch(engine.registry(channelId), msg.inputs), source };
-    }
-    case 'preview':
-    case 'program':
-      return { kind: msg.op, sceneId: msg.sceneId, source };
-    case 'take':
-    case 'clear':
-      return { kind: msg.op, source };
-  }
+  const operation = OPERATIONS[msg.op] as ChannelOperation<unknown, { frame: number; clock?: ClockState }>;
+  const { body } = await perform(operation, deps, { principal, source: sourceOf(principal) }, channelId, msg.input);
+  return body.clock
+    ? { type: 'ack', id: msg.id, frame: body.frame, clock: body.clock }
+    : { type: 'ack', id: msg.id, frame: body.frame };
 }

@@ -1,15 +1,14 @@
 /**
  * `PATCH /v1/channels/:id/inputs` without the Fetch/Hono machinery: the hottest route, answered by the
  * transport directly through this function. It runs the same steps as the Hono route, with the same
- * functions: authentication, CSRF check, permission and updates bucket, JSON body checks, the patch.
+ * functions: authentication, the CSRF check, the JSON body checks, then the patchInputs operation (shape,
+ * permission, updates bucket, the patch).
  */
-import { AppError } from '../../errors.js';
+import { patchInputs, perform, sourceOf } from '../../operations/index.js';
 import type { ApiDeps, RequestObserver } from '../env.js';
 import { assertSameOrigin } from '../middleware/authenticate.js';
 import { parseJsonBody } from '../middleware/json-body.js';
 import { asAppError, problemParts } from '../problem.js';
-import { checkRoute } from '../route.js';
-import { applyInputsPatch } from './apply-patch.js';
 
 export interface FastRequest {
   channelId: string;
@@ -23,8 +22,6 @@ export interface FastResponse {
   headers: Record<string, string>;
   body: string;
 }
-
-const RULE = { permission: 'inputs:write', bucket: 'updates' } as const;
 
 /** The template of the Hono route this function stands in for: metrics count both under one label. */
 export const FAST_PATCH_ROUTE = '/v1/channels/:id/inputs';
@@ -52,13 +49,11 @@ export function createFastPatch(deps: FastPatchDeps) {
       if (principal.kind === 'user') {
         assertSameOrigin(req.header('origin'), req.header('sec-fetch-site'), req.header('host'));
       }
-      limitHeaders = await checkRoute(deps, RULE, principal, req.channelId);
-      if (req.body.length === 0) throw new AppError('invalid_request', 'Malformed JSON: the body is empty.');
-      const result = await applyInputsPatch(
-        deps.engine,
-        req.channelId,
-        parseJsonBody(req.body, req.header('content-type')),
-      );
+      // No body means {}, as for every route that takes one (docs/api.md, "Conventions").
+      const body = req.body.length === 0 ? {} : parseJsonBody(req.body, req.header('content-type'));
+      const outcome = await perform(patchInputs, deps, { principal, source: sourceOf(principal) }, req.channelId, body);
+      limitHeaders = outcome.headers;
+      const result = outcome.body;
       answer = {
         status: 200,
         headers: { ...base, ...limitHeaders, 'Content-Type': 'application/json' },
@@ -67,7 +62,7 @@ export function createFastPatch(deps: FastPatchDeps) {
     } catch (err) {
       const appError = asAppError(err);
       if (appError.code === 'internal') deps.logger.error({ err, reqId: req.requestId }, 'unhandled error');
-      answer = problemParts(appError, req.requestId, limitHeaders);
+      answer = problemParts(appError, req.requestId);
     }
     const elapsed = performance.now() - started;
     deps.observeRequest?.(FAST_PATCH_ROUTE, 'PATCH', answer.status, elapsed / 1000);

@@ -1,31 +1,29 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { InputsPatch, patchInputs } from '../../operations/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { routeDefiner } from '../route.js';
+import { bodyOf, runOperation } from '../operation-handler.js';
+import { operationRouteDefiner, routeDefiner } from '../route.js';
 import { ChannelIdParam, json } from '../schemas/common.js';
-import { applyInputsPatch } from './apply-patch.js';
-import { InputsPatch, InputsResult, StateOut } from './schemas.js';
+import { InputsResult, StateOut } from './schemas.js';
 
 export function inputRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
   const route = routeDefiner(deps);
+  const operation = operationRouteDefiner();
   const { engine } = deps;
 
+  // In production the transport answers this route itself (src/transport/fast-route.ts → ./fast-patch.ts),
+  // with the same operation; this declaration documents it and serves any request that reaches the app.
   app.openapi(
-    route(
-      { permission: 'inputs:write', bucket: 'updates' },
-      {
-        method: 'patch',
-        path: '/channels/{id}/inputs',
-        tags: ['Inputs'],
-        summary: 'Set input values; answered once the frame that renders them is durable',
-        request: { params: ChannelIdParam, body: { required: true, ...json(InputsPatch) } },
-        responses: { 200: { description: 'Applied', ...json(InputsResult) } },
-      },
-    ),
-    async (c) => {
-      // The raw parsed body, not the validated copy: names like "__proto__" must reach the name check as data.
-      return c.json(await applyInputsPatch(engine, c.req.valid('param').id, c.get('body')), 200);
-    },
+    operation(patchInputs, {
+      method: 'patch',
+      path: '/channels/{id}/inputs',
+      tags: ['Inputs'],
+      summary: 'Set input values; answered once the frame that renders them is durable',
+      request: { params: ChannelIdParam, body: { required: true, ...json(InputsPatch) } },
+      responses: { 200: { description: 'Applied', ...json(InputsResult) } },
+    }),
+    async (c) => c.json(await runOperation(deps, c, patchInputs, c.req.valid('param').id, bodyOf(c)), 200),
   );
 
   app.openapi(

@@ -1,66 +1,102 @@
+/**
+ * Playout, triggers and clocks (docs/api.md, "Playout", "Triggers and clocks"): each route runs the channel
+ * operation the WebSocket op of the same name runs (../../operations).
+ */
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import type { Op } from '../../engine/index.js';
+import {
+  clear,
+  ClearIn,
+  clockAction,
+  ClockActionIn,
+  cue,
+  cut,
+  fireTrigger,
+  SceneRef,
+  take,
+  TakeIn,
+  type ChannelOperation,
+  type PlayoutResult,
+} from '../../operations/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { StateOut } from '../inputs/schemas.js';
-import { routeDefiner } from '../route.js';
+import { bodyOf, runOperation } from '../operation-handler.js';
+import { operationRouteDefiner } from '../route.js';
 import { ChannelIdParam, json } from '../schemas/common.js';
 
-const SceneRef = z.strictObject({ sceneId: z.string().min(1).max(100) }).openapi('SceneRef');
-const Empty = z.strictObject({}).openapi('Empty');
+const NamedParam = ChannelIdParam.extend({
+  name: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: 'name', in: 'path' } }),
+});
+const FrameOut = z.object({ frame: z.number().int() }).openapi('FrameResult');
+const ClockOut = z
+  .object({ frame: z.number().int(), clock: z.object({ running: z.boolean(), ms: z.number(), at: z.number() }) })
+  .openapi('ClockResult');
+
+type BusPath = '/channels/{id}/preview' | '/channels/{id}/program' | '/channels/{id}/take' | '/channels/{id}/clear';
 
 export function playoutRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const route = routeDefiner(deps);
-  const { engine } = deps;
+  const operation = operationRouteDefiner();
   const stateResponse = { 200: { description: 'The channel state after the change', ...json(StateOut) } };
 
-  const withScene = (
-    path: '/channels/{id}/preview' | '/channels/{id}/program',
-    kind: 'preview' | 'program',
+  const bus = <I>(
+    path: BusPath,
+    op: ChannelOperation<I, PlayoutResult>,
+    body: z.ZodType,
+    required: boolean,
     summary: string,
+    conflict?: string,
   ) =>
     app.openapi(
-      route(
-        { permission: 'playout:write', bucket: 'updates' },
-        {
-          method: 'post',
-          path,
-          tags: ['Playout'],
-          summary,
-          request: { params: ChannelIdParam, body: { required: true, ...json(SceneRef) } },
-          responses: stateResponse,
-        },
-      ),
-      async (c) => {
-        const { id } = c.req.valid('param');
-        await engine.submit(id, { kind, sceneId: c.req.valid('json').sceneId, source: 'api' });
-        return c.json(engine.state(id), 200);
-      },
+      operation(op, {
+        method: 'post',
+        path,
+        tags: ['Playout'],
+        summary,
+        request: { params: ChannelIdParam, body: { required, ...json(body) } },
+        responses: { ...stateResponse, ...(conflict ? { 409: { description: conflict } } : {}) },
+      }),
+      async (c) => c.json((await runOperation(deps, c, op, c.req.valid('param').id, bodyOf(c))).state, 200),
     );
 
-  const bare = (path: '/channels/{id}/take' | '/channels/{id}/clear', op: Op, summary: string) =>
-    app.openapi(
-      route(
-        { permission: 'playout:write', bucket: 'updates' },
-        {
-          method: 'post',
-          path,
-          tags: ['Playout'],
-          summary,
-          request: { params: ChannelIdParam, body: { required: false, ...json(Empty) } },
-          responses: { ...stateResponse, 409: { description: 'preview_empty (take with nothing cued)' } },
-        },
-      ),
-      async (c) => {
-        const { id } = c.req.valid('param');
-        await engine.submit(id, op);
-        return c.json(engine.state(id), 200);
-      },
-    );
+  bus('/channels/{id}/preview', cue, SceneRef, true, "Cue a scene into preview, on the scene's layer");
+  bus('/channels/{id}/program', cut, SceneRef, true, 'Put a scene straight to air on its layer (a cut)');
+  bus('/channels/{id}/take', take, TakeIn, false, 'Take every cued layer (or one) to air', 'preview_empty');
+  bus('/channels/{id}/clear', clear, ClearIn, false, 'Take a layer, a scene, or everything off air');
 
-  withScene('/channels/{id}/preview', 'preview', 'Cue a scene into preview');
-  withScene('/channels/{id}/program', 'program', 'Put a scene straight to air (cut)');
-  bare('/channels/{id}/take', { kind: 'take', source: 'api' }, 'Take preview to air');
-  bare('/channels/{id}/clear', { kind: 'clear', source: 'api' }, 'Take the program scene off air');
+  app.openapi(
+    operation(fireTrigger, {
+      method: 'post',
+      path: '/channels/{id}/triggers/{name}',
+      tags: ['Playout'],
+      summary: 'Fire a trigger of the scenes on program or preview',
+      request: { params: NamedParam },
+      responses: { 200: { description: 'Fired', ...json(FrameOut) }, 404: { description: 'unknown_trigger' } },
+    }),
+    async (c) => {
+      const { id, name } = c.req.valid('param');
+      return c.json(await runOperation(deps, c, fireTrigger, id, { name }), 200);
+    },
+  );
+
+  app.openapi(
+    operation(clockAction, {
+      method: 'post',
+      path: '/channels/{id}/clocks/{name}',
+      tags: ['Playout'],
+      summary: 'Start, stop, set, reset or adjust a clock input',
+      request: { params: NamedParam, body: { required: true, ...json(ClockActionIn) } },
+      responses: { 200: { description: "The clock's state after the action", ...json(ClockOut) } },
+    }),
+    async (c) => {
+      const { id, name } = c.req.valid('param');
+      const body = bodyOf(c);
+      const input = typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...body, name } : body;
+      return c.json(await runOperation(deps, c, clockAction, id, input), 200);
+    },
+  );
   return app;
 }

@@ -1,0 +1,67 @@
+/**
+ * Triggers and clocks (docs/api.md, "Triggers and clocks"): fire a scene's named animation; start, stop,
+ * set, reset or adjust a clock input.
+ */
+import { z } from '@hono/zod-openapi';
+import { CLOCK_ACTIONS, type ClockState } from '../protocol/index.js';
+import type { ChannelOperation } from './operation.js';
+
+const Name = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be 1–64 letters, digits or _');
+const HOUR = 3_600_000;
+
+export const TriggerIn = z.strictObject({ name: Name });
+
+export const fireTrigger: ChannelOperation<z.infer<typeof TriggerIn>, { frame: number }> = {
+  name: 'trigger',
+  permission: 'playout:write',
+  input: TriggerIn,
+  async run({ engine }, channelId, { name }, source) {
+    const { frame } = await engine.submit(channelId, { kind: 'trigger', name, source });
+    return { frame };
+  },
+};
+
+type ClockBody = { action: (typeof CLOCK_ACTIONS)[number]; ms?: number | undefined };
+
+/** `ms` goes with set (0 to 100 h) and adjust (± 24 h), and with nothing else. */
+function checkMs(b: ClockBody, ctx: z.RefinementCtx): void {
+  const needed = b.action === 'set' || b.action === 'adjust';
+  if (needed && b.ms === undefined) ctx.addIssue({ code: 'custom', path: ['ms'], message: `required for ${b.action}` });
+  if (!needed && b.ms !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['ms'], message: 'only set and adjust take ms' });
+  if (b.action === 'set' && b.ms !== undefined && (b.ms < 0 || b.ms > 100 * HOUR))
+    ctx.addIssue({ code: 'custom', path: ['ms'], message: 'must be between 0 and 360000000 (100 h)' });
+  if (b.action === 'adjust' && b.ms !== undefined && Math.abs(b.ms) > 24 * HOUR)
+    ctx.addIssue({ code: 'custom', path: ['ms'], message: 'must be between -86400000 and 86400000 (24 h)' });
+}
+
+const clockFields = {
+  action: z.enum(CLOCK_ACTIONS),
+  ms: z
+    .number()
+    .int()
+    .optional()
+    .openapi({ description: 'set: the time (0 to 100 h); adjust: milliseconds to add (± 24 h).' }),
+};
+
+/** The body of `POST …/clocks/:name` (the name is in the path). */
+export const ClockActionIn = z.strictObject(clockFields).superRefine(checkMs).openapi('ClockActionIn');
+/** The whole operation: the clock's name with the body. */
+export const ClockOpIn = z.strictObject({ name: Name, ...clockFields }).superRefine(checkMs);
+
+export interface ClockResult {
+  frame: number;
+  clock: ClockState;
+}
+
+export const clockAction: ChannelOperation<z.infer<typeof ClockOpIn>, ClockResult> = {
+  name: 'clock',
+  permission: 'inputs:write',
+  input: ClockOpIn,
+  async run({ engine }, channelId, { name, action, ms }, source) {
+    const op = { kind: 'clock' as const, name, action, ...(ms === undefined ? {} : { ms }), source };
+    const result = await engine.submit(channelId, op);
+    if (!result.clock) throw new Error('the engine answered a clock op without the clock');
+    return { frame: result.frame, clock: result.clock };
+  },
+};
