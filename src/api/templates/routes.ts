@@ -1,17 +1,31 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import { TEMPLATES } from '../../templates/index.js';
+import { TEMPLATES, type Template } from '../../templates/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { routeDefiner } from '../route.js';
+import { InputDefOut, SceneDefinitionIn } from '../scenes/schemas.js';
 
-const TemplateOut = z
+export const TemplateOut = z
   .object({
     id: z.string(),
     name: z.string(),
-    inputs: z.array(z.any()),
-    triggers: z.array(z.string()),
-    definition: z.any(),
+    layer: z.number().int().openapi({ description: 'The layer a scene made from it takes (0–99).' }),
+    inputs: z.array(InputDefOut),
+    triggers: z.array(z.string()).openapi({ description: 'The names of its triggers.' }),
+    definition: SceneDefinitionIn,
   })
   .openapi('Template');
+
+/** A template as GET /v1/templates lists it. */
+export function templateView(t: Template) {
+  return {
+    id: t.id,
+    name: t.name,
+    layer: t.definition.layer,
+    inputs: t.definition.inputs,
+    triggers: t.definition.triggers.map((trigger) => trigger.name),
+    definition: t.definition,
+  };
+}
 
 export function templateRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
@@ -32,16 +46,7 @@ export function templateRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
         },
       },
     ),
-    (c) => {
-      const data = TEMPLATES.map((t) => ({
-        id: t.id,
-        name: t.name,
-        inputs: t.definition.inputs,
-        triggers: t.definition.triggers,
-        definition: t.definition,
-      }));
-      return c.json({ data, nextCursor: null }, 200);
-    },
+    (c) => c.json({ data: TEMPLATES.map(templateView), nextCursor: null }, 200),
   );
   return app;
 }

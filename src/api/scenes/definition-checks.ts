@@ -1,0 +1,192 @@
+/**
+ * The checks across a scene definition that no field can make alone (docs/scenes.md, "Bindings"): every name
+ * an element or trigger uses is declared, with a type that fits; names are unique; defaults fit their input.
+ * Each problem is reported at the exact path of the field that holds it (`elements.3.children.0.text`).
+ */
+import type { z } from '@hono/zod-openapi';
+import { checkValue } from '../../engine/index.js';
+import { closestName } from '../../engine/closest-name.js';
+import { AppError } from '../../errors.js';
+import {
+  placeholders,
+  type ColorRef,
+  type Fill,
+  type InputDef,
+  type InputType,
+  type SceneElement,
+  type TriggerDef,
+} from '../../protocol/index.js';
+import { SCENE_LIMITS, WHOLE_PLACEHOLDER } from './element-schemas.js';
+
+export type Path = (string | number)[];
+type Report = (path: Path, message: string) => void;
+type ColorCheck = (path: Path, value: ColorRef | undefined) => void;
+
+/** An input as the API accepts it, before label and default are filled in. */
+export interface InputDefLike {
+  name: string;
+  type: InputType;
+  default?: InputDef['default'];
+  direction?: InputDef['direction'];
+  stopAt?: number | null;
+}
+
+export interface DefinitionLike {
+  inputs: InputDefLike[];
+  elements: SceneElement[];
+  triggers: TriggerDef[];
+}
+
+/** The longest a clock may start from or stop at: 100 hours. */
+export const MAX_CLOCK_MS = 100 * 3600 * 1000;
+
+export function checkDefinition(def: DefinitionLike, ctx: z.core.$RefinementCtx): void {
+  const report: Report = (path, message) => ctx.addIssue({ code: 'custom', path, message, input: undefined });
+  const inputs = checkInputs(def.inputs, report);
+  const names = checkElements(def.elements, inputs, report);
+  checkTriggers(def.triggers, inputs, names, report);
+}
+
+function checkInputs(inputs: InputDefLike[], report: Report): Map<string, InputType> {
+  const types = new Map<string, InputType>();
+  inputs.forEach((input, i) => {
+    if (types.has(input.name)) report(['inputs', i, 'name'], `duplicate input "${input.name}"`);
+    else types.set(input.name, input.type);
+    checkInputDefault(input, ['inputs', i], report);
+  });
+  return types;
+}
+
+function checkInputDefault(input: InputDefLike, path: Path, report: Report): void {
+  if (input.type !== 'clock') {
+    if (input.direction !== undefined) report([...path, 'direction'], 'only a clock input has a direction');
+    if (input.stopAt !== undefined) report([...path, 'stopAt'], 'only a clock input has stopAt');
+    if (input.default === undefined || input.default === null) return;
+    try {
+      checkValue({ name: input.name, type: input.type, label: '', default: null }, input.default, input.name);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      report([...path, 'default'], err.errors?.[0]?.message ?? err.message);
+    }
+    return;
+  }
+  if (input.default !== undefined && !isClockMs(input.default))
+    report([...path, 'default'], 'a clock starts from a whole number of milliseconds, 0 to 360000000 (100 hours)');
+  if (input.stopAt !== undefined && input.stopAt !== null && !isClockMs(input.stopAt))
+    report([...path, 'stopAt'], 'must be null or a whole number of milliseconds, 0 to 360000000 (100 hours)');
+}
+
+function isClockMs(value: unknown): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_CLOCK_MS;
+}
+
+/** Checks every element's bindings; returns the element names. */
+function checkElements(elements: SceneElement[], inputs: Map<string, InputType>, report: Report): Set<string> {
+  const names = new Set<string>();
+  let count = 0;
+  const visit = (list: SceneElement[], path: Path): void =>
+    list.forEach((el, i) => {
+      const at = [...path, i];
+      count++;
+      if (el.name !== undefined) {
+        if (names.has(el.name)) report([...at, 'name'], `duplicate element name "${el.name}"`);
+        names.add(el.name);
+      }
+      checkElement(el, at, inputs, report);
+      if (el.type === 'group') visit(el.children, [...at, 'children']);
+    });
+  visit(elements, ['elements']);
+  if (count > SCENE_LIMITS.elements)
+    report(['elements'], `at most ${SCENE_LIMITS.elements} elements in all, children of groups included (${count})`);
+  return names;
+}
+
+function checkElement(el: SceneElement, at: Path, inputs: Map<string, InputType>, report: Report): void {
+  const ref = (path: Path, name: string, fits: (type: InputType) => boolean, kind: string): void => {
+    const type = inputs.get(name);
+    if (type === undefined) report(path, undeclared(name, inputs));
+    else if (!fits(type)) report(path, `"${name}" is a ${type} input; ${kind}`);
+  };
+  const color: ColorCheck = (path, value) => {
+    const name = value === undefined ? undefined : WHOLE_PLACEHOLDER.exec(value)?.[1];
+    if (name !== undefined) ref(path, name, (t) => t === 'color', 'a colour takes a color input');
+  };
+  if (el.visibleIf !== undefined)
+    ref([...at, 'visibleIf'], el.visibleIf, (t) => t === 'boolean', 'visibleIf takes a boolean input');
+  switch (el.type) {
+    case 'text':
+      for (const name of placeholders(el.text))
+        ref([...at, 'text'], name, (t) => t !== 'clock', 'a clock is drawn by a clock element, not in text');
+      color([...at, 'color'], el.color);
+      return;
+    case 'clock':
+      ref([...at, 'clock'], el.clock, (t) => t === 'clock', 'a clock element shows a clock input');
+      color([...at, 'color'], el.color);
+      return;
+    case 'image': {
+      const name = WHOLE_PLACEHOLDER.exec(el.src)?.[1];
+      if (name !== undefined) ref([...at, 'src'], name, (t) => t === 'image', 'src takes an image input');
+      return;
+    }
+    case 'box':
+      checkFill(el.fill, [...at, 'fill'], color, report);
+      color([...at, 'border', 'color'], el.border?.color);
+      color([...at, 'shadow', 'color'], el.shadow?.color);
+      return;
+    case 'group':
+      return;
+  }
+}
+
+function checkFill(fill: Fill | undefined, path: Path, color: ColorCheck, report: Report): void {
+  if (fill === undefined) return;
+  if (typeof fill === 'string') return color(path, fill);
+  checkOrder(fill.gradient.stops, [...path, 'gradient', 'stops'], report);
+  fill.gradient.stops.forEach((stop, k) => color([...path, 'gradient', 'stops', k, 'color'], stop.color));
+}
+
+/** Gradient stops and keyframes go in order of `at`. */
+function checkOrder(list: { at: number }[], path: Path, report: Report): void {
+  list.forEach((item, k) => {
+    const prev = list[k - 1];
+    if (prev !== undefined && item.at < prev.at)
+      report([...path, k, 'at'], `must not be less than the one before (${prev.at})`);
+  });
+}
+
+function checkTriggers(
+  triggers: TriggerDef[],
+  inputs: Map<string, InputType>,
+  elements: Set<string>,
+  report: Report,
+): void {
+  const seen = new Set<string>();
+  triggers.forEach((trigger, i) => {
+    const at = ['triggers', i];
+    if (seen.has(trigger.name)) report([...at, 'name'], `duplicate trigger "${trigger.name}"`);
+    seen.add(trigger.name);
+    if (trigger.on !== undefined) {
+      const type = inputs.get(trigger.on);
+      if (type === undefined) report([...at, 'on'], undeclared(trigger.on, inputs));
+      else if (type === 'clock')
+        report([...at, 'on'], `"${trigger.on}" is a clock input; a trigger follows an input that is set, not a clock`);
+    }
+    if (typeof trigger.animation === 'object')
+      checkOrder(trigger.animation.keyframes, [...at, 'animation', 'keyframes'], report);
+    trigger.targets?.forEach((target, j) => {
+      if (!elements.has(target)) report([...at, 'targets', j], undeclaredElement(target, elements));
+    });
+  });
+}
+
+function undeclared(name: string, inputs: Map<string, InputType>): string {
+  const closest = closestName(name, inputs.keys());
+  const hint = closest === undefined ? '' : ` (did you mean "${closest}"?)`;
+  return `"${name}" is not an input of this scene: declare it in "inputs"${hint}`;
+}
+
+function undeclaredElement(name: string, elements: Set<string>): string {
+  const closest = closestName(name, elements);
+  const hint = closest === undefined ? '' : ` (did you mean "${closest}"?)`;
+  return `no element of this scene is named "${name}"${hint}`;
+}

@@ -1,0 +1,194 @@
+/**
+ * The drawing part of a scene definition as the API accepts it (docs/scenes.md, "Elements"): the five element
+ * types, colours and fills. Each schema's output is the protocol's own type (src/protocol/scene.ts), so the
+ * compiler keeps the two in step. Cross-references (placeholders, `visibleIf`, clock names) are checked over
+ * the whole definition in definition-checks.ts, where the inputs are known.
+ */
+import { z } from '@hono/zod-openapi';
+import { CLOCK_FORMATS, FONT_FAMILIES, type Fill, type SceneElement } from '../../protocol/index.js';
+
+export const SCENE_LIMITS = {
+  /** Elements in all, counting the children of groups. */
+  elements: 500,
+  /** Groups inside groups: a group's children may hold groups down to this depth. */
+  groupDepth: 8,
+  inputs: 200,
+  triggers: 100,
+  gradientStops: 20,
+  keyframes: 50,
+  durationMs: 10_000,
+  /** Characters of a text, colour or source string. */
+  string: 4096,
+} as const;
+
+const RESERVED = new Set(['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf']);
+
+/** The name of an input, element or trigger. */
+export const InputName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be 1–64 letters, digits or _, not starting with a digit')
+  .refine((n) => !RESERVED.has(n), 'is a reserved name');
+
+export const Coord = z.number().min(-10_000).max(10_000);
+export const Size = z.number().min(0).max(10_000);
+export const Degrees = z.number().min(-360).max(360);
+export const Scale = z.number().min(0).max(10);
+export const Opacity = z.number().min(0).max(1);
+export const DurationMs = z.number().min(0).max(SCENE_LIMITS.durationMs);
+
+/** A whole `{name}` placeholder, as colours and sources take it. */
+export const WHOLE_PLACEHOLDER = /^\{([A-Za-z_][A-Za-z0-9_]{0,63})\}$/;
+const HEX_COLOR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
+
+export const ColorRef = z
+  .string()
+  .max(200)
+  .refine(
+    (s) => HEX_COLOR.test(s) || WHOLE_PLACEHOLDER.test(s),
+    'must be a colour (#rgb, #rgba, #rrggbb or #rrggbbaa) or {name} of a color input',
+  )
+  .openapi('ColorRef', { example: '#101820' });
+
+const GradientStop = z.strictObject({ at: z.number().min(0).max(1), color: ColorRef });
+const Gradient = z.strictObject({
+  gradient: z.strictObject({
+    angle: Degrees.openapi({ description: 'Degrees, as CSS: 0 paints bottom to top, 90 left to right.' }),
+    stops: z.array(GradientStop).min(2).max(SCENE_LIMITS.gradientStops),
+  }),
+});
+export const FillIn: z.ZodType<Fill> = stringOrObject(ColorRef, Gradient, 'a colour or a { gradient }').openapi('Fill');
+
+const base = {
+  name: InputName.optional().openapi({ description: 'Unique within the scene; what triggers target.' }),
+  x: Coord,
+  y: Coord,
+  width: Size,
+  height: Size,
+  opacity: Opacity.optional(),
+  rotation: Degrees.optional(),
+  scale: Scale.optional(),
+  visibleIf: InputName.optional().openapi({ description: 'A boolean input: drawn only while it is true.' }),
+  delayMs: DurationMs.optional(),
+};
+
+const textStyle = {
+  fontFamily: z.enum(FONT_FAMILIES).optional(),
+  fontWeight: z.number().int().min(100).max(900).optional(),
+  fontSize: z.number().min(1).max(1000),
+  color: ColorRef.optional(),
+  align: z.enum(['left', 'center', 'right']).optional(),
+  letterSpacing: z.number().min(-100).max(100).optional(),
+  uppercase: z.boolean().optional(),
+  shrink: z.boolean().optional(),
+};
+
+export const TextElementIn = z
+  .strictObject({ type: z.literal('text'), ...base, ...textStyle, text: z.string().max(SCENE_LIMITS.string) })
+  .openapi('TextElement');
+
+export const BoxElementIn = z
+  .strictObject({
+    type: z.literal('box'),
+    ...base,
+    fill: FillIn.optional(),
+    border: z.strictObject({ width: z.number().min(0).max(1000), color: ColorRef }).optional(),
+    radius: Size.optional(),
+    shadow: z
+      .strictObject({
+        x: z.number().min(-1000).max(1000),
+        y: z.number().min(-1000).max(1000),
+        blur: z.number().min(0).max(1000),
+        color: ColorRef,
+      })
+      .optional(),
+  })
+  .openapi('BoxElement');
+
+export const ImageSrc = z
+  .string()
+  .max(SCENE_LIMITS.string)
+  .refine((s) => WHOLE_PLACEHOLDER.test(s) || isHttpUrl(s), 'must be an http(s) URL or {name} of an image input');
+
+export const ImageElementIn = z
+  .strictObject({
+    type: z.literal('image'),
+    ...base,
+    src: ImageSrc,
+    fit: z.enum(['contain', 'cover', 'fill']).optional(),
+  })
+  .openapi('ImageElement');
+
+export const ClockElementIn = z
+  .strictObject({
+    type: z.literal('clock'),
+    ...base,
+    ...textStyle,
+    clock: InputName,
+    format: z.enum(CLOCK_FORMATS).optional(),
+  })
+  .openapi('ClockElement');
+
+export const GroupElementIn = z
+  .strictObject({
+    type: z.literal('group'),
+    ...base,
+    // A getter: the group holds elements, groups among them (the OpenAPI document refers back by name).
+    get children(): z.ZodArray<z.ZodType<SceneElement>> {
+      return z.array(SceneElementIn);
+    },
+  })
+  .openapi('GroupElement');
+
+export const SceneElementIn: z.ZodType<SceneElement> = z
+  .discriminatedUnion('type', [TextElementIn, BoxElementIn, ImageElementIn, ClockElementIn, GroupElementIn])
+  .openapi('SceneElement');
+
+/**
+ * A union of a string and an object schema that reads the value with the one its JSON type picks. zod's own
+ * union, when every option fails, reports a bare "Invalid input" at the union; this reports the chosen
+ * option's problems at their own paths (`fill.gradient.stops.3.color`). The document shows the plain union.
+ */
+export function stringOrObject<S extends z.ZodType, O extends z.ZodType>(str: S, obj: O, what: string) {
+  const pick = (value: unknown, ctx: z.core.$RefinementCtx): unknown => {
+    const option = typeof value === 'string' ? str : typeof value === 'object' && value !== null ? obj : undefined;
+    const result = option?.safeParse(value);
+    for (const issue of result?.error?.issues ?? []) ctx.addIssue({ ...issue, input: value } as never);
+    return value;
+  };
+  return z.preprocess(pick, z.union([str, obj], { error: `must be ${what}` }));
+}
+
+function isHttpUrl(s: string): boolean {
+  try {
+    const url = new URL(s);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Refuses groups nested past the limit before the recursive schema reads them: zod walks nesting by recursion,
+ * and a 64 KiB body can nest groups thousands deep, enough to overflow the stack. Iterative, on the raw JSON.
+ */
+export function guardGroupDepth(value: unknown, ctx: z.core.$RefinementCtx): unknown {
+  const stack: { node: unknown; path: (string | number)[]; depth: number }[] = [{ node: value, path: [], depth: 0 }];
+  while (stack.length > 0) {
+    const { node, path, depth } = stack.pop()!;
+    if (!Array.isArray(node)) continue;
+    node.forEach((el: unknown, i) => {
+      if (typeof el !== 'object' || el === null || !('children' in el)) return;
+      if (depth + 1 > SCENE_LIMITS.groupDepth) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [...path, i],
+          message: `groups nest at most ${SCENE_LIMITS.groupDepth} deep`,
+          input: el,
+        });
+        return;
+      }
+      stack.push({ node: el.children, path: [...path, i, 'children'], depth: depth + 1 });
+    });
+  }
+  return value;
+}

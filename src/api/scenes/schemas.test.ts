@@ -1,0 +1,444 @@
+import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
+import { describe, expect, it } from 'vitest';
+import type { ApiDeps } from '../env.js';
+import { validationError } from '../problem.js';
+import { json } from '../schemas/common.js';
+import { templateRoutes } from '../templates/routes.js';
+import { normaliseDefinition, SceneDefinitionIn, SceneIn, SceneOut, SceneUpdate } from './schemas.js';
+
+/** The `errors` a 400 would carry for this definition (none when it is valid). */
+function problems(definition: unknown): { path: string; message: string }[] {
+  const result = SceneDefinitionIn.safeParse(definition);
+  return result.success ? [] : (validationError(result.error).errors ?? []);
+}
+
+function paths(definition: unknown): string[] {
+  return problems(definition).map((e) => e.path);
+}
+
+const box = { x: 0, y: 0, width: 100, height: 50 };
+const text = (more: object = {}) => ({ type: 'text', ...box, text: 'Hi', fontSize: 40, ...more });
+const inputs = [
+  { name: 'home', type: 'text' },
+  { name: 'scoreA', type: 'number' },
+  { name: 'accent', type: 'color' },
+  { name: 'logo', type: 'image' },
+  { name: 'show', type: 'boolean' },
+  { name: 'game', type: 'clock', default: 720_000, direction: 'down' },
+];
+const withElements = (...elements: object[]) => ({ inputs, elements });
+
+describe('SceneDefinitionIn: what it accepts', () => {
+  it('accepts an empty definition and stores it complete', () => {
+    const parsed = SceneDefinitionIn.parse({});
+    expect(normaliseDefinition(parsed)).toEqual({
+      version: 1,
+      layer: 0,
+      inputs: [],
+      elements: [],
+      transitions: { in: { type: 'cut', durationMs: 0 }, out: { type: 'cut', durationMs: 0 } },
+      triggers: [],
+    });
+  });
+
+  it('accepts every element type, nested in groups, with every field', () => {
+    const all = {
+      version: 1,
+      layer: 42,
+      inputs,
+      elements: [
+        {
+          type: 'box',
+          ...box,
+          name: 'panel',
+          opacity: 0.9,
+          rotation: -3,
+          scale: 1.1,
+          visibleIf: 'show',
+          delayMs: 120,
+          fill: {
+            gradient: {
+              angle: 90,
+              stops: [
+                { at: 0, color: '{accent}' },
+                { at: 1, color: '#000a' },
+              ],
+            },
+          },
+          border: { width: 2, color: '#ffffff' },
+          radius: 8,
+          shadow: { x: 0, y: 6, blur: 18, color: '#00000080' },
+        },
+        text({
+          text: '{home} {scoreA}',
+          fontFamily: 'Barlow Condensed',
+          fontWeight: 700,
+          color: '{accent}',
+          align: 'center',
+          letterSpacing: 1.5,
+          uppercase: true,
+          shrink: false,
+        }),
+        { type: 'image', ...box, src: '{logo}', fit: 'cover' },
+        { type: 'image', ...box, src: 'https://example.com/logo.png' },
+        { type: 'clock', ...box, clock: 'game', format: 'm:ss.t', fontSize: 48, fontFamily: 'Roboto Mono' },
+        {
+          type: 'group',
+          ...box,
+          name: 'outer',
+          children: [
+            { type: 'group', ...box, children: [text({ name: 'deep' }), { type: 'box', ...box, fill: '#fff' }] },
+          ],
+        },
+      ],
+      transitions: {
+        in: { type: 'slide', from: 'top', durationMs: 400, easing: 'ease-out' },
+        out: { type: 'wipe', from: 'right', durationMs: 300 },
+      },
+      triggers: [
+        { name: 'flash', animation: 'flash', targets: ['panel', 'deep'], on: 'scoreA', durationMs: 800 },
+        {
+          name: 'bump',
+          animation: {
+            keyframes: [
+              { at: 0, scale: 1 },
+              { at: 0.5, scale: 1.2, dy: -4, brightness: 1.4 },
+            ],
+          },
+        },
+      ],
+    };
+    expect(problems(all)).toEqual([]);
+  });
+
+  it('fills the defaults of inputs, transitions and triggers', () => {
+    const def = normaliseDefinition(
+      SceneDefinitionIn.parse({
+        inputs: [
+          { name: 'up', type: 'clock' },
+          { name: 'down', type: 'clock', direction: 'down', default: 60_000 },
+          { name: 'free', type: 'clock', direction: 'down', stopAt: null },
+          { name: 'title', type: 'text', label: 'Title' },
+          { name: 'logo', type: 'image' },
+        ],
+        transitions: { in: { type: 'slide' }, out: { type: 'fade', durationMs: 200 } },
+        triggers: [{ name: 'hit', animation: 'pulse' }],
+      }),
+    );
+    expect(def.inputs).toEqual([
+      { name: 'up', type: 'clock', label: 'up', default: 0, direction: 'up', stopAt: null },
+      { name: 'down', type: 'clock', label: 'down', default: 60_000, direction: 'down', stopAt: 0 },
+      { name: 'free', type: 'clock', label: 'free', default: 0, direction: 'down', stopAt: null },
+      { name: 'title', type: 'text', label: 'Title', default: '' },
+      { name: 'logo', type: 'image', label: 'logo', default: null },
+    ]);
+    expect(def.transitions).toEqual({
+      in: { type: 'slide', from: 'left', durationMs: 500, easing: 'ease-out' },
+      out: { type: 'fade', durationMs: 200, easing: 'ease-in' },
+    });
+    expect(def.triggers).toEqual([{ name: 'hit', animation: 'pulse', durationMs: 600 }]);
+  });
+
+  it('accepts groups nested 8 deep', () => {
+    let el: object = text();
+    for (let i = 0; i < 8; i++) el = { type: 'group', ...box, children: [el] };
+    expect(problems({ elements: [el] })).toEqual([]);
+  });
+});
+
+describe('SceneDefinitionIn: each problem at its exact path', () => {
+  it.each([
+    [
+      'a font size deep in a group',
+      [{ type: 'group', ...box, children: [text({ fontSize: 1001 })] }],
+      'elements.0.children.0.fontSize',
+    ],
+    [
+      'an unknown field deep in a group',
+      [{ type: 'group', ...box, children: [text(), text({ colour: '#fff' })] }],
+      'elements.0.children.1.colour',
+    ],
+    ['an unknown element type', [text(), { type: 'rect', ...box }], 'elements.1.type'],
+    ['a coordinate', [text({ x: 10_001 })], 'elements.0.x'],
+    ['a size', [text({ width: -1 })], 'elements.0.width'],
+    ['a font weight', [text({ fontWeight: 950 })], 'elements.0.fontWeight'],
+    ['a font family', [text({ fontFamily: 'Comic Sans MS' })], 'elements.0.fontFamily'],
+    ['an opacity', [text({ opacity: 1.5 })], 'elements.0.opacity'],
+    ['a delay', [text({ delayMs: 10_001 })], 'elements.0.delayMs'],
+    ['an element name', [text({ name: 'bad name' })], 'elements.0.name'],
+    ['a colour', [text({ color: '#12345' })], 'elements.0.color'],
+    ['a colour mixing text and a placeholder', [text({ color: '#{accent}' })], 'elements.0.color'],
+    [
+      'a gradient with one stop',
+      [{ type: 'box', ...box, fill: { gradient: { angle: 0, stops: [{ at: 0, color: '#fff' }] } } }],
+      'elements.0.fill.gradient.stops',
+    ],
+    [
+      'a gradient angle that is not a number',
+      [
+        {
+          type: 'box',
+          ...box,
+          fill: {
+            gradient: {
+              angle: '90deg',
+              stops: [
+                { at: 0, color: '#fff' },
+                { at: 1, color: '#000' },
+              ],
+            },
+          },
+        },
+      ],
+      'elements.0.fill.gradient.angle',
+    ],
+    [
+      'an unknown field in a gradient stop',
+      [
+        {
+          type: 'box',
+          ...box,
+          fill: {
+            gradient: {
+              angle: 0,
+              stops: [
+                { at: 0, color: '#fff', offset: 1 },
+                { at: 1, color: '#000' },
+              ],
+            },
+          },
+        },
+      ],
+      'elements.0.fill.gradient.stops.0.offset',
+    ],
+    ['a fill that is a number', [{ type: 'box', ...box, fill: 3 }], 'elements.0.fill'],
+    ['an image source', [{ type: 'image', ...box, src: 'ftp://example.com/a.png' }], 'elements.0.src'],
+    ['a clock format', [{ type: 'clock', ...box, clock: 'game', fontSize: 40, format: 'hh:mm' }], 'elements.0.format'],
+  ])('%s', (_what, elements, path) => {
+    expect(paths(withElements(...elements))).toEqual([path]);
+  });
+
+  it.each([
+    ['a text placeholder', text({ text: 'P{periood}' }), 'elements.0.text', '"periood" is not an input'],
+    ['a clock in text', text({ text: '{game}' }), 'elements.0.text', 'clock element'],
+    ['a colour naming a text input', text({ color: '{home}' }), 'elements.0.color', 'color input'],
+    ['a fill', { type: 'box', ...box, fill: '{nope}' }, 'elements.0.fill', 'not an input'],
+    [
+      'a border',
+      { type: 'box', ...box, border: { width: 1, color: '{scoreA}' } },
+      'elements.0.border.color',
+      'color input',
+    ],
+    [
+      'a shadow',
+      { type: 'box', ...box, shadow: { x: 0, y: 0, blur: 4, color: '{logo}' } },
+      'elements.0.shadow.color',
+      'color',
+    ],
+    ['an image source', { type: 'image', ...box, src: '{home}' }, 'elements.0.src', 'image input'],
+    ['visibleIf', text({ visibleIf: 'scoreA' }), 'elements.0.visibleIf', 'boolean input'],
+    ['a clock element', { type: 'clock', ...box, clock: 'scoreA', fontSize: 40 }, 'elements.0.clock', 'clock input'],
+  ])('%s that names no fitting input', (_what, element, path, message) => {
+    const found = problems(withElements(element));
+    expect(found.map((e) => e.path)).toEqual([path]);
+    expect(found[0]?.message).toContain(message);
+  });
+
+  it('suggests the input meant', () => {
+    expect(problems(withElements(text({ text: '{scorea}' })))[0]?.message).toContain('did you mean "scoreA"');
+  });
+
+  it('checks gradient stop colours and their order', () => {
+    const fill = {
+      gradient: {
+        angle: 90,
+        stops: [
+          { at: 0.5, color: '#fff' },
+          { at: 0.2, color: '{accent}' },
+          { at: 1, color: '{home}' },
+        ],
+      },
+    };
+    expect(paths(withElements({ type: 'group', ...box, children: [{ type: 'box', ...box, fill }] }))).toEqual([
+      'elements.0.children.0.fill.gradient.stops.1.at',
+      'elements.0.children.0.fill.gradient.stops.2.color',
+    ]);
+  });
+
+  it('refuses a version other than 1 with a clear message', () => {
+    const [problem, ...rest] = problems({ version: 2 });
+    expect(rest).toEqual([]);
+    expect(problem).toEqual({ path: 'version', message: expect.stringContaining('version 1') as string });
+  });
+
+  it.each([
+    ['a layer past 99', { layer: 100 }, 'layer'],
+    ['a fractional layer', { layer: 1.5 }, 'layer'],
+    ['the v0 `layers` field', { layers: [] }, 'layers'],
+    ['a cut that takes time', { transitions: { in: { type: 'cut', durationMs: 300 } } }, 'transitions.in.durationMs'],
+    ['a fade from an edge', { transitions: { out: { type: 'fade', from: 'left' } } }, 'transitions.out.from'],
+    [
+      'a transition too long',
+      { transitions: { in: { type: 'fade', durationMs: 10_001 } } },
+      'transitions.in.durationMs',
+    ],
+    ['an unknown transition', { transitions: { in: { type: 'zoom' } } }, 'transitions.in.type'],
+  ])('%s', (_what, definition, path) => {
+    expect(paths(definition)).toEqual([path]);
+  });
+
+  it.each([
+    [
+      'a duplicate input',
+      [
+        { name: 'a', type: 'text' },
+        { name: 'a', type: 'number' },
+      ],
+      'inputs.1.name',
+    ],
+    ['a reserved input name', [{ name: '__proto__', type: 'text' }], 'inputs.0.name'],
+    ['a text default that is a number', [{ name: 'a', type: 'text', default: 3 }], 'inputs.0.default'],
+    ['a colour default that is not a colour', [{ name: 'a', type: 'color', default: 'red' }], 'inputs.0.default'],
+    ['an image default that is not a URL', [{ name: 'a', type: 'image', default: 'logo.png' }], 'inputs.0.default'],
+    ['a negative clock default', [{ name: 'a', type: 'clock', default: -1 }], 'inputs.0.default'],
+    ['a clock default past 100 h', [{ name: 'a', type: 'clock', default: 360_000_001 }], 'inputs.0.default'],
+    ['a text clock default', [{ name: 'a', type: 'clock', default: '12:00' }], 'inputs.0.default'],
+    ['a clock stop past 100 h', [{ name: 'a', type: 'clock', stopAt: 360_000_001 }], 'inputs.0.stopAt'],
+    ['a direction on a number', [{ name: 'a', type: 'number', direction: 'down' }], 'inputs.0.direction'],
+    ['a stop on a text', [{ name: 'a', type: 'text', stopAt: 0 }], 'inputs.0.stopAt'],
+    ['an unknown input type', [{ name: 'a', type: 'date' }], 'inputs.0.type'],
+  ])('%s', (_what, badInputs, path) => {
+    expect(paths({ inputs: badInputs })).toEqual([path]);
+  });
+
+  it('refuses duplicate element names, wherever they are', () => {
+    const elements = [text({ name: 'a' }), { type: 'group', ...box, children: [text({ name: 'a' })] }];
+    expect(paths({ elements })).toEqual(['elements.1.children.0.name']);
+  });
+
+  it.each([
+    [
+      'a duplicate trigger',
+      [
+        { name: 't', animation: 'flash' },
+        { name: 't', animation: 'pulse' },
+      ],
+      'triggers.1.name',
+    ],
+    ['a trigger on an undeclared input', [{ name: 't', animation: 'flash', on: 'scoreB' }], 'triggers.0.on'],
+    ['a trigger on a clock', [{ name: 't', animation: 'flash', on: 'game' }], 'triggers.0.on'],
+    [
+      'a target that is no element',
+      [{ name: 't', animation: 'flash', targets: ['panel', 'pannel'] }],
+      'triggers.0.targets.1',
+    ],
+    ['an unknown animation', [{ name: 't', animation: 'spin' }], 'triggers.0.animation'],
+    ['a trigger too long', [{ name: 't', animation: 'flash', durationMs: 20_000 }], 'triggers.0.durationMs'],
+    [
+      'a keyframe opacity that is not a number',
+      [{ name: 't', animation: { keyframes: [{ at: 0, opacity: 'half' }] } }],
+      'triggers.0.animation.keyframes.0.opacity',
+    ],
+    [
+      'keyframes out of order',
+      [{ name: 't', animation: { keyframes: [{ at: 0.5 }, { at: 0.2 }] } }],
+      'triggers.0.animation.keyframes.1.at',
+    ],
+  ])('%s', (_what, triggers, path) => {
+    expect(paths({ inputs, elements: [{ type: 'box', ...box, name: 'panel' }], triggers })).toEqual([path]);
+  });
+
+  it('names the nearest element for a target misspelt', () => {
+    const found = problems({
+      elements: [text({ name: 'scoreBox' })],
+      triggers: [{ name: 't', animation: 'flash', targets: ['scorebox'] }],
+    });
+    expect(found[0]?.message).toContain('did you mean "scoreBox"');
+  });
+});
+
+describe('SceneDefinitionIn: limits', () => {
+  const many = (n: number, make: (i: number) => object) => Array.from({ length: n }, (_, i) => make(i));
+
+  it('refuses more than 500 elements in all, counting children', () => {
+    const group = { type: 'group', ...box, children: many(300, () => text()) };
+    expect(paths({ elements: [group, ...many(200, () => text())] })).toEqual(['elements']);
+    expect(paths({ elements: [group, ...many(199, () => text())] })).toEqual([]);
+    expect(paths({ elements: many(501, () => text()) })).toEqual(['elements']);
+  });
+
+  it('refuses groups nested 9 deep at the ninth group', () => {
+    let el: object = text();
+    for (let i = 0; i < 9; i++) el = { type: 'group', ...box, children: [el] };
+    const found = problems({ elements: [el] });
+    expect(found).toEqual([{ path: `elements${'.0.children'.repeat(8)}.0`, message: 'groups nest at most 8 deep' }]);
+  });
+
+  it('answers groups nested thousands deep with a 400, not a stack overflow', () => {
+    let el: object = text();
+    for (let i = 0; i < 5000; i++) el = { type: 'group', children: [el] };
+    expect(() => SceneDefinitionIn.safeParse({ elements: [el] })).not.toThrow();
+    expect(problems({ elements: [el] })[0]?.message).toBe('groups nest at most 8 deep');
+  });
+
+  it.each([
+    ['inputs', { inputs: many(201, (i) => ({ name: `i${i}`, type: 'number' })) }, 'inputs'],
+    ['triggers', { triggers: many(101, (i) => ({ name: `t${i}`, animation: 'flash' })) }, 'triggers'],
+    [
+      'gradient stops',
+      {
+        elements: [
+          { type: 'box', ...box, fill: { gradient: { angle: 0, stops: many(21, () => ({ at: 0, color: '#fff' })) } } },
+        ],
+      },
+      'elements.0.fill.gradient.stops',
+    ],
+    [
+      'keyframes',
+      { triggers: [{ name: 't', animation: { keyframes: many(51, () => ({ at: 0 })) } }] },
+      'triggers.0.animation.keyframes',
+    ],
+  ])('refuses too many %s', (_what, definition, path) => {
+    expect(paths(definition)).toEqual([path]);
+  });
+});
+
+describe('SceneIn and SceneUpdate', () => {
+  it('takes exactly one of template and definition', () => {
+    expect(SceneIn.safeParse({ name: 'S', template: 'scoreboard' }).success).toBe(true);
+    expect(SceneIn.safeParse({ name: 'S', definition: {} }).success).toBe(true);
+    expect(SceneIn.safeParse({ name: 'S' }).success).toBe(false);
+    expect(SceneIn.safeParse({ name: 'S', template: 'scoreboard', definition: {} }).success).toBe(false);
+  });
+
+  it('reports a definition problem under definition.', () => {
+    const result = SceneUpdate.safeParse({ definition: { elements: [text({ fontSize: 0 })] } });
+    expect(result.success || validationError(result.error).errors?.map((e) => e.path)).toEqual([
+      'definition.elements.0.fontSize',
+    ]);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('still generates with the recursive element schema, and refers back to it from groups', () => {
+    const app = new OpenAPIHono();
+    const responses = { 200: { description: 'The scene', ...json(SceneOut) } };
+    app.openapi(createRoute({ method: 'post', path: '/s', request: { body: json(SceneIn) }, responses }), (c) =>
+      c.json({} as never, 200),
+    );
+    app.openapi(createRoute({ method: 'put', path: '/s/x', request: { body: json(SceneUpdate) }, responses }), (c) =>
+      c.json({} as never, 200),
+    );
+    app.route('/', templateRoutes({} as ApiDeps));
+    const doc = app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'onair', version: '1' } });
+    const schemas = doc.components?.schemas ?? {};
+    expect(Object.keys(schemas)).toEqual(
+      expect.arrayContaining(['SceneDefinition', 'SceneElement', 'GroupElement', 'TextElement', 'Template', 'Trigger']),
+    );
+    expect(JSON.stringify(schemas.GroupElement)).toContain('"items":{"$ref":"#/components/schemas/SceneElement"}');
+    expect(JSON.stringify(schemas.SceneDefinition)).toContain(
+      '"elements":{"type":"array","items":{"$ref":"#/components/schemas/SceneElement"}',
+    );
+    expect(() => JSON.stringify(doc)).not.toThrow();
+  });
+});
