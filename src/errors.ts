@@ -10,6 +10,7 @@ export const ERROR_CATALOGUE = {
   unauthorized: { status: 401, title: 'Unauthorized' },
   forbidden: { status: 403, title: 'Forbidden' },
   not_found: { status: 404, title: 'Not found' },
+  unknown_trigger: { status: 404, title: 'Unknown trigger' },
   conflict: { status: 409, title: 'Conflict' },
   preview_empty: { status: 409, title: 'Preview is empty' },
   payload_too_large: { status: 413, title: 'Payload too large' },

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { FrameMessage } from '../protocol/index.js';
 import { MemoryBroker } from './broker.js';
 import { Engine } from './engine.js';
-import { channelRecord, ISO, RecordingCommitter, T0 } from './engine.fixtures.js';
+import { channelRecord, definition, emptyLive, eventIds, ISO, RecordingCommitter, T0 } from './engine.fixtures.js';
 import { frameAt, frameRate, type FrameRate } from './frame-rate.js';
 import type { StoredChannel } from './model.js';
 import type { OpResult } from './ops.js';
@@ -18,14 +18,14 @@ function stored(id: string, fps: FrameRate): StoredChannel {
     id: `sc_${id}`,
     channelId: id,
     name: 's',
-    definition: { inputs, triggers: [], layers: [] },
+    definition: definition(inputs),
     createdAt: ISO,
     updatedAt: ISO,
   };
   return {
     channel,
     scenes: [scene],
-    live: { values: new Map(), program: null, preview: null, frame: 0, updatedAt: ISO },
+    live: emptyLive(),
   };
 }
 
@@ -40,6 +40,7 @@ function setup(channels: StoredChannel[]) {
   const ticks: { fps: FrameRate; frame: number; changed: number }[] = [];
   const engine = new Engine({
     time,
+    newEventId: eventIds(),
     committer,
     broker,
     onTick: ({ fps, frame, changed }) => ticks.push({ fps, frame, changed }),

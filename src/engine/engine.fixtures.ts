@@ -1,12 +1,16 @@
 /**
  * Shared by the engine's unit tests: a TickCommitter that records ticks (and can fail or hold back
- * durability on demand), and channel records at a fixed time.
+ * durability on demand), channel and scene records at a fixed time, and an engine on a manual clock.
  */
-import type { ChannelChange } from './channel-runtime.js';
-import type { TickCommitter, TickWrite } from './engine.js';
+import type { FrameMessage, InputDef, SceneDefinition } from '../protocol/index.js';
+import { MemoryBroker } from './broker.js';
+import type { ChannelChange } from './channel-change.js';
+import { Engine, type TickCommitter, type TickWrite } from './engine.js';
+import type { EngineEvent } from './events.js';
 import type { FrameRate } from './frame-rate.js';
-import type { ChannelRecord, SceneRecord } from './model.js';
-import type { InputDef } from '../protocol/index.js';
+import type { ChannelRecord, LiveState, SceneRecord, StoredChannel } from './model.js';
+import type { Op, OpResult } from './ops.js';
+import { ManualTime } from './time-source.js';
 
 /** A common frame boundary of 25, 50 and 60 fps. */
 export const T0 = 1_700_000_000_000;
@@ -46,6 +50,65 @@ export function channelRecord(id: string, fps: FrameRate = 60): ChannelRecord {
   };
 }
 
-export function sceneRecord(id: string, channelId: string, inputs: InputDef[]): SceneRecord {
-  return { id, channelId, name: id, definition: { inputs, triggers: [], layers: [] }, createdAt: ISO, updatedAt: ISO };
+/** A format-v1 definition on layer 0 that draws nothing, with `inputs` (and anything in `extra`). */
+export function definition(inputs: InputDef[], extra: Partial<SceneDefinition> = {}): SceneDefinition {
+  return {
+    version: 1,
+    layer: 0,
+    inputs,
+    elements: [],
+    transitions: { in: { type: 'cut', durationMs: 0 }, out: { type: 'cut', durationMs: 0 } },
+    triggers: [],
+    ...extra,
+  };
 }
+
+export function sceneRecord(
+  id: string,
+  channelId: string,
+  inputs: InputDef[],
+  extra: Partial<SceneDefinition> = {},
+): SceneRecord {
+  return { id, channelId, name: id, definition: definition(inputs, extra), createdAt: ISO, updatedAt: ISO };
+}
+
+/** A live state with nothing set, on air or cued. */
+export function emptyLive(frame = 0): LiveState {
+  return { values: new Map(), clocks: new Map(), program: [], preview: [], frame, updatedAt: ISO };
+}
+
+/** Event ids in creation order: evt_000001, evt_000002… */
+export function eventIds(): () => string {
+  let n = 0;
+  return () => `evt_${String(++n).padStart(6, '0')}`;
+}
+
+/** An engine on a manual clock over `stored`, recording frames, events and commits. */
+export function engineHarness(stored: StoredChannel[]) {
+  const time = new ManualTime(T0);
+  const committer = new RecordingCommitter();
+  const broker = new MemoryBroker();
+  const frames: FrameMessage[] = [];
+  broker.subscribe((_id, m) => {
+    if (m.kind === 'frame') frames.push(m.message);
+  });
+  const events: EngineEvent[] = [];
+  const engine = new Engine({ time, committer, broker, newEventId: eventIds(), onEvents: (e) => events.push(...e) });
+  engine.load(stored);
+  engine.start();
+  /** Moves the clock on by `ms` (a frame at 60 fps by default) and lets the tick's commit finish. */
+  const advance = async (ms = 17) => {
+    time.advance(ms);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  };
+  /** Submits `op` (source `api`) and runs the tick that answers it. */
+  const run = async (channelId: string, op: OpWithoutSource): Promise<OpResult> => {
+    const result = engine.submit(channelId, { ...op, source: 'api' });
+    result.catch(() => undefined); // refusals are the caller's to await
+    await advance();
+    return result;
+  };
+  return { time, committer, frames, events, engine, advance, run };
+}
+
+export type OpWithoutSource = Op extends infer O ? (O extends Op ? Omit<O, 'source'> : never) : never;

@@ -3,7 +3,7 @@ import { AppError } from '../errors.js';
 import type { FrameMessage, InputValue } from '../protocol/index.js';
 import { MemoryBroker } from './broker.js';
 import { Engine, type TickCommitter } from './engine.js';
-import { channelRecord, ISO, RecordingCommitter, sceneRecord, T0 } from './engine.fixtures.js';
+import { channelRecord, emptyLive, eventIds, RecordingCommitter, sceneRecord, T0 } from './engine.fixtures.js';
 import type { EngineEvent } from './events.js';
 import { frameAt, frameRate, type FrameRate } from './frame-rate.js';
 import type { ChangeSource, ChannelRecord } from './model.js';
@@ -37,6 +37,7 @@ function setup(channels: ChannelRecord[] = [channel('ch_a')]) {
     time,
     committer,
     broker,
+    newEventId: eventIds(),
     onEvents: (e) => events.push(...e),
     onTick: ({ fps, frame, changed }) => ticks.push({ fps, frame, changed }),
   });
@@ -44,7 +45,7 @@ function setup(channels: ChannelRecord[] = [channel('ch_a')]) {
     channels.map((c) => ({
       channel: c,
       scenes: [scoreboard(c.id), lowerThird(c.id)],
-      live: { values: new Map(), program: null, preview: null, frame: 7, updatedAt: ISO },
+      live: emptyLive(7),
     })),
   );
   engine.start();
@@ -107,11 +108,11 @@ describe('Engine: ordering and coalescing', () => {
     await Promise.all([cue, take, cut]);
     expect(takeFirst.status).toBe('rejected');
     expect(codeOf(takeFirst.error)).toBe('preview_empty');
-    expect(h.engine.state('ch_a').program?.sceneId).toBe('sc_lower');
+    expect(h.engine.state('ch_a').program.map((e) => e.sceneId)).toEqual(['sc_lower']);
     const played = h.events.filter((e) => e.type === 'channel.played').map((e) => e.data);
     expect(played).toEqual([
-      { sceneId: 'sc_board', previousSceneId: null, source: 'api' },
-      { sceneId: 'sc_lower', previousSceneId: 'sc_board', source: 'api' },
+      { sceneId: 'sc_board', previousSceneId: null, layer: 0, source: 'api' },
+      { sceneId: 'sc_lower', previousSceneId: 'sc_board', layer: 0, source: 'api' },
     ]);
   });
 
@@ -188,8 +189,8 @@ describe('Engine: failures', () => {
     h.engine.removeScene('ch_a', 'sc_board');
     await advance(h, 17);
     await advance(h, 100);
-    expect(h.engine.state('ch_a').program).toBeNull();
-    expect(h.frames.at(-1)).toMatchObject({ program: null, removedScenes: ['sc_board'] });
+    expect(h.engine.state('ch_a').program).toEqual([]);
+    expect(h.frames.at(-1)).toMatchObject({ program: [], cutLayers: [0], removedScenes: ['sc_board'] });
   });
 
   it('rejects a bad op alone: the other ops of the tick apply', async () => {
@@ -210,7 +211,7 @@ describe('Engine: failures', () => {
     const take = settled(h.engine.submit('ch_a', { kind: 'take', source: api }));
     await advance(h, 17);
     expect(codeOf(take.error)).toBe('preview_empty');
-    expect(h.engine.state('ch_a').program).toBeNull();
+    expect(h.engine.state('ch_a').program).toEqual([]);
   });
 
   it('removing the on-air scene clears program', async () => {
@@ -218,10 +219,11 @@ describe('Engine: failures', () => {
     await Promise.all([h.engine.submit('ch_a', { kind: 'program', sceneId: 'sc_board', source: api }), advance(h, 17)]);
     h.engine.removeScene('ch_a', 'sc_board');
     await advance(h, 17);
-    expect(h.engine.state('ch_a').program).toBeNull();
-    expect(h.frames.at(-1)).toMatchObject({ program: null, removedScenes: ['sc_board'] });
-    expect(h.events.at(-1)).toMatchObject({ type: 'channel.cleared', data: { sceneId: 'sc_board' } });
-    expect(h.committer.ticks.at(-1)!.changes[0]!.live.program).toBeNull();
+    expect(h.engine.state('ch_a').program).toEqual([]);
+    expect(h.frames.at(-1)).toMatchObject({ program: [], cutLayers: [0], removedScenes: ['sc_board'] });
+    expect(h.frames.at(-1)!.removedInputs).toEqual(['score', 'team']);
+    expect(h.events.at(-1)).toMatchObject({ type: 'channel.cleared', data: { sceneId: 'sc_board', layer: 0 } });
+    expect(h.committer.ticks.at(-1)!.changes[0]!.live.program).toEqual([]);
   });
 });
 
@@ -297,12 +299,12 @@ describe('Engine: stop', () => {
       commitTick: () =>
         released ? undefined : new Promise<void>((resolve) => (release = () => ((released = true), resolve()))),
     };
-    const engine = new Engine({ time, committer: held, broker: new MemoryBroker() });
+    const engine = new Engine({ time, committer: held, broker: new MemoryBroker(), newEventId: eventIds() });
     engine.load([
       {
         channel: channel('ch_a'),
         scenes: [scoreboard('ch_a')],
-        live: { values: new Map(), program: null, preview: null, frame: 0, updatedAt: ISO },
+        live: emptyLive(),
       },
     ]);
     engine.start();

@@ -6,9 +6,11 @@
  * queued work are visited, so idle channels cost nothing per tick. The tick never throws.
  */
 import { AppError } from '../errors.js';
-import type { FrameMessage, SnapshotMessage } from '../protocol/index.js';
+import type { SnapshotMessage } from '../protocol/index.js';
 import type { Broker } from './broker.js';
-import { ChannelRuntime, type ChannelChange } from './channel-runtime.js';
+import { busesOf, EMPTY_BUS, type SceneOnBus } from './buses.js';
+import { opResult, toFrameMessage, type ChannelChange } from './channel-change.js';
+import { ChannelRuntime } from './channel-runtime.js';
 import type { EngineEvent } from './events.js';
 import { FrameClock } from './frame-clock.js';
 import { frameRate, type FrameRate } from './frame-rate.js';
@@ -35,6 +37,12 @@ export interface EngineDeps {
   time: TimeSource;
   committer: TickCommitter;
   broker: Broker;
+  /**
+   * A new event id (`evt_…`), sortable by creation: events get theirs when the tick is prepared, so they are
+   * written in the same transaction as the change that caused them.
+   */
+  newEventId: () => string;
+  /** A tick's events, in order, once the tick is durable (after they are stored). */
   onEvents?: (events: EngineEvent[]) => void;
   /** Something went wrong inside a tick (already contained); for logs and metrics. */
   onTickError?: (err: unknown, context: { frame: number; channelId?: string }) => void;
@@ -114,7 +122,14 @@ export class Engine {
   }
 
   addChannel(record: ChannelRecord, frame = 0): void {
-    const live = { values: new Map(), program: null, preview: null, frame, updatedAt: record.createdAt };
+    const live = {
+      values: new Map(),
+      clocks: new Map(),
+      program: EMPTY_BUS,
+      preview: EMPTY_BUS,
+      frame,
+      updatedAt: record.createdAt,
+    };
     this.channels.set(record.id, new ChannelRuntime(record, [], live));
   }
 
@@ -149,6 +164,15 @@ export class Engine {
     const rt = this.runtime(scene.channelId);
     rt.upsertScene(scene);
     this.markPending(rt);
+  }
+
+  /**
+   * Where the scene is on program and preview (each bus and layer), as of the last tick: the API refuses to
+   * delete a scene that is on a bus, or to move it to another layer.
+   */
+  sceneBuses(channelId: string, sceneId: string): SceneOnBus[] {
+    const live = this.runtime(channelId).live;
+    return busesOf(sceneId, live.program, live.preview);
   }
 
   removeScene(channelId: string, sceneId: string): void {
@@ -225,13 +249,14 @@ export class Engine {
   }
 
   private prepareAll(g: Group, frame: number): ChannelChange[] {
-    const nowIso = new Date(this.deps.time.now()).toISOString();
+    const now = Math.round(this.deps.time.now());
+    const tick = { frame, now, nowIso: new Date(now).toISOString(), eventId: this.deps.newEventId };
     const changes: ChannelChange[] = [];
     const due = g.pending;
     g.pending = new Set();
     for (const rt of due) {
       try {
-        const change = rt.prepare(frame, nowIso);
+        const change = rt.prepare(tick);
         if (change) changes.push(change);
       } catch (err) {
         this.deps.onTickError?.(err, { frame, channelId: rt.record.id });
@@ -289,16 +314,14 @@ export class Engine {
   }
 
   private acknowledge(frame: number, changes: ChannelChange[]): void {
-    for (const change of changes)
-      for (const a of change.acks)
-        a.pending.resolve(a.applied ? { frame: change.frame, applied: a.applied } : { frame: change.frame });
+    for (const change of changes) for (const a of change.acks) a.pending.resolve(opResult(change, a));
     const events = changes.flatMap((c) => c.events);
     if (events.length > 0) this.safely(frame, () => this.deps.onEvents?.(events));
   }
 
   private publish(change: ChannelChange): void {
     const rt = this.channels.get(change.channelId);
-    if (rt) rt.live = change.live;
+    if (rt) rt.adopt(change);
     if (change.visible === false) return;
     this.safely(change.frame, () =>
       this.deps.broker.publish(change.channelId, {
@@ -315,21 +338,4 @@ export class Engine {
       this.deps.onTickError?.(err, { frame });
     }
   }
-}
-
-function toFrameMessage(change: ChannelChange, now: number): FrameMessage {
-  const msg: FrameMessage = {
-    type: 'frame',
-    channelId: change.channelId,
-    frame: change.frame,
-    prev: change.prev,
-    serverTime: Math.round(now),
-  };
-  if (change.inputs.size > 0) msg.inputs = Object.fromEntries(change.inputs);
-  if (change.program !== undefined) msg.program = change.program;
-  if (change.preview !== undefined) msg.preview = change.preview;
-  if (change.scenes) msg.scenes = change.scenes;
-  if (change.removedScenes) msg.removedScenes = change.removedScenes;
-  if (change.meta) Object.assign(msg, change.meta);
-  return msg;
 }

@@ -1,12 +1,18 @@
 /**
- * Domain events the engine emits after a tick commits (the event types outgoing webhooks will deliver). Webhooks and
- * the event log consume them; the engine does not know who listens.
+ * Domain events (the types outgoing webhooks will deliver). A tick's events travel in its ChannelChanges, so
+ * the store writes them in the tick's transaction (the event log); once the tick is durable the engine hands
+ * them to `onEvents`. The engine does not know who listens.
  */
-import type { InputValue } from '../protocol/index.js';
 import type { ChangeSource } from './model.js';
 
-export type EngineEventType =
-  'channel.played' | 'channel.scene_loaded' | 'channel.trigger_fired' | 'channel.bind_updated' | 'channel.cleared';
+export const ENGINE_EVENT_TYPES = [
+  'channel.played',
+  'channel.scene_loaded',
+  'channel.trigger_fired',
+  'channel.bind_updated',
+  'channel.cleared',
+] as const;
+export type EngineEventType = (typeof ENGINE_EVENT_TYPES)[number];
 
 /**
  * An event in the envelope outgoing webhooks deliver (docs/api.md, "Events"). The id is assigned when the
@@ -21,14 +27,4 @@ export interface EngineEvent {
   /** ISO 8601 */
   createdAt: string;
   data: Record<string, unknown> & { source: ChangeSource };
-}
-
-export function bindUpdated(
-  base: Omit<EngineEvent, 'type' | 'data'>,
-  inputs: Record<string, InputValue>,
-  previous: Record<string, InputValue>,
-  frame: number,
-  source: ChangeSource,
-): EngineEvent {
-  return { ...base, type: 'channel.bind_updated', data: { inputs, previous, frame, source } };
 }

@@ -4,6 +4,7 @@ import type { InputDef, InputType } from '../protocol/index.js';
 import { closestName } from './closest-name.js';
 import { assertCompatible, buildRegistry, MAX_TEXT_BYTES, validatePatch } from './input-registry.js';
 import { ChannelRuntime } from './channel-runtime.js';
+import { definition, emptyLive } from './engine.fixtures.js';
 import type { ChannelRecord, SceneRecord } from './model.js';
 
 const ISO = '2023-11-14T22:13:20.000Z';
@@ -13,7 +14,7 @@ function scene(id: string, inputs: InputDef[]): SceneRecord {
     id,
     channelId: 'ch_1',
     name: id,
-    definition: { inputs, triggers: [], layers: [] },
+    definition: definition(inputs),
     createdAt: ISO,
     updatedAt: ISO,
   };
@@ -206,7 +207,7 @@ describe('buildRegistry and assertCompatible', () => {
 
   it('channels with one scene of the same definition share one registry; a scene change rebuilds only its own', () => {
     const template = a.definition;
-    const live = { values: new Map(), program: null, preview: null, frame: 0, updatedAt: ISO };
+    const live = emptyLive();
     const one = new ChannelRuntime(channel('ch_1'), [{ ...a, channelId: 'ch_1' }], { ...live });
     const two = new ChannelRuntime(channel('ch_2'), [{ ...a, id: 'sc_2', channelId: 'ch_2', definition: template }], {
       ...live,

@@ -1,7 +1,8 @@
 /**
  * Whole-channel views: the WebSocket snapshot and the REST state (docs/api.md, "Channels" and "Real-time WebSocket").
+ * Clocks are settled at the moment of the view: a countdown that reached zero reads stopped at zero.
  */
-import type { ClockState, InputValue, PreviewBus, ProgramBus, SnapshotMessage } from '../protocol/index.js';
+import type { ClockState, InputValue, PreviewEntry, ProgramEntry, SnapshotMessage } from '../protocol/index.js';
 import type { ChannelRuntime } from './channel-runtime.js';
 
 export interface ChannelState {
@@ -9,9 +10,12 @@ export interface ChannelState {
   frame: number;
   serverTime: string;
   fps: number;
-  program: ProgramBus | null;
-  preview: PreviewBus | null;
+  /** One entry per layer, sorted by layer. */
+  program: ProgramEntry[];
+  preview: PreviewEntry[];
+  /** Every declared input but the clocks. */
   inputs: Record<string, InputValue>;
+  /** Every declared clock. */
   clocks: Record<string, ClockState>;
   updatedAt: string;
 }
@@ -31,7 +35,7 @@ export function buildSnapshot(rt: ChannelRuntime, now: number): SnapshotMessage 
     preview: live.preview,
     scenes: [...rt.scenes.values()].map((s) => ({ id: s.id, name: s.name, definition: s.definition })),
     inputs: rt.effectiveInputs(),
-    clocks: {},
+    clocks: rt.clocks(Math.round(now)),
   };
 }
 
@@ -45,7 +49,7 @@ export function buildState(rt: ChannelRuntime, now: number): ChannelState {
     program: live.program,
     preview: live.preview,
     inputs: rt.effectiveInputs(),
-    clocks: {},
+    clocks: rt.clocks(Math.round(now)),
     updatedAt: live.updatedAt,
   };
 }
