@@ -1,10 +1,14 @@
+import { countdown } from './countdown.js';
+import { finalScore } from './final-score.js';
+import { logoBug } from './logo-bug.js';
 import { lowerThird } from './lower-third.js';
 import { scoreboard } from './scoreboard.js';
 import type { Template } from './template.js';
 
 export type { Template };
 
-export const TEMPLATES: readonly Template[] = [scoreboard, lowerThird];
+/** The built-in templates, in the order GET /v1/templates lists them (docs/scenes.md, "Templates"). */
+export const TEMPLATES: readonly Template[] = [scoreboard, lowerThird, finalScore, countdown, logoBug];
 
 export function findTemplate(id: string): Template | undefined {
   return TEMPLATES.find((t) => t.id === id);

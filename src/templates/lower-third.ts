@@ -1,44 +1,92 @@
 import type { Template } from './template.js';
 
-/** A name and title strap in the lower third. */
+/**
+ * A name and title strap (docs/scenes.md, "Templates"): an accent bar, the name in capitals on a dark panel
+ * and the title on a light one, wiped on piece by piece. 96–910 × 842–978 px: inside the title-safe area
+ * of a 1920×1080 stage.
+ */
 export const lowerThird: Template = {
   id: 'lower-third',
   name: 'Lower third',
   definition: {
+    version: 1,
+    layer: 20,
     inputs: [
       { name: 'name', type: 'text', label: 'Name', default: 'Name Surname' },
       { name: 'title', type: 'text', label: 'Title', default: 'Title' },
       { name: 'accent', type: 'color', label: 'Accent colour', default: '#e63946' },
     ],
-    triggers: [],
-    layers: [
-      { type: 'rect', x: 120, y: 820, width: 12, height: 130, color: '{accent}' },
-      { type: 'rect', x: 132, y: 820, width: 760, height: 80, color: '#101820', opacity: 0.92 },
+    elements: [
+      { type: 'box', name: 'accentBar', x: 96, y: 842, width: 10, height: 136, fill: '{accent}' },
+      {
+        type: 'box',
+        name: 'namePanel',
+        x: 106,
+        y: 842,
+        width: 804,
+        height: 86,
+        fill: {
+          gradient: {
+            angle: 90,
+            stops: [
+              { at: 0, color: '#12151b' },
+              { at: 1, color: '#232936' },
+            ],
+          },
+        },
+        shadow: { x: 0, y: 8, blur: 24, color: '#00000059' },
+        delayMs: 80,
+      },
       {
         type: 'text',
-        x: 160,
-        y: 820,
-        width: 720,
-        height: 80,
+        name: 'nameText',
+        x: 136,
+        y: 842,
+        width: 750,
+        height: 86,
         text: '{name}',
-        fontSize: 46,
-        fontWeight: 700,
+        fontFamily: 'Oswald',
+        fontWeight: 600,
+        fontSize: 54,
+        letterSpacing: 1,
+        uppercase: true,
+        shrink: true,
         color: '#ffffff',
         align: 'left',
+        delayMs: 140,
       },
-      { type: 'rect', x: 132, y: 900, width: 760, height: 50, color: '#f1f1f1', opacity: 0.95 },
+      {
+        type: 'box',
+        name: 'titlePanel',
+        x: 106,
+        y: 928,
+        width: 620,
+        height: 50,
+        fill: '#f3f4f6',
+        shadow: { x: 0, y: 6, blur: 18, color: '#00000040' },
+        delayMs: 200,
+      },
       {
         type: 'text',
-        x: 160,
-        y: 900,
-        width: 720,
+        name: 'titleText',
+        x: 136,
+        y: 928,
+        width: 570,
         height: 50,
         text: '{title}',
-        fontSize: 30,
-        fontWeight: 500,
-        color: '#101820',
+        fontFamily: 'Inter',
+        fontWeight: 600,
+        fontSize: 26,
+        shrink: true,
+        color: '#12151b',
         align: 'left',
+        delayMs: 260,
       },
     ],
+    transitions: {
+      in: { type: 'wipe', from: 'left', durationMs: 450, easing: 'ease-out' },
+      out: { type: 'wipe', from: 'right', durationMs: 350, easing: 'ease-in' },
+    },
+    triggers: [],
   },
 };

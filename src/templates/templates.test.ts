@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { templateView } from '../api/templates/routes.js';
+import { normaliseDefinition, SceneDefinitionIn } from '../api/scenes/schemas.js';
+import { forEachElement, type InputDef, type SceneElement } from '../protocol/index.js';
+import { findTemplate, TEMPLATES } from './index.js';
+
+/** Title safe: the middle 90 % of a 1920×1080 stage. */
+const SAFE = { left: 96, top: 54, right: 1824, bottom: 1026 };
+
+interface Placed {
+  el: SceneElement;
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** Every element with its box on the stage (children are placed in their group's box). */
+function placed(elements: SceneElement[], x = 0, y = 0): Placed[] {
+  return elements.flatMap((el) => {
+    const here = { el, left: x + el.x, top: y + el.y, right: x + el.x + el.width, bottom: y + el.y + el.height };
+    return el.type === 'group' ? [here, ...placed(el.children, here.left, here.top)] : [here];
+  });
+}
+
+const isBackdrop = (p: Placed) =>
+  p.el.type === 'box' && p.left === 0 && p.top === 0 && p.right === 1920 && p.bottom === 1080;
+
+describe.each(TEMPLATES.map((t) => [t.id, t] as const))('template %s', (_id, template) => {
+  it('passes the API validation and is stored exactly as written', () => {
+    const result = SceneDefinitionIn.safeParse(template.definition);
+    expect(result.error?.issues ?? []).toEqual([]);
+    expect(normaliseDefinition(result.data!)).toEqual(template.definition);
+  });
+
+  it('keeps everything but a full-stage backdrop inside the title-safe area', () => {
+    const outside = placed(template.definition.elements)
+      .filter((p) => !isBackdrop(p))
+      .filter((p) => p.left < SAFE.left || p.top < SAFE.top || p.right > SAFE.right || p.bottom > SAFE.bottom);
+    expect(outside.map((p) => p.el.name ?? p.el.type)).toEqual([]);
+  });
+
+  it('keeps children inside their group', () => {
+    forEachElement(template.definition.elements, (el) => {
+      if (el.type !== 'group') return;
+      for (const child of el.children) {
+        expect(child.x >= 0 && child.y >= 0).toBe(true);
+        expect(child.x + child.width <= el.width && child.y + child.height <= el.height).toBe(true);
+      }
+    });
+  });
+
+  it('sets a bundled typeface on every text and clock, and lets names shrink to fit in capitals', () => {
+    forEachElement(template.definition.elements, (el) => {
+      if (el.type !== 'text' && el.type !== 'clock') return;
+      expect(el.fontFamily).toBeDefined();
+      if (el.type === 'text' && /\{(home|away|name)\}/.test(el.text)) {
+        expect(el.uppercase).toBe(true);
+        expect(el.shrink).not.toBe(false);
+      }
+    });
+  });
+
+  it('enters with a transition, its elements staggered', () => {
+    const { transitions, elements } = template.definition;
+    expect(transitions.in.type).not.toBe('cut');
+    expect(transitions.out.type).not.toBe('cut');
+    if (elements.length > 1) expect(new Set(elements.map((el) => el.delayMs ?? 0)).size).toBeGreaterThan(2);
+  });
+});
+
+describe('the built-in templates', () => {
+  it('have the ids and layers the docs give, one layer each', () => {
+    expect(TEMPLATES.map((t) => [t.id, t.definition.layer])).toEqual([
+      ['scoreboard', 10],
+      ['lower-third', 20],
+      ['final-score', 5],
+      ['countdown', 15],
+      ['logo-bug', 30],
+    ]);
+  });
+
+  it('keep the inputs existing callers set', () => {
+    const types = (id: string) => Object.fromEntries(findTemplate(id)!.definition.inputs.map((i) => [i.name, i.type]));
+    expect(types('scoreboard')).toMatchObject({
+      home: 'text',
+      away: 'text',
+      scoreA: 'number',
+      scoreB: 'number',
+      period: 'number',
+    });
+    expect(types('lower-third')).toMatchObject({ name: 'text', title: 'text', accent: 'color' });
+  });
+
+  it('declare a shared input with one type and one default, so any of them can share a channel', () => {
+    const seen = new Map<string, InputDef>();
+    for (const t of TEMPLATES) {
+      for (const input of t.definition.inputs) {
+        const first = seen.get(input.name) ?? input;
+        expect({ ...input, label: '' }, `${t.id}: ${input.name}`).toEqual({ ...first, label: '' });
+        seen.set(input.name, first);
+      }
+    }
+  });
+
+  it('scoreboard: a game clock down from 12:00 that stops at 0, and score boxes that flash on a change', () => {
+    const def = findTemplate('scoreboard')!.definition;
+    expect(def.inputs.find((i) => i.name === 'gameClock')).toMatchObject({
+      type: 'clock',
+      default: 720_000,
+      direction: 'down',
+      stopAt: 0,
+    });
+    expect(def.triggers.map((t) => [t.on, t.animation, t.targets])).toEqual([
+      ['scoreA', 'flash', ['scoreABox']],
+      ['scoreB', 'flash', ['scoreBBox']],
+    ]);
+  });
+
+  it('are listed with their layer and trigger names', () => {
+    expect(templateView(findTemplate('scoreboard')!)).toMatchObject({
+      id: 'scoreboard',
+      name: 'Scoreboard',
+      layer: 10,
+      triggers: ['flashScoreA', 'flashScoreB'],
+    });
+  });
+});
