@@ -1,5 +1,6 @@
-// Bundles the output page: renderer/src/main.ts → dist/render-<hash>.js, plus the tiny HTML shell
-// (dist/render.html) and dist/manifest.json. Run by `npm run build:renderer`; idempotent.
+// Bundles the output page: renderer/src/main.ts → dist/render-<hash>.js, the bundled fonts
+// (dist/fonts/<name>-<hash>.woff2, served at /render/fonts/), the tiny HTML shell (dist/render.html) and
+// dist/manifest.json. Run by `npm run build:renderer`; idempotent.
 import { build } from 'esbuild';
 import { mkdir, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -7,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, 'dist');
+const fontsDir = join(dist, 'fonts');
 const ASSET_PREFIX = '/render/assets/';
 
 async function bundle() {
@@ -19,7 +21,11 @@ async function bundle() {
     minify: true,
     sourcemap: 'linked',
     // Hosts embed old Chromium (OBS, vMix, CasparCG); esbuild fails the build on syntax it cannot lower.
-    target: 'chrome95',
+    target: 'chrome103',
+    // Font files imported by renderer/src/font-files.ts become URLs of content-hashed copies.
+    loader: { '.woff2': 'file' },
+    assetNames: 'fonts/[name]-[hash]',
+    publicPath: '/render/',
     legalComments: 'none',
     charset: 'utf8',
     metafile: true,
@@ -29,7 +35,10 @@ async function bundle() {
     .map((file) => basename(file))
     .find((file) => /^render-[A-Z0-9]+\.js$/i.test(file));
   if (!script) throw new Error('esbuild produced no render-<hash>.js');
-  return script;
+  const fonts = Object.keys(result.metafile.outputs)
+    .filter((file) => file.endsWith('.woff2'))
+    .map((file) => basename(file));
+  return { script, fonts };
 }
 
 // `data:,` as the icon stops browsers asking the server for a favicon on every load.
@@ -83,20 +92,24 @@ async function writeAtomic(file, text) {
   await rename(tmp, file);
 }
 
-async function removeStale(script) {
+async function removeStale(script, fonts) {
   const keep = new Set([script, `${script}.map`]);
   for (const file of await readdir(dist)) {
     if (/^render-.*\.js(\.map)?$/.test(file) && !keep.has(file)) await unlink(join(dist, file));
   }
+  const keepFonts = new Set(fonts);
+  for (const file of await readdir(fontsDir)) {
+    if (file.endsWith('.woff2') && !keepFonts.has(file)) await unlink(join(fontsDir, file));
+  }
 }
 
 async function main() {
-  await mkdir(dist, { recursive: true });
-  const script = await bundle();
+  await mkdir(fontsDir, { recursive: true });
+  const { script, fonts } = await bundle();
   // Shell and manifest point at the new script only once it exists; stale scripts go last.
   await writeAtomic(join(dist, 'render.html'), shell(script));
   await writeAtomic(join(dist, 'manifest.json'), `${JSON.stringify({ script, html: 'render.html' }, null, 2)}\n`);
-  await removeStale(script);
+  await removeStale(script, fonts);
 }
 
 main().catch((err) => {

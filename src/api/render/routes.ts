@@ -1,8 +1,10 @@
 /**
  * The output page for OBS / vMix / CasparCG browser sources: a tiny no-cache shell whose
- * content-hashed script does the connecting, retrying and drawing. The token is checked by the WebSocket,
- * so a page opened with a stale token still loads and keeps retrying quietly.
+ * content-hashed script does the connecting, retrying and drawing, and the typefaces the script bundles
+ * (content-hashed too). The token is checked by the WebSocket, so a page opened with a stale token still
+ * loads and keeps retrying quietly.
  */
+import path from 'node:path';
 import { Hono } from 'hono';
 import { AppError } from '../../errors.js';
 import { rendererPageHeaders } from '../../http/page-headers.js';
@@ -13,6 +15,8 @@ export function renderRoutes(deps: ApiDeps): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
   const { renderer } = deps;
   const assets = new StaticDir(renderer.dir);
+  // Listed once here, like every StaticDir: a request for a name not in the listing touches nothing.
+  const fonts = new StaticDir(path.join(renderer.dir, 'fonts'));
   const pageHeaders = {
     ...rendererPageHeaders(renderer.inline ?? { scripts: [], styles: [] }),
     'Cache-Control': NO_CACHE,
@@ -22,6 +26,12 @@ export function renderRoutes(deps: ApiDeps): Hono<ApiEnv> {
     const found = assets.get(c.req.param('file'));
     if (!found) throw new AppError('not_found', 'No such renderer asset.');
     return fileResponse(found, IMMUTABLE);
+  });
+
+  app.get('/render/fonts/:file', (c) => {
+    const found = c.req.param('file').endsWith('.woff2') ? fonts.get(c.req.param('file')) : null;
+    if (!found) throw new AppError('not_found', 'No such font.');
+    return fileResponse({ body: found.body, type: 'font/woff2' }, IMMUTABLE);
   });
 
   app.get('/render/:channelId', (c) => {
