@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { FrameMessage, SceneView, SnapshotMessage } from '../../src/protocol/index.js';
+import type { FrameMessage, SnapshotMessage } from '../../src/protocol/index.js';
 import { applyMessage, initialState, markDisconnected, own, type ChannelState } from './channel-state.js';
-
-function scene(id: string, text = `{name}`): SceneView {
-  return {
-    id,
-    name: id,
-    definition: {
-      inputs: [{ name: 'name', type: 'text', label: 'Name', default: '' }],
-      triggers: [],
-      layers: [{ type: 'text', x: 0, y: 0, width: 100, height: 50, text, fontSize: 20 }],
-    },
-  };
-}
+import { sceneView } from './test-scenes.js';
 
 function snapshot(over: Partial<SnapshotMessage> = {}): SnapshotMessage {
   return {
@@ -23,11 +12,11 @@ function snapshot(over: Partial<SnapshotMessage> = {}): SnapshotMessage {
     fps: 50,
     width: 1920,
     height: 1080,
-    program: { sceneId: 'lower', since: '2026-01-01T00:00:00.000Z' },
-    preview: null,
-    scenes: [scene('lower'), scene('score')],
+    program: [{ sceneId: 'lower', layer: 10, since: '2026-01-01T00:00:00.000Z' }],
+    preview: [],
+    scenes: [sceneView('lower', { layer: 10 }), sceneView('score', { layer: 20 })],
     inputs: { name: 'Jane' },
-    clocks: {},
+    clocks: { timer: { running: false, ms: 0, at: 0 } },
     ...over,
   };
 }
@@ -40,6 +29,8 @@ function loaded(): ChannelState {
   return applyMessage(initialState(), snapshot(), 1_000_000).state;
 }
 
+const since = '2026-01-01T00:00:01.000Z';
+
 describe('channel state', () => {
   it('starts unloaded, so the stage draws nothing before a snapshot', () => {
     expect(initialState().loaded).toBe(false);
@@ -48,13 +39,23 @@ describe('channel state', () => {
     expect(state.loaded).toBe(false);
   });
 
-  it('takes everything from a snapshot and estimates the server offset', () => {
-    const state = loaded();
+  it('takes everything from a snapshot, estimates the server offset, and asks for a settled drawing', () => {
+    const { state, effects } = applyMessage(initialState(), snapshot(), 1_000_000);
     expect(state).toMatchObject({ loaded: true, synced: true, frame: 10, fps: 50, width: 1920, height: 1080 });
-    expect(state.program?.sceneId).toBe('lower');
+    expect(state.program.map((e) => e.sceneId)).toEqual(['lower']);
     expect(Object.keys(state.scenes)).toEqual(['lower', 'score']);
     expect(state.inputs).toEqual({ name: 'Jane' });
     expect(state.serverOffsetMs).toBe(500);
+    expect(effects).toEqual({ settle: true, layers: [], triggers: [] });
+  });
+
+  it('sorts the buses by layer', () => {
+    const program = [
+      { sceneId: 'score', layer: 20, since },
+      { sceneId: 'lower', layer: 10, since },
+    ];
+    const state = applyMessage(initialState(), snapshot({ program }), 0).state;
+    expect(state.program.map((e) => e.layer)).toEqual([10, 20]);
   });
 
   it('applies frames whose prev is the last frame applied, merging only what they carry', () => {
@@ -64,7 +65,18 @@ describe('channel state', () => {
     expect(state.frame).toBe(11);
     expect(state.inputs).toEqual({ name: 'Jane', score: 3 });
     expect(state.clocks).toEqual(clocks);
-    expect(state.program?.sceneId).toBe('lower');
+    expect(state.program.map((e) => e.sceneId)).toEqual(['lower']);
+  });
+
+  it('removes inputs, clocks and scenes a frame names', () => {
+    const { state } = applyMessage(
+      loaded(),
+      frame(10, { removedInputs: ['name'], removedClocks: ['timer'], removedScenes: ['score'] }),
+      0,
+    );
+    expect(state.inputs).toEqual({});
+    expect(state.clocks).toEqual({});
+    expect(Object.keys(state.scenes)).toEqual(['lower']);
   });
 
   it('reports a gap when prev does not match, then ignores frames until the next snapshot', () => {
@@ -80,39 +92,69 @@ describe('channel state', () => {
   });
 
   it('upserts and removes scenes', () => {
-    const changed = scene('lower', 'Now: {name}');
+    const changed = sceneView('lower', { layer: 10, elements: [] });
     const { state } = applyMessage(
       loaded(),
-      frame(10, { scenes: [changed, scene('new')], removedScenes: ['score'] }),
+      frame(10, { scenes: [changed, sceneView('new')], removedScenes: ['score'] }),
       0,
     );
     expect(Object.keys(state.scenes).sort()).toEqual(['lower', 'new']);
     expect(state.scenes.lower).toBe(changed);
   });
 
-  it('changes program and preview, with null clearing a bus and absence leaving it alone', () => {
-    const taken = applyMessage(loaded(), frame(10, { program: { sceneId: 'score', since: 'x' } }), 0).state;
-    expect(taken.program?.sceneId).toBe('score');
-    const previewed = applyMessage(taken, frame(11, { preview: { sceneId: 'lower' } }), 0).state;
-    expect(previewed.program?.sceneId).toBe('score');
-    expect(previewed.preview?.sceneId).toBe('lower');
-    const cleared = applyMessage(previewed, frame(12, { program: null }), 0).state;
-    expect(cleared.program).toBeNull();
+  it('reports each program layer a frame changes: animated, or cut when listed in cutLayers', () => {
+    const program = [
+      { sceneId: 'score', layer: 20, since },
+      { sceneId: 'other', layer: 30, since },
+    ];
+    const { state, effects } = applyMessage(loaded(), frame(10, { program, cutLayers: [30] }), 0);
+    expect(state.program.map((e) => e.sceneId)).toEqual(['score', 'other']);
+    expect(effects.settle).toBe(false);
+    expect(effects.layers).toEqual([
+      { layer: 10, mode: 'animate', at: 1_001_000 },
+      { layer: 20, mode: 'animate', at: 1_001_000 },
+      { layer: 30, mode: 'cut', at: 1_001_000 },
+    ]);
+  });
+
+  it('reports no layer change when the program is resent unchanged, or when only preview changes', () => {
+    const same = [{ sceneId: 'lower', layer: 10, since }];
+    expect(applyMessage(loaded(), frame(10, { program: same }), 0).effects.layers).toEqual([]);
+    const cued = applyMessage(loaded(), frame(10, { preview: [{ sceneId: 'score', layer: 20 }] }), 0);
+    expect(cued.state.preview).toEqual([{ sceneId: 'score', layer: 20 }]);
+    expect(cued.effects.layers).toEqual([]);
+  });
+
+  it('hands fired triggers to the stage without keeping them in the state', () => {
+    const triggers = [{ name: 'goal', sceneId: 'lower', at: 1_001_000 }];
+    const { state, effects } = applyMessage(loaded(), frame(10, { triggers }), 0);
+    expect(effects.triggers).toEqual(triggers);
+    expect(JSON.stringify(state)).not.toContain('goal');
   });
 
   it('never mutates the state it was given', () => {
     const before = loaded();
     const copy = JSON.parse(JSON.stringify(before)) as ChannelState;
-    applyMessage(before, frame(10, { inputs: { name: 'X' }, removedScenes: ['lower'] }), 0);
+    applyMessage(before, frame(10, { inputs: { name: 'X' }, removedScenes: ['lower'], program: [] }), 0);
     expect(before).toEqual(copy);
   });
 
-  it('keeps the largest offset sample, since latency only makes samples smaller', () => {
+  it('estimates the server clock from frames and heartbeats alike, keeping the best sample', () => {
     const state = loaded();
     const slower = applyMessage(state, frame(10, { serverTime: 1_002_000 }), 1_001_800).state;
     expect(slower.serverOffsetMs).toBe(500);
     const faster = applyMessage(slower, frame(11, { serverTime: 1_003_000 }), 1_002_300).state;
     expect(faster.serverOffsetMs).toBe(700);
+    const beat = applyMessage(faster, { type: 'heartbeat', serverTime: 1_004_000 }, 1_003_200);
+    expect(beat.outcome).toBe('ignored');
+    expect(beat.state.serverOffsetMs).toBe(800);
+    expect(beat.state.frame).toBe(12);
+  });
+
+  it('starts the estimate over with each snapshot (it may come from another server)', () => {
+    const state = applyMessage(loaded(), frame(10, { serverTime: 1_010_000 }), 1_000_000).state;
+    expect(state.serverOffsetMs).toBe(10_000);
+    expect(applyMessage(state, snapshot({ serverTime: 2_000_100 }), 2_000_000).state.serverOffsetMs).toBe(100);
   });
 
   it('ignores frames for another channel', () => {

@@ -4,7 +4,13 @@
  * source has nobody to press reload.
  */
 import { HEARTBEAT_DEAD_AFTER_MS, HEARTBEAT_INTERVAL_MS } from '../../src/protocol/index.js';
-import type { ClientMessage, FrameMessage, ServerMessage, SnapshotMessage } from '../../src/protocol/index.js';
+import type {
+  ClientMessage,
+  FrameMessage,
+  HeartbeatMessage,
+  ServerMessage,
+  SnapshotMessage,
+} from '../../src/protocol/index.js';
 import { reconnectDelay } from './backoff.js';
 
 export type ConnectionStatus = 'connecting' | 'open' | 'closed';
@@ -12,7 +18,7 @@ export type ConnectionStatus = 'connecting' | 'open' | 'closed';
 export interface ConnectionOptions {
   url: string;
   /** Applies a message; returns 'resync' when a gap means the server must send a fresh snapshot. */
-  onMessage(msg: SnapshotMessage | FrameMessage, receivedAt: number): 'resync' | 'ok';
+  onMessage(msg: SnapshotMessage | FrameMessage | HeartbeatMessage, receivedAt: number): 'resync' | 'ok';
   /** Called once per lost socket, before the reconnect is scheduled. */
   onDisconnect(): void;
 }
@@ -72,17 +78,19 @@ export function createConnection(options: ConnectionOptions): Connection {
   }
 
   function receive(ws: WebSocket, data: unknown): void {
-    lastHeard = Date.now();
+    // Taken before parsing: the parse is ours, not the line's, and would only blur the clock estimate.
+    const receivedAt = Date.now();
+    lastHeard = receivedAt;
     const msg = parseServerMessage(data);
     if (!msg) return;
-    if (msg.type === 'ack' || msg.type === 'heartbeat') return;
+    if (msg.type === 'ack') return;
     if (msg.type === 'error') {
       console.warn(`onair: server error ${msg.code}: ${msg.detail}`);
       return;
     }
     // A snapshot proves the line works end to end; only then is the backoff forgiven.
     if (msg.type === 'snapshot') attempt = 0;
-    if (options.onMessage(msg, Date.now()) === 'resync') send(ws, { op: 'resync' });
+    if (options.onMessage(msg, receivedAt) === 'resync') send(ws, { op: 'resync' });
   }
 
   function retry(closeCode: number): void {

@@ -1,35 +1,36 @@
 /** How input values and clocks turn into text on the stage. Pure, so the tests run in Node. */
-import type { ClockState, InputValue } from '../../src/protocol/index.js';
+import type { ClockDirection, ClockFormat, InputValue } from '../../src/protocol/index.js';
 
 export function formatValue(value: InputValue | undefined): string {
   if (value === null || value === undefined) return '';
   return String(value);
 }
 
-/** `m:ss` under an hour, `h:mm:ss` from then on; whole seconds elapsed, never negative. */
-export function formatClock(ms: number): string {
-  const total = Math.floor(Math.max(0, ms) / 1000);
+/**
+ * A clock's time as text (src/protocol/scene.ts, ClockFormat). Counting down it shows the unit it is in
+ * rounded up, so a countdown reads 0:00 only at zero and the first second lasts a whole second; counting
+ * up, rounded down. Never negative.
+ */
+export function formatClock(ms: number, format: ClockFormat = 'm:ss', direction: ClockDirection = 'up'): string {
+  const t = Math.max(0, ms);
+  if (format === 'm:ss.t') {
+    const tenths = whole(t / 100, direction);
+    if (tenths < 600) return `0:${pad2(Math.floor(tenths / 10))}.${tenths % 10}`;
+  }
+  const total = whole(t / 1000, direction);
   const seconds = total % 60;
-  const minutes = Math.floor(total / 60) % 60;
-  const hours = Math.floor(total / 3600);
-  if (hours > 0) return `${hours}:${pad2(minutes)}:${pad2(seconds)}`;
-  return `${minutes}:${pad2(seconds)}`;
+  if (format === 'h:mm:ss') {
+    return `${Math.floor(total / 3600)}:${pad2(Math.floor(total / 60) % 60)}:${pad2(seconds)}`;
+  }
+  const minutes = Math.floor(total / 60);
+  return `${format === 'mm:ss' ? pad2(minutes) : minutes}:${pad2(seconds)}`;
+}
+
+/** The whole units shown; the epsilon keeps float noise (4.0000000001 s) from rounding a unit too far. */
+function whole(units: number, direction: ClockDirection): number {
+  return direction === 'down' ? Math.ceil(units - 1e-9) : Math.floor(units + 1e-9);
 }
 
 function pad2(n: number): string {
   return n < 10 ? `0${n}` : String(n);
-}
-
-/** Elapsed time from the clock's server-time anchor, so it survives hidden tabs and stalled timers. */
-export function clockElapsed(clock: ClockState, serverNow: number): number {
-  return clock.ms + (clock.running ? serverNow - clock.at : 0);
-}
-
-/**
- * Delay until a running clock's display next changes. A little slack lands the timer just after the
- * boundary rather than just before it, which would draw the same second twice.
- */
-export function msUntilNextSecond(elapsedMs: number, slackMs = 15): number {
-  const intoSecond = ((elapsedMs % 1000) + 1000) % 1000;
-  return 1000 - intoSecond + slackMs;
 }

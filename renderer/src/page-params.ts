@@ -1,4 +1,4 @@
-/** What the output page's URL asks for: `/render/<channelId>?token=…&bus=program|preview`. */
+/** What the output page's URL asks for: `/render/<channelId>?token=…&bus=program|preview&clean=1`. */
 
 export type Bus = 'program' | 'preview';
 
@@ -7,6 +7,8 @@ export interface PageParams {
   channelId: string;
   token: string | null;
   bus: Bus;
+  /** `clean=1`: no "PREVIEW" badge on the preview bus (a clean feed for a multiviewer). */
+  clean: boolean;
 }
 
 export function parsePageParams(pathname: string, search: string): PageParams {
@@ -16,6 +18,7 @@ export function parsePageParams(pathname: string, search: string): PageParams {
     channelId: match?.[1] ? safeDecode(match[1]) : '',
     token: query.get('token'),
     bus: query.get('bus') === 'preview' ? 'preview' : 'program',
+    clean: query.get('clean') === '1' || query.get('clean') === 'true',
   };
 }
 

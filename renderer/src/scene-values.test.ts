@@ -1,27 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import type { SceneView } from '../../src/protocol/index.js';
 import { createSceneValues, type ValueSources } from './scene-values.js';
+import { sceneView } from './test-scenes.js';
 
-const scene: SceneView = {
-  id: 'sc',
-  name: 'Scoreboard',
-  definition: {
-    inputs: [
-      { name: 'home', type: 'text', label: 'Home', default: '' },
-      { name: 'score', type: 'number', label: 'Score', default: 0 },
-      { name: 'show', type: 'boolean', label: 'Show', default: false },
-      { name: 'timer', type: 'clock', label: 'Timer', default: null },
-    ],
-    triggers: [],
-    layers: [],
-  },
-};
+const scene: SceneView = sceneView('sc', {
+  inputs: [
+    { name: 'home', type: 'text', label: 'Home', default: '' },
+    { name: 'score', type: 'number', label: 'Score', default: 0 },
+    { name: 'show', type: 'boolean', label: 'Show', default: false },
+    { name: 'tint', type: 'color', label: 'Tint', default: '#ff0000' },
+    { name: 'timer', type: 'clock', label: 'Timer', default: 0 },
+    { name: 'countdown', type: 'clock', label: 'Countdown', default: 60_000, direction: 'down' },
+  ],
+});
 
 function sources(over: Partial<ValueSources> = {}): ValueSources {
   return {
-    inputs: { home: 'Lions', score: 3, show: true, timer: null },
+    inputs: { home: 'Lions', score: 3, show: true, tint: '#00ff00' },
     overrides: {},
-    clocks: { timer: { running: true, ms: 61_000, at: 10_000 } },
+    clocks: {
+      timer: { running: true, ms: 61_000, at: 10_000 },
+      countdown: { running: true, ms: 10_000, at: 10_000 },
+    },
     serverNow: 10_400,
     ...over,
   };
@@ -35,25 +35,43 @@ describe('scene values', () => {
     expect(values.text('show')).toBe('true');
     expect(values.text('nope')).toBe('');
     expect(values.text('constructor')).toBe('');
+    expect(values.fill('{home} {score}{nope}')).toBe('Lions 3');
   });
 
-  it('shows a clock input from its anchor and asks to wake at the next second', () => {
+  it('shows a clock from its server anchor, in its own direction, and says it is moving', () => {
     const values = createSceneValues(scene, sources());
-    expect(values.nextTickMs()).toBeNull();
+    expect(values.moving()).toBe(false);
     expect(values.text('timer')).toBe('1:01');
-    expect(values.nextTickMs()).toBe(600 + 15);
+    expect(values.moving()).toBe(true);
+    expect(values.clock('countdown', 'm:ss')).toBe('0:10');
+    expect(values.clock('countdown', 'm:ss.t')).toBe('0:09.6');
+    expect(values.clock('missing', 'mm:ss')).toBe('00:00');
   });
 
-  it('needs no timer for a stopped clock', () => {
-    const values = createSceneValues(scene, sources({ clocks: { timer: { running: false, ms: 5_000, at: 0 } } }));
-    expect(values.text('timer')).toBe('0:05');
-    expect(values.nextTickMs()).toBeNull();
+  it('does not call a stopped clock, or one that reached its stop, moving', () => {
+    const stopped = createSceneValues(scene, sources({ clocks: { timer: { running: false, ms: 5_000, at: 0 } } }));
+    expect(stopped.text('timer')).toBe('0:05');
+    expect(stopped.moving()).toBe(false);
+    const done = createSceneValues(scene, sources({ serverNow: 30_000 }));
+    expect(done.clock('countdown', 'm:ss')).toBe('0:00');
+    expect(done.moving()).toBe(false);
+  });
+
+  it('resolves colours: literal hex, {input}, and transparent for anything else', () => {
+    const values = createSceneValues(scene, sources());
+    expect(values.color('#112233')).toBe('#112233');
+    expect(values.color('#1234')).toBe('#1234');
+    expect(values.color('{tint}')).toBe('#00ff00');
+    expect(values.color('{home}')).toBe('transparent');
+    expect(values.color('red; background: url(x)')).toBe('transparent');
+    expect(values.color(undefined)).toBe('transparent');
   });
 
   it('lets page overrides win over channel inputs and clocks', () => {
     const values = createSceneValues(scene, sources({ overrides: { home: 'Tigers', timer: 'HALF', show: 'false' } }));
     expect(values.text('home')).toBe('Tigers');
     expect(values.text('timer')).toBe('HALF');
+    expect(values.clock('timer', 'm:ss')).toBe('HALF');
     expect(values.isTrue('show')).toBe(false);
   });
 

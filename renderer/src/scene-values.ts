@@ -1,58 +1,103 @@
 /**
- * Resolves a scene's `{inputName}` placeholders for one render pass: the page's local overrides first
- * (CasparCG `update`), then clocks, then the channel's inputs.
+ * Resolves what a scene shows for one drawing pass: `{inputName}` placeholders, colour references, flags
+ * and clocks. The page's local overrides come first (CasparCG `update`), then clocks, then the channel's
+ * inputs. Pure, so the tests run in Node.
  */
-import type { ClockState, InputType, InputValue, SceneView } from '../../src/protocol/index.js';
+import {
+  clockTime,
+  interpolate,
+  settledClock,
+  type ClockFormat,
+  type ClockState,
+  type ColorRef,
+  type InputDef,
+  type InputValue,
+  type SceneView,
+} from '../../src/protocol/index.js';
 import { own } from './channel-state.js';
-import { clockElapsed, formatClock, formatValue, msUntilNextSecond } from './format.js';
+import { formatClock, formatValue } from './format.js';
 
 export interface ValueSources {
   inputs: Readonly<Record<string, InputValue>>;
   overrides: Readonly<Record<string, InputValue>>;
   clocks: Readonly<Record<string, ClockState>>;
+  /** Estimated server time now, in epoch ms. */
   serverNow: number;
 }
 
 export interface SceneValues {
-  /** The display text of an input ('' for unknown names). */
+  /** The display text of an input ('' for unknown names); a clock input as m:ss. */
   text(name: string): string;
+  /** A text template with its placeholders filled in. */
+  fill(template: string): string;
   /** True only for `true` (or the string 'true', which is all a CasparCG XML update can send). */
   isTrue(name: string): boolean;
-  /** Delay until a running clock read in this pass next changes its text; null when none was read. */
-  nextTickMs(): number | null;
+  /** A CSS colour for a colour reference; `transparent` for anything that is not a hex colour. */
+  color(ref: ColorRef | undefined): string;
+  /** A clock input's text in `format`, counting its own direction. */
+  clock(name: string, format: ClockFormat | undefined): string;
+  /** True when a clock read in this pass is still moving: its text will change without a message. */
+  moving(): boolean;
+}
+
+const HEX_COLOR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+const REF = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+const defsCache = new WeakMap<SceneView, Readonly<Record<string, InputDef>>>();
+
+/** The scene's inputs by name, computed once per scene definition. */
+export function inputDefs(scene: SceneView): Readonly<Record<string, InputDef>> {
+  let defs = defsCache.get(scene);
+  if (!defs) {
+    const byName: Record<string, InputDef> = {};
+    for (const def of scene.definition.inputs) byName[def.name] = def;
+    defs = byName;
+    defsCache.set(scene, defs);
+  }
+  return defs;
 }
 
 export function createSceneValues(scene: SceneView, sources: ValueSources): SceneValues {
-  const types: Record<string, InputType> = {};
-  for (const def of scene.definition.inputs) types[def.name] = def.type;
-  let nextTick: number | null = null;
+  const defs = inputDefs(scene);
+  let moving = false;
 
-  function clockText(name: string): string {
-    const clock = own(sources.clocks, name);
-    if (!clock) return formatClock(0);
-    const elapsed = clockElapsed(clock, sources.serverNow);
-    if (clock.running) {
-      const delay = msUntilNextSecond(elapsed);
-      nextTick = nextTick === null ? delay : Math.min(nextTick, delay);
-    }
-    return formatClock(elapsed);
+  function clockMs(name: string): { ms: number; def: InputDef | undefined } | null {
+    const state = own(sources.clocks, name);
+    if (!state) return null;
+    const def = own(defs, name);
+    const shape = { direction: def?.direction, stopAt: def?.stopAt };
+    if (settledClock(state, shape, sources.serverNow).running) moving = true;
+    return { ms: clockTime(state, shape, sources.serverNow), def };
   }
 
   function value(name: string): InputValue | undefined {
     return own(sources.overrides, name) ?? own(sources.inputs, name);
   }
 
-  return {
+  const values: SceneValues = {
     text(name) {
       const override = own(sources.overrides, name);
       if (override !== undefined) return formatValue(override);
-      const isClock = own(types, name) === 'clock' || (!own(types, name) && own(sources.clocks, name));
-      return isClock ? clockText(name) : formatValue(own(sources.inputs, name));
+      if (own(defs, name)?.type === 'clock' || own(sources.clocks, name)) return values.clock(name, 'm:ss');
+      return formatValue(own(sources.inputs, name));
     },
+    fill: (template) => interpolate(template, (name) => values.text(name)),
     isTrue(name) {
       const v = value(name);
       return v === true || v === 'true';
     },
-    nextTickMs: () => nextTick,
+    color(ref) {
+      if (ref === undefined) return 'transparent';
+      const input = REF.exec(ref)?.[1];
+      const resolved = input === undefined ? ref : value(input);
+      return typeof resolved === 'string' && HEX_COLOR.test(resolved.trim()) ? resolved.trim() : 'transparent';
+    },
+    clock(name, format) {
+      const override = own(sources.overrides, name);
+      if (override !== undefined) return formatValue(override);
+      const clock = clockMs(name);
+      return formatClock(clock?.ms ?? 0, format, clock?.def?.direction ?? 'up');
+    },
+    moving: () => moving,
   };
+  return values;
 }

@@ -1,0 +1,21 @@
+/** The typefaces a scene draws with, as CSS font shorthands for document.fonts.load. Pure. */
+import { forEachElement, type SceneDefinition } from '../../src/protocol/index.js';
+import { DEFAULT_FONT, fontWeight } from './element-style.js';
+
+const cache = new WeakMap<SceneDefinition, readonly string[]>();
+
+/** One `"<weight> 16px "<family>"` per face the scene's text and clock elements use, computed once. */
+export function fontSpecs(definition: SceneDefinition): readonly string[] {
+  let specs = cache.get(definition);
+  if (!specs) {
+    const unique = new Set<string>();
+    forEachElement(definition.elements, (el) => {
+      if (el.type === 'text' || el.type === 'clock') {
+        unique.add(`${fontWeight(el)} 16px "${el.fontFamily ?? DEFAULT_FONT}"`);
+      }
+    });
+    specs = [...unique];
+    cache.set(definition, specs);
+  }
+  return specs;
+}
