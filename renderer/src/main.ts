@@ -1,10 +1,14 @@
 /**
  * The output page: reads what the URL asks for, keeps the channel state from the render socket, and
- * draws it on the stage. Composition only; each part lives in its own module.
+ * draws it on the stage on the display's frames. Composition only; each part lives in its own module.
  */
 import type { InputValue } from '../../src/protocol/index.js';
 import { applyMessage, initialState, markDisconnected, type ChannelState } from './channel-state.js';
 import { createConnection, type Connection, type ConnectionStatus } from './connection.js';
+import { mergeEffects, noEffects, type Effects } from './effects.js';
+import { FONT_FILES } from './font-files.js';
+import { createFontLoader } from './font-loader.js';
+import { createFrameLoop } from './frame-loop.js';
 import { installHostHooks } from './host-hooks.js';
 import { parsePageParams, socketUrl } from './page-params.js';
 import { createStage } from './stage.js';
@@ -16,6 +20,8 @@ interface TestHandle {
   status(): ConnectionStatus;
   /** Number of frame messages applied since the page loaded (snapshots not counted). */
   frames(): number;
+  /** The scene each layer of the bus draws. */
+  drawn(): { layer: number; sceneId: string | null }[];
 }
 
 declare global {
@@ -26,10 +32,27 @@ declare global {
 
 function start(): void {
   const params = parsePageParams(location.pathname, location.search);
-  const stage = createStage(window, params.bus);
   let state = initialState();
+  let pending: Effects = noEffects();
+  let dirty = false;
   let overrides: Readonly<Record<string, InputValue>> = {};
   let frames = 0;
+
+  const redraw = () => {
+    dirty = true;
+    loop.request();
+  };
+  const fonts = createFontLoader(document, FONT_FILES, redraw);
+  const stage = createStage({ win: window, params, fonts, now: () => Date.now() });
+  const loop = createFrameLoop(window, () => {
+    if (dirty) {
+      dirty = false;
+      const effects = pending;
+      pending = noEffects();
+      stage.render(state, effects, overrides);
+    }
+    return stage.tick(state, overrides);
+  });
 
   const connection: Connection = createConnection({
     url: socketUrl(location.protocol, location.host, params),
@@ -38,7 +61,8 @@ function start(): void {
       state = result.state;
       if (result.outcome === 'applied') {
         if (msg.type === 'frame') frames += 1;
-        stage.render(state, overrides);
+        pending = mergeEffects(pending, result.effects);
+        redraw();
       }
       return result.outcome === 'gap' ? 'resync' : 'ok';
     },
@@ -54,15 +78,20 @@ function start(): void {
     next: () => undefined,
     update(values) {
       overrides = mergeOverrides(overrides, values);
-      stage.render(state, overrides);
+      redraw();
     },
     wake() {
-      stage.refresh();
+      redraw();
       connection.nudge();
     },
   });
 
-  window.__onair = { state: () => state, status: () => connection.status(), frames: () => frames };
+  window.__onair = {
+    state: () => state,
+    status: () => connection.status(),
+    frames: () => frames,
+    drawn: () => stage.drawn(),
+  };
 
   if (params.channelId === '') {
     console.warn('onair: no channel id in the page URL; expected /render/<channelId>');

@@ -1,43 +1,59 @@
 /**
- * The fixed stage: a div of the channel's size, scaled to the viewport with a transform, drawing the
- * scene on one bus. It is created by the first render of a loaded state, so nothing paints before
- * the first snapshot, and that first render shows the on-air state as it is, with no in-animation.
+ * The fixed stage: a div of the channel's size, scaled to the viewport with a transform, drawing one bus,
+ * one element per layer stacked by layer number. It is created by the first drawing of a loaded state,
+ * so nothing paints before the first snapshot; a snapshot is drawn settled, with no in-animation.
  */
-import type { InputValue, SceneView } from '../../src/protocol/index.js';
+import type { FiredTrigger, InputValue, SceneView } from '../../src/protocol/index.js';
 import { own, type ChannelState } from './channel-state.js';
-import { createClockTicker } from './clock-ticker.js';
-import { createDomWriter, setStyles, type DomWriter } from './dom-writer.js';
-import { createLayerView, type LayerView } from './layer-view.js';
-import type { Bus } from './page-params.js';
+import { setStyles } from './dom-writer.js';
+import type { Effects, LayerChange } from './effects.js';
+import type { FontLoader } from './font-loader.js';
+import { planLayer } from './layer-plan.js';
+import { createLayerSlot, type LayerSlot } from './layer-slot.js';
+import { DEFAULT_TRIGGER_MS, elapsedInto } from './motion.js';
+import type { PageParams } from './page-params.js';
+import { createPreviewBadge } from './preview-badge.js';
+import { createSceneDom, type SceneDom } from './scene-dom.js';
 import { createSceneValues } from './scene-values.js';
+import { createFitQueue } from './text-box.js';
 import { fitStage, fitTransform } from './viewport-fit.js';
 
+type Overrides = Readonly<Record<string, InputValue>>;
+
 export interface Stage {
-  render(state: ChannelState, overrides: Readonly<Record<string, InputValue>>): void;
-  /** Draws the last state again, e.g. to bring clocks up to date after the page was hidden. */
-  refresh(): void;
+  /** Draws the state and plays the effects gathered since the last drawing. */
+  render(state: ChannelState, effects: Effects, overrides: Overrides): void;
+  /** The per-frame work: clocks. True while a drawn clock moves (the caller keeps the frames coming). */
+  tick(state: ChannelState, overrides: Overrides): boolean;
   /** CasparCG play()/stop(): shows or hides the whole stage without forgetting what it draws. */
   setShown(shown: boolean): void;
+  /** What each layer draws, for the tests. */
+  drawn(): { layer: number; sceneId: string | null }[];
 }
 
-interface Drawn {
-  scene: SceneView;
-  views: LayerView[];
-  attached: boolean;
+export interface StageDeps {
+  win: Window;
+  params: Pick<PageParams, 'bus' | 'clean'>;
+  fonts: FontLoader;
+  /** Local epoch milliseconds. */
+  now: () => number;
 }
 
-export function createStage(win: Window, bus: Bus): Stage {
+export function createStage({ win, params, fonts, now }: StageDeps): Stage {
   const doc = win.document;
-  let root: { el: HTMLElement; write: DomWriter } | null = null;
-  let drawn: Drawn | null = null;
-  let last: { state: ChannelState; overrides: Readonly<Record<string, InputValue>> } | null = null;
+  const slots = new Map<number, LayerSlot>();
+  const waiting = new Map<number, LayerChange>();
+  let unplayed: FiredTrigger[] = [];
+  let root: HTMLElement | null = null;
+  let size = { width: 1920, height: 1080 };
   let shown = true;
-  const ticker = createClockTicker(() => stage.refresh());
+  let prefetched: ChannelState['scenes'] | null = null;
+  const fits = createFitQueue();
 
-  function ensureRoot(): { el: HTMLElement; write: DomWriter } {
+  function ensureRoot(): HTMLElement {
     if (root) return root;
-    const el = doc.createElement('div');
-    setStyles(el, {
+    root = doc.createElement('div');
+    setStyles(root, {
       position: 'absolute',
       left: '0',
       top: '0',
@@ -46,64 +62,135 @@ export function createStage(win: Window, bus: Bus): Stage {
       'pointer-events': 'none',
       contain: 'strict',
     });
-    root = { el, write: createDomWriter(el) };
+    if (params.bus === 'preview' && !params.clean) root.appendChild(createPreviewBadge(doc));
     win.addEventListener('resize', fit);
-    doc.body.appendChild(el);
+    doc.body.appendChild(root);
     return root;
   }
 
   function fit(): void {
-    if (!root || !last) return;
-    const { width, height } = last.state;
-    root.write.style('width', `${width}px`);
-    root.write.style('height', `${height}px`);
-    root.write.style('transform', fitTransform(fitStage(width, height, win.innerWidth, win.innerHeight)));
-    root.write.style('visibility', shown ? 'visible' : 'hidden');
+    if (!root) return;
+    setStyles(root, {
+      width: `${size.width}px`,
+      height: `${size.height}px`,
+      transform: fitTransform(fitStage(size.width, size.height, win.innerWidth, win.innerHeight)),
+      visibility: shown ? 'visible' : 'hidden',
+    });
   }
 
-  function draw(state: ChannelState, overrides: Readonly<Record<string, InputValue>>): void {
-    const scene = sceneOnBus(state, bus);
-    if (scene !== drawn?.scene) drawn = scene ? buildScene(doc, scene) : null;
-    if (!drawn) {
-      ensureRoot().el.replaceChildren();
-      ticker.schedule(null);
-      return;
+  function slotFor(layer: number): LayerSlot {
+    let slot = slots.get(layer);
+    if (!slot) {
+      slot = createLayerSlot(doc, layer, () => size);
+      slots.set(layer, slot);
+      ensureRoot().appendChild(slot.el);
     }
-    const serverNow = Date.now() + state.serverOffsetMs;
-    const values = createSceneValues(drawn.scene, { ...state, overrides, serverNow });
-    for (const view of drawn.views) view.update(values);
-    // Filled in while detached, attached in the same task: the first paint of a scene is already complete.
-    if (!drawn.attached) {
-      ensureRoot().el.replaceChildren(...drawn.views.map((v) => v.el));
-      drawn.attached = true;
-    }
-    ticker.schedule(values.nextTickMs());
+    return slot;
   }
 
-  const stage: Stage = {
-    render(state, overrides) {
+  function wantedOnBus(state: ChannelState): Map<number, SceneView> {
+    const entries = params.bus === 'preview' ? state.preview : state.program;
+    const wanted = new Map<number, SceneView>();
+    for (const entry of entries) {
+      const scene = own(state.scenes, entry.sceneId);
+      if (scene) wanted.set(entry.layer, scene);
+    }
+    return wanted;
+  }
+
+  /** Starts loading every scene's faces as soon as the scene is known, so a take rarely waits. */
+  function prefetchFonts(state: ChannelState): void {
+    if (prefetched === state.scenes) return;
+    prefetched = state.scenes;
+    for (const scene of Object.values(state.scenes)) fonts.load(scene);
+  }
+
+  function drawLayer(layer: number, wanted: SceneView | null, serverNow: number): void {
+    const drawn = slots.get(layer)?.current() ?? null;
+    const action = planLayer({
+      drawn: drawn?.scene ?? null,
+      wanted,
+      change: waiting.get(layer) ?? null,
+      fontsReady: wanted ? fonts.ready(wanted) : true,
+      bus: params.bus,
+    });
+    if (action.kind === 'wait') return;
+    waiting.delete(layer);
+    if (action.kind === 'keep') return;
+    const next: SceneDom | null = wanted ? createSceneDom(doc, wanted, size) : null;
+    const mode = action.kind === 'rebuild' ? 'cut' : action.mode;
+    slotFor(layer).show(next, { mode, at: action.kind === 'change' ? action.at : 0, serverNow });
+  }
+
+  function drawLayers(state: ChannelState, serverNow: number): void {
+    const wanted = wantedOnBus(state);
+    const layers = new Set([...wanted.keys(), ...slots.keys()]);
+    for (const layer of [...layers].sort((a, b) => a - b)) drawLayer(layer, wanted.get(layer) ?? null, serverNow);
+    for (const [layer, slot] of slots) {
+      if (!slot.empty()) continue;
+      slot.el.remove();
+      slots.delete(layer);
+    }
+    // A change whose layer is drawn as wanted needs no more waiting.
+    for (const layer of waiting.keys()) if (!layers.has(layer)) waiting.delete(layer);
+  }
+
+  function writeValues(state: ChannelState, overrides: Overrides, serverNow: number, liveOnly: boolean): boolean {
+    let moving = false;
+    for (const slot of slots.values()) {
+      const dom = slot.current();
+      if (!dom || (liveOnly && !dom.live)) continue;
+      const values = createSceneValues(dom.scene, { ...state, overrides, serverNow });
+      if (liveOnly) dom.tick(values, fits);
+      else dom.update(values, fits);
+      moving ||= values.moving();
+    }
+    fits.flush();
+    return moving;
+  }
+
+  /** Plays fired triggers on the scenes drawing them; one whose scene waits for its fonts waits too. */
+  function playTriggers(state: ChannelState, fired: FiredTrigger[], serverNow: number): void {
+    const wanted = new Set([...wantedOnBus(state).values()].map((s) => s.id));
+    const later: FiredTrigger[] = [];
+    for (const trigger of [...unplayed, ...fired]) {
+      const dom = [...slots.values()].map((s) => s.current()).find((d) => d?.scene.id === trigger.sceneId);
+      if (dom) dom.play(trigger.name, trigger.at, serverNow);
+      else if (wanted.has(trigger.sceneId) && elapsedInto(trigger.at, serverNow, DEFAULT_TRIGGER_MS) !== null) {
+        later.push(trigger);
+      }
+    }
+    unplayed = later;
+  }
+
+  return {
+    render(state, effects, overrides) {
       if (!state.loaded) return;
-      last = { state, overrides };
-      draw(state, overrides);
+      ensureRoot();
+      size = { width: state.width, height: state.height };
       fit();
+      prefetchFonts(state);
+      const serverNow = now() + state.serverOffsetMs;
+      if (effects.settle) {
+        for (const slot of slots.values()) slot.settle();
+        waiting.clear();
+      }
+      for (const change of effects.layers) waiting.set(change.layer, change);
+      drawLayers(state, serverNow);
+      writeValues(state, overrides, serverNow, false);
+      playTriggers(state, effects.triggers, serverNow);
     },
-    refresh() {
-      if (last) stage.render(last.state, last.overrides);
+    tick(state, overrides) {
+      if (!state.loaded) return false;
+      return writeValues(state, overrides, now() + state.serverOffsetMs, true);
     },
     setShown(value) {
       shown = value;
       fit();
     },
+    drawn: () =>
+      [...slots.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([layer, slot]) => ({ layer, sceneId: slot.current()?.scene.id ?? null })),
   };
-  return stage;
-}
-
-function sceneOnBus(state: ChannelState, bus: Bus): SceneView | undefined {
-  const sceneId = bus === 'preview' ? state.preview?.sceneId : state.program?.sceneId;
-  return sceneId === undefined ? undefined : own(state.scenes, sceneId);
-}
-
-/** A changed definition arrives as a new SceneView object, so it is rebuilt rather than patched. */
-function buildScene(doc: Document, scene: SceneView): Drawn {
-  return { scene, views: scene.definition.layers.map((layer) => createLayerView(doc, layer)), attached: false };
 }
