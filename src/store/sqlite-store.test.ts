@@ -53,7 +53,14 @@ describe('SqliteStore: ticks off the event loop', () => {
       prev: score - 1,
       inputs: new Map([['score', score]]),
       setValues: new Map([['score', score]]),
-      live: { values: new Map([['score', score]]), program: null, preview: null, frame: score, updatedAt: at },
+      live: {
+        values: new Map([['score', score]]),
+        clocks: new Map(),
+        program: [],
+        preview: [],
+        frame: score,
+        updatedAt: at,
+      },
       events: [],
       acks: [],
     });

@@ -4,9 +4,9 @@
  * test can close a store and open a new one on the same data, as a restart would.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChannelChange, ChannelRecord, FrameRate, SceneRecord } from '../engine/index.js';
+import type { ChannelChange, ChannelRecord, EngineEvent, FrameRate, SceneRecord } from '../engine/index.js';
 import { newId } from '../ids.js';
-import type { InputValue, ProgramBus } from '../protocol/index.js';
+import type { ClockState, InputValue, PreviewEntry, ProgramEntry, SceneDefinition } from '../protocol/index.js';
 import type { ApiKeyRecord, Store } from './store.js';
 
 export interface StoreHarness {
@@ -26,18 +26,25 @@ function channelRecord(orgId: string, name: string, fps: FrameRate = 60): Channe
 }
 
 function sceneRecord(channelId: string, name: string): SceneRecord {
-  const definition = {
+  const definition: SceneDefinition = {
+    version: 1,
+    layer: 0,
     inputs: [{ name: 'score', type: 'number' as const, label: 'Score', default: 0 }],
-    triggers: ['in'],
-    layers: [{ type: 'text' as const, text: '{score} ünïcødé', fontSize: 40, x: 0, y: 0, width: 100, height: 50 }],
+    elements: [{ type: 'text', text: '{score} ünïcødé', fontSize: 40, x: 0, y: 0, width: 100, height: 50 }],
+    transitions: { in: { type: 'fade', durationMs: 300 }, out: { type: 'cut', durationMs: 0 } },
+    triggers: [{ name: 'in', animation: 'flash' }],
   };
   return { id: newId('sc'), channelId, name, definition, ...STAMPS };
 }
 
 interface LiveChange {
   set?: Record<string, InputValue>;
-  program?: ProgramBus | null;
-  preview?: { sceneId: string } | null;
+  /** Clock states to write; null forgets the clock. */
+  clocks?: Record<string, ClockState | null>;
+  /** A bus that changed (the engine hands over a bus only then; the store keeps the stored one otherwise). */
+  program?: ProgramEntry[];
+  preview?: PreviewEntry[];
+  events?: EngineEvent[];
   frame: number;
   updatedAt?: string;
 }
@@ -52,10 +59,13 @@ function change(
   const values = new Map(
     [...kept, ...setValues].filter((e): e is [string, string | number | boolean] => e[1] !== null),
   );
+  const setClocks = new Map(Object.entries(c.clocks ?? {}));
+  const clocks = new Map([...setClocks].filter((e): e is [string, ClockState] => e[1] !== null));
   const live = {
     values,
-    program: c.program ?? null,
-    preview: c.preview ?? null,
+    clocks,
+    program: c.program ?? [],
+    preview: c.preview ?? [],
     frame: c.frame,
     updatedAt: c.updatedAt === undefined ? LATER : c.updatedAt,
   };
@@ -67,9 +77,29 @@ function change(
     prev: 0,
     inputs,
     setValues,
+    ...(c.clocks ? { setClocks } : {}),
+    ...(c.program ? { program: c.program } : {}),
+    ...(c.preview ? { preview: c.preview } : {}),
     live,
-    events: [],
+    events: c.events ?? [],
     acks: [],
+  };
+}
+
+/** An event as the engine makes one, for `channel` at `createdAt`. */
+function event(
+  channel: { id: string; orgId: string },
+  type: EngineEvent['type'],
+  createdAt = LATER,
+  data: Record<string, unknown> = {},
+): EngineEvent {
+  return {
+    id: newId('evt'),
+    type,
+    orgId: channel.orgId,
+    channelId: channel.id,
+    createdAt,
+    data: { ...data, source: 'api' },
   };
 }
 
@@ -172,7 +202,12 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
       const b = sceneRecord(c!.id, 'b');
       await store.insertScene(a);
       await store.insertScene(b);
-      const a2 = { ...a, name: 'a2', definition: { ...a.definition, triggers: ['out'] }, updatedAt: LATER };
+      const a2 = {
+        ...a,
+        name: 'a2',
+        definition: { ...a.definition, layer: 3, triggers: [{ name: 'out', animation: 'pulse' as const }] },
+        updatedAt: LATER,
+      };
       await store.updateScene(a2);
       expect((await store.loadChannels())[0]!.scenes).toEqual([a2, b]);
       await store.deleteScene(b.id);
@@ -195,7 +230,7 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
       const loaded = await (await reopen()).loadChannels();
       const back = loaded.find((s) => s.channel.id === c!.id)!;
       expect(back.scenes).toEqual([]);
-      expect(back.live).toMatchObject({ values: new Map(), program: null, preview: null, frame: 0 });
+      expect(back.live).toMatchObject({ values: new Map(), clocks: new Map(), program: [], preview: [], frame: 0 });
       const survivor = loaded.find((s) => s.channel.id === other!.id)!;
       expect(survivor.scenes).toEqual([kept]);
       expect(survivor.live.values).toEqual(new Map([['score', 2]]));
@@ -236,7 +271,11 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
     it('a new channel loads with an empty live state', async () => {
       const [c] = await insertChannels(1);
       expect(await store.loadChannels()).toEqual([
-        { channel: c, scenes: [], live: { values: new Map(), program: null, preview: null, frame: 0, updatedAt: ISO } },
+        {
+          channel: c,
+          scenes: [],
+          live: { values: new Map(), clocks: new Map(), program: [], preview: [], frame: 0, updatedAt: ISO },
+        },
       ]);
     });
 
@@ -249,15 +288,18 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
       const lower = sceneRecord(c.id, 'lower');
       await store.insertScene(board);
       await store.insertScene(lower);
-      const program = { sceneId: board.id, since: LATER };
+      const program = [
+        { sceneId: board.id, layer: 0, since: LATER },
+        { sceneId: lower.id, layer: 7, since: ISO },
+      ];
       const values = { score: 2.5, title: 'Ünïcødé — 日本語 😀', live: true, off: false, accent: '#ff8800cc' };
       await store.commitTick(101_898_101_898, [
-        change(c, { set: values, program, preview: { sceneId: lower.id }, frame: 101_898_101_898 }),
+        change(c, { set: values, program, preview: [{ sceneId: lower.id, layer: 7 }], frame: 101_898_101_898 }),
       ]);
       await store.commitTick(101_898_101_905, [
         change(
           c,
-          { set: { off: null, score: 3 }, program, preview: null, frame: 101_898_101_905 },
+          { set: { off: null, score: 3 }, preview: [], frame: 101_898_101_905 },
           new Map(Object.entries(values)),
         ),
       ]);
@@ -269,12 +311,13 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
       expected.delete('off');
       expect(main.live).toEqual({
         values: expected,
+        clocks: new Map(),
         program,
-        preview: null,
+        preview: [],
         frame: 101_898_101_905,
         updatedAt: LATER,
       });
-      expect(loaded[1]!.live).toMatchObject({ values: new Map(), program: null, frame: 0 });
+      expect(loaded[1]!.live).toMatchObject({ values: new Map(), program: [], frame: 0 });
     });
 
     it('commitTick writes a tick of hundreds of channels whole: every value, every live state', async () => {
@@ -295,13 +338,36 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
       });
     });
 
-    it('commitTick clears program when the change says so', async () => {
+    it('commitTick writes a bus only when the change carries it, and clears it when it is empty', async () => {
       const [c] = await insertChannels(1);
       const s = sceneRecord(c!.id, 's');
       await store.insertScene(s);
-      await store.commitTick(1, [change(c!, { program: { sceneId: s.id, since: LATER }, frame: 1 })]);
-      await store.commitTick(2, [change(c!, { program: null, frame: 2 })]);
-      expect((await (await reopen()).loadChannels())[0]!.live).toMatchObject({ program: null, frame: 2 });
+      const program = [{ sceneId: s.id, layer: 0, since: LATER }];
+      await store.commitTick(1, [change(c!, { program, preview: [{ sceneId: s.id, layer: 0 }], frame: 1 })]);
+      await store.commitTick(2, [change(c!, { set: { score: 1 }, frame: 2 })]);
+      expect((await store.loadChannels())[0]!.live).toMatchObject({ program, preview: [{ sceneId: s.id }], frame: 2 });
+      await store.commitTick(3, [change(c!, { program: [], frame: 3 })]);
+      expect((await (await reopen()).loadChannels())[0]!.live).toMatchObject({
+        program: [],
+        preview: [{ sceneId: s.id, layer: 0 }],
+        frame: 3,
+      });
+    });
+
+    it('commitTick writes clock states, replaces them and forgets them; they load with the channel', async () => {
+      const [c, d] = await insertChannels(2);
+      const running = { running: true, ms: 600_000, at: 1_700_000_000_123 };
+      const stopped = { running: false, ms: 12_345.5, at: 1_700_000_009_000 };
+      await store.commitTick(1, [
+        change(c!, { clocks: { game: running, shot: stopped }, frame: 1 }),
+        change(d!, { clocks: { game: stopped }, frame: 1 }),
+      ]);
+      await store.commitTick(2, [change(c!, { clocks: { game: stopped, shot: null }, frame: 2 })]);
+      const loaded = await (await reopen()).loadChannels();
+      expect(loaded.map((s) => s.live.clocks)).toEqual([new Map([['game', stopped]]), new Map([['game', stopped]])]);
+      await store.deleteChannel(d!.id);
+      await store.insertChannel(d!);
+      expect((await store.loadChannels())[1]!.live.clocks).toEqual(new Map());
     });
 
     const failing: [string, (c: ChannelRecord) => ChannelChange][] = [
@@ -317,15 +383,103 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
       await store.commitTick(1, [change(a!, { set: { score: 1 }, frame: 1 })]);
       const before = await store.loadChannels();
       const tick = [
-        change(a!, { set: { score: 2, title: 'x' }, program: null, preview: { sceneId: 'sc_x' }, frame: 9 }),
+        change(a!, {
+          set: { score: 2, title: 'x' },
+          clocks: { game: { running: true, ms: 1, at: 2 } },
+          program: [],
+          preview: [{ sceneId: 'sc_x', layer: 1 }],
+          events: [event(a!, 'channel.bind_updated'), event(a!, 'channel.scene_loaded')],
+          frame: 9,
+        }),
         bad(b!),
       ];
       await expect(Promise.resolve().then(() => store.commitTick(9, tick))).rejects.toThrow();
       expect(await store.loadChannels()).toEqual(before);
+      expect(await store.listEvents(orgId, { limit: 100 })).toEqual([]);
       expect(await (await reopen()).loadChannels()).toEqual(before);
+      expect(await store.listEvents(orgId, { limit: 100 })).toEqual([]);
       // The store is still usable afterwards.
       await store.commitTick(10, [change(a!, { set: { score: 3 }, frame: 10 })]);
       expect((await store.loadChannels())[0]!.live.values).toEqual(new Map([['score', 3]]));
+    });
+
+    describe('events', () => {
+      const typesOf = (list: EngineEvent[]) => list.map((e) => e.type);
+
+      it('are written with their tick and listed oldest first, as written, after a reopen', async () => {
+        const [a, b] = await insertChannels(2);
+        const first = [event(a!, 'channel.scene_loaded', LATER, { sceneId: 'sc_1', bus: 'program', layer: 0 })];
+        const second = [
+          event(b!, 'channel.bind_updated', LATER, { inputs: { t: 'ünï 😀' }, previous: { t: '' }, frame: 2 }),
+          event(a!, 'channel.played', LATER, { sceneId: 'sc_1', previousSceneId: null, layer: 0 }),
+        ];
+        await store.commitTick(1, [change(a!, { frame: 1, events: first })]);
+        await store.commitTick(2, [
+          change(b!, { frame: 2, events: [second[0]!] }),
+          change(a!, { frame: 2, events: [second[1]!] }),
+        ]);
+        expect(await (await reopen()).listEvents(orgId, { limit: 50 })).toEqual([...first, ...second]);
+        expect(await store.listEvents('org_other', { limit: 50 })).toEqual([]);
+      });
+
+      it('filter by channel and type, page with an exclusive cursor, and keep to a channel lock', async () => {
+        const [a, b, c] = await insertChannels(3);
+        const all: EngineEvent[] = [];
+        for (let i = 0; i < 4; i++) {
+          const tick = [a!, b!, c!].map((ch) => {
+            const e = event(ch, i % 2 === 0 ? 'channel.bind_updated' : 'channel.trigger_fired');
+            all.push(e);
+            return change(ch, { frame: i, events: [e] });
+          });
+          await store.commitTick(i, tick);
+        }
+        const list = (q: Omit<Parameters<Store['listEvents']>[1], 'limit'> & { limit?: number }) =>
+          store.listEvents(orgId, { limit: 50, ...q }).then(ids);
+        expect(await list({})).toEqual(ids(all));
+        expect(await list({ channelId: b!.id })).toEqual(ids(all.filter((e) => e.channelId === b!.id)));
+        expect(await list({ type: 'channel.trigger_fired' })).toEqual(
+          ids(all.filter((e) => e.type === 'channel.trigger_fired')),
+        );
+        expect(await list({ channelId: c!.id, type: 'channel.bind_updated' })).toEqual(
+          ids(all.filter((e) => e.channelId === c!.id && e.type === 'channel.bind_updated')),
+        );
+        expect(await list({ limit: 5, after: all[3]!.id })).toEqual(ids(all.slice(4, 9)));
+        const locked = [c!.id, a!.id, 'ch_missing'];
+        const visible = all.filter((e) => e.channelId !== b!.id);
+        expect(await list({ onlyChannelIds: locked })).toEqual(ids(visible));
+        expect(await list({ onlyChannelIds: locked, limit: 3, after: visible[1]!.id })).toEqual(
+          ids(visible.slice(2, 5)),
+        );
+        expect(await list({ onlyChannelIds: locked, channelId: b!.id })).toEqual([]);
+        expect(await list({ onlyChannelIds: [] })).toEqual([]);
+        expect(
+          typesOf(await store.listEvents(orgId, { limit: 2, channelId: a!.id, type: 'channel.trigger_fired' })),
+        ).toEqual(['channel.trigger_fired', 'channel.trigger_fired']);
+      });
+
+      it('outlive a deleted channel; pruning deletes those older than the cutoff only', async () => {
+        const [a] = await insertChannels(1);
+        const old = [event(a!, 'channel.cleared', '2024-02-20T00:00:00.000Z'), event(a!, 'channel.cleared', ISO)];
+        const kept = event(a!, 'channel.played', LATER);
+        await store.commitTick(1, [change(a!, { frame: 1, events: old })]);
+        await store.commitTick(2, [change(a!, { frame: 2, events: [kept] })]);
+        await store.deleteChannel(a!.id);
+        expect(await store.listEvents(orgId, { limit: 50 })).toHaveLength(3);
+        expect(await store.pruneEvents('2024-03-01T12:01:00.000Z')).toBe(2);
+        expect(await store.pruneEvents('2024-03-01T12:01:00.000Z')).toBe(0);
+        expect(await (await reopen()).listEvents(orgId, { limit: 50 })).toEqual([kept]);
+      });
+
+      it('pruning works through a long log in batches', async () => {
+        const [a] = await insertChannels(1);
+        for (let i = 0; i < 5; i++) {
+          const events = Array.from({ length: 500 }, () => event(a!, 'channel.bind_updated', ISO));
+          await store.commitTick(i, [change(a!, { frame: i, events })]);
+        }
+        await store.commitTick(9, [change(a!, { frame: 9, events: [event(a!, 'channel.played', LATER)] })]);
+        expect(await store.pruneEvents(LATER)).toBe(2500);
+        expect(typesOf(await store.listEvents(orgId, { limit: 50 }))).toEqual(['channel.played']);
+      });
     });
   });
 }

@@ -3,13 +3,21 @@
  *
  * Guarantees every implementation keeps (the contract suite in store.contract.ts runs against each):
  * - Every method's effect is durable when its promise resolves; a crash afterwards loses nothing.
- * - commitTick is atomic: all of a tick's changes or none, and it rejects when nothing was written.
+ * - commitTick is atomic: all of a tick's changes or none, events included, and it rejects when nothing was
+ *   written. So an acknowledged change always has its events in the log, and a refused one has none.
  * - Lists are in creation order (ids sort by creation time); `after` is an exclusive id cursor.
- * - Deleting a channel deletes its scenes and inputs.
+ * - Deleting a channel deletes its scenes, inputs and clocks; its events stay in the log until they expire.
  * Today: SqliteStore. Several nodes will want a Postgres one behind the same interface.
  */
 import type { AccountStore } from './account-store.js';
-import type { ChannelRecord, SceneRecord, StoredChannel, TickCommitter } from '../engine/index.js';
+import type {
+  ChannelRecord,
+  EngineEvent,
+  EngineEventType,
+  SceneRecord,
+  StoredChannel,
+  TickCommitter,
+} from '../engine/index.js';
 
 export interface OrgRecord {
   id: string;
@@ -38,6 +46,16 @@ export interface Page {
   after?: string | undefined;
   /** Restrict to these ids (channel-locked keys). */
   onlyIds?: readonly string[] | undefined;
+}
+
+export interface EventQuery {
+  limit: number;
+  /** Exclusive id cursor. */
+  after?: string | undefined;
+  channelId?: string | undefined;
+  type?: EngineEventType | undefined;
+  /** Restrict to these channels (channel-locked keys). */
+  onlyChannelIds?: readonly string[] | undefined;
 }
 
 export interface Store extends TickCommitter {
@@ -70,4 +88,9 @@ export interface Store extends TickCommitter {
   insertScene(scene: SceneRecord): Promise<void>;
   updateScene(scene: SceneRecord): Promise<void>;
   deleteScene(id: string): Promise<void>;
+
+  /** A workspace's events, oldest first (ids sort by creation), as the ticks that caused them wrote them. */
+  listEvents(orgId: string, query: EventQuery): Promise<EngineEvent[]>;
+  /** Deletes events created before `olderThan` (ISO 8601); returns how many. */
+  pruneEvents(olderThan: string): Promise<number>;
 }

@@ -57,3 +57,74 @@ it('turns the invited, password-less users of version 2 into pending invitations
     await store.close();
   }
 });
+
+/** A database as version 3 left it: a channel on air with an old-shape scene, another cued. */
+function versionThreeDatabase(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-migrate-'));
+  dirs.push(dir);
+  const db = new Database(path.join(dir, 'onair.db'));
+  db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  for (const m of MIGRATIONS.filter((x) => x.version <= 3)) {
+    db.exec(m.sql);
+    db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, 'then');
+  }
+  const at = '2026-11-20T10:00:00.000Z';
+  const since = '2026-11-20T10:05:00.000Z';
+  const insertChannel = db.prepare(`INSERT INTO channels (id, org_id, name, fps, width, height, output_token,
+    created_at, updated_at, program_scene_id, program_since, preview_scene_id, frame, live_updated_at)
+    VALUES (?, 'org_1', ?, 60, 1920, 1080, 'tok', ?, ?, ?, ?, ?, 42, ?)`);
+  db.prepare("INSERT INTO orgs VALUES ('org_1', 'Studio', ?)").run(at);
+  insertChannel.run('ch_live', 'Live', at, at, 'sc_board', since, 'sc_board', at);
+  insertChannel.run('ch_cued', 'Cued', at, at, null, null, 'sc_card', at);
+  const insertScene = db.prepare('INSERT INTO scenes VALUES (?, ?, ?, ?, ?, ?)');
+  insertScene.run('sc_board', 'ch_live', 'Board', JSON.stringify(OLD_BOARD), at, at);
+  insertScene.run('sc_card', 'ch_cued', 'Card', JSON.stringify({ inputs: [], triggers: [], layers: [] }), at, at);
+  db.prepare("INSERT INTO channel_inputs VALUES ('ch_live', 'score', '3')").run();
+  db.close();
+  return dir;
+}
+
+const OLD_BOARD = {
+  inputs: [
+    { name: 'score', type: 'number', label: 'Score', default: 0 },
+    { name: 'accent', type: 'color', label: 'Accent', default: '#ff0000' },
+  ],
+  triggers: ['goal'],
+  layers: [
+    { type: 'rect', x: 0, y: 0, width: 400, height: 100, color: '{accent}', radius: 8, opacity: 0.9 },
+    { type: 'text', x: 10, y: 10, width: 380, height: 80, text: '{score}', fontSize: 60, fontFamily: 'Comic Sans' },
+  ],
+};
+
+it('version 4 puts the old buses on layer 0 and rewrites old-shape scenes to format v1', async () => {
+  const dir = versionThreeDatabase();
+  const store = new SqliteStore({ dataDir: dir, synchronous: 'normal' });
+  try {
+    const [cued, live] = await store.loadChannels();
+    expect(live!.live).toEqual({
+      values: new Map([['score', 3]]),
+      clocks: new Map(),
+      program: [{ sceneId: 'sc_board', layer: 0, since: '2026-11-20T10:05:00.000Z' }],
+      preview: [{ sceneId: 'sc_board', layer: 0 }],
+      frame: 42,
+      updatedAt: '2026-11-20T10:00:00.000Z',
+    });
+    expect(cued!.live).toMatchObject({ program: [], preview: [{ sceneId: 'sc_card', layer: 0 }] });
+    expect(live!.scenes[0]!.definition).toEqual({
+      version: 1,
+      layer: 0,
+      inputs: OLD_BOARD.inputs,
+      elements: [
+        { type: 'box', x: 0, y: 0, width: 400, height: 100, fill: '{accent}', radius: 8, opacity: 0.9 },
+        { type: 'text', x: 10, y: 10, width: 380, height: 80, text: '{score}', fontSize: 60 },
+      ],
+      transitions: { in: { type: 'cut', durationMs: 0 }, out: { type: 'cut', durationMs: 0 } },
+      triggers: [{ name: 'goal', animation: 'flash', durationMs: 600 }],
+    });
+    expect(cued!.scenes[0]!.definition).toMatchObject({ version: 1, elements: [], triggers: [] });
+    // The new tables are there and written with ticks.
+    expect(await store.listEvents('org_1', { limit: 10 })).toEqual([]);
+  } finally {
+    await store.close();
+  }
+});

@@ -1,7 +1,22 @@
 /**
  * Numbered, forward-only migrations. Never edit one that has shipped: add the next number.
  */
-export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+import type Database from 'better-sqlite3';
+import { isCurrentScene, upgradeScene, type OldSceneDefinition } from './upgrade-scene.js';
+
+/**
+ * One step of the schema. `sql` runs first, then `up` (for what SQL cannot do, such as rewriting JSON with
+ * the application's own rules), in the same transaction as the record of the migration: a migration is
+ * applied whole or not at all.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+  up?: (db: Database.Database) => void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'initial',
@@ -138,4 +153,53 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       CREATE INDEX one_time_tokens_expiry ON one_time_tokens(expires_at);
     `,
   },
+  {
+    version: 4,
+    name: 'layers, clocks and events',
+    // Issue 10. Buses hold one scene per layer: program and preview become JSON arrays of entries, the old
+    // single scene landing on layer 0. Clock states live in their own table, written with the tick. Events
+    // are written in the tick's transaction and kept for 7 days; they outlive a deleted channel (it is
+    // history), so they carry no foreign key. Scene definitions are rewritten to format v1 by `up`.
+    sql: `
+      ALTER TABLE channels ADD COLUMN program TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE channels ADD COLUMN preview TEXT NOT NULL DEFAULT '[]';
+      UPDATE channels
+        SET program = json_array(json_object('sceneId', program_scene_id, 'layer', 0,
+          'since', coalesce(program_since, live_updated_at)))
+        WHERE program_scene_id IS NOT NULL;
+      UPDATE channels SET preview = json_array(json_object('sceneId', preview_scene_id, 'layer', 0))
+        WHERE preview_scene_id IS NOT NULL;
+      ALTER TABLE channels DROP COLUMN program_scene_id;
+      ALTER TABLE channels DROP COLUMN program_since;
+      ALTER TABLE channels DROP COLUMN preview_scene_id;
+      CREATE TABLE channel_clocks (
+        channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        running INTEGER NOT NULL,
+        ms REAL NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (channel_id, name)
+      ) WITHOUT ROWID;
+      CREATE TABLE events (
+        id TEXT NOT NULL,
+        org_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX events_org ON events(org_id, id);
+      CREATE INDEX events_channel ON events(channel_id, id);
+    `,
+    up: upgradeSceneDefinitions,
+  },
 ];
+
+function upgradeSceneDefinitions(db: Database.Database): void {
+  const update = db.prepare('UPDATE scenes SET definition = ? WHERE id = ?');
+  for (const row of db.prepare('SELECT id, definition FROM scenes').all() as { id: string; definition: string }[]) {
+    const definition: unknown = JSON.parse(row.definition);
+    if (isCurrentScene(definition)) continue;
+    update.run(JSON.stringify(upgradeScene(definition as OldSceneDefinition)), row.id);
+  }
+}

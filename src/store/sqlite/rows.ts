@@ -1,6 +1,13 @@
 /** Row shapes of the SQLite tables and their mapping to domain records. */
-import type { ChannelRecord, FrameRate, LiveState, SceneRecord } from '../../engine/index.js';
-import type { InputValue, SceneDefinition } from '../../protocol/index.js';
+import {
+  EMPTY_BUS,
+  type ChannelRecord,
+  type EngineEvent,
+  type FrameRate,
+  type LiveState,
+  type SceneRecord,
+} from '../../engine/index.js';
+import type { ClockState, InputValue, PreviewEntry, ProgramEntry, SceneDefinition } from '../../protocol/index.js';
 import type { ApiKeyRecord } from '../store.js';
 
 export interface ChannelRow {
@@ -13,9 +20,10 @@ export interface ChannelRow {
   output_token: string;
   created_at: string;
   updated_at: string;
-  program_scene_id: string | null;
-  program_since: string | null;
-  preview_scene_id: string | null;
+  /** JSON: ProgramEntry[] */
+  program: string;
+  /** JSON: PreviewEntry[] */
+  preview: string;
   frame: number;
   live_updated_at: string;
 }
@@ -74,15 +82,66 @@ export function channelFromRow(r: ChannelRow, text: Text = asIs): ChannelRecord 
   };
 }
 
-export function liveFromRow(r: ChannelRow, values: [string, string][], text: Text = asIs): LiveState {
+export interface ClockRow {
+  channel_id: string;
+  name: string;
+  running: number;
+  ms: number;
+  at: number;
+}
+
+export interface EventRow {
+  id: string;
+  org_id: string;
+  channel_id: string;
+  type: string;
+  created_at: string;
+  data: string;
+}
+
+/**
+ * Clocks and buses are never changed in place, only replaced (the engine copies before writing), so the
+ * channels that have none (most, when thousands are loaded) share one empty map and one empty bus.
+ */
+const NO_CLOCKS: ReadonlyMap<string, ClockState> = new Map();
+
+export function liveFromRow(
+  r: ChannelRow,
+  values: [string, string][],
+  clocks: ClockRow[] = [],
+  text: Text = asIs,
+): LiveState {
   return {
     values: new Map(values.map(([name, json]) => [text(name), JSON.parse(json) as Exclude<InputValue, null>])),
-    program: r.program_scene_id
-      ? { sceneId: text(r.program_scene_id), since: text(r.program_since ?? r.live_updated_at) }
-      : null,
-    preview: r.preview_scene_id ? { sceneId: text(r.preview_scene_id) } : null,
+    clocks:
+      clocks.length === 0
+        ? (NO_CLOCKS as Map<string, ClockState>)
+        : new Map(clocks.map((c) => [text(c.name), { running: c.running === 1, ms: c.ms, at: c.at }])),
+    program: busFromJson<ProgramEntry>(r.program, text),
+    preview: busFromJson<PreviewEntry>(r.preview, text),
     frame: r.frame,
     updatedAt: text(r.live_updated_at),
+  };
+}
+
+function busFromJson<E extends { sceneId: string }>(json: string, text: Text): E[] {
+  if (json === '[]') return EMPTY_BUS;
+  const bus = JSON.parse(json) as E[];
+  for (const e of bus) {
+    e.sceneId = text(e.sceneId);
+    if ('since' in e && typeof e.since === 'string') e.since = text(e.since);
+  }
+  return bus;
+}
+
+export function eventFromRow(r: EventRow): EngineEvent {
+  return {
+    id: r.id,
+    type: r.type as EngineEvent['type'],
+    orgId: r.org_id,
+    channelId: r.channel_id,
+    createdAt: r.created_at,
+    data: JSON.parse(r.data) as EngineEvent['data'],
   };
 }
 

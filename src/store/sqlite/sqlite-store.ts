@@ -8,10 +8,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel, TickWrite } from '../../engine/index.js';
+import type {
+  ChannelChange,
+  ChannelRecord,
+  EngineEvent,
+  SceneRecord,
+  StoredChannel,
+  TickWrite,
+} from '../../engine/index.js';
 import { newId } from '../../ids.js';
-import type { SceneDefinition } from '../../protocol/index.js';
-import type { ApiKeyRecord, OrgRecord, Page, Store } from '../store.js';
+import type { ClockState, SceneDefinition } from '../../protocol/index.js';
+import type { ApiKeyRecord, EventQuery, OrgRecord, Page, Store } from '../store.js';
 import { Checkpointer } from './checkpointer.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { MIGRATIONS } from './migrations.js';
@@ -22,6 +29,9 @@ import { WalFlusher } from './wal-flush.js';
 import {
   liveFromRow,
   type ChannelRow,
+  type ClockRow,
+  eventFromRow,
+  type EventRow,
   keyFromRow,
   type KeyRow,
   sceneFromRow,
@@ -32,6 +42,8 @@ import {
 
 /** Page cache while channels load, in KiB (negative: SQLite's unit for "this many KiB"). */
 const LOAD_CACHE_SIZE = -1024;
+/** Events deleted per statement when pruning: each batch is short, and ticks run between batches. */
+const PRUNE_BATCH = 1000;
 
 export interface SqliteStoreOptions {
   dataDir: string;
@@ -223,10 +235,16 @@ export class SqliteStore implements Store {
       list.push([row.name, row.value]);
       values.set(row.channel_id, list);
     }
+    const clocks = new Map<string, ClockRow[]>();
+    for (const row of this.st.allClocks.all() as ClockRow[]) {
+      const list = clocks.get(row.channel_id) ?? [];
+      list.push(row);
+      clocks.set(row.channel_id, list);
+    }
     return (this.st.allChannels.all() as ChannelRow[]).map((row) => ({
       channel: channelFromRow(row, text),
       scenes: scenes.get(row.id) ?? [],
-      live: liveFromRow(row, values.get(row.id) ?? [], text),
+      live: liveFromRow(row, values.get(row.id) ?? [], clocks.get(row.id), text),
     }));
   }
 
@@ -276,31 +294,70 @@ export class SqliteStore implements Store {
     this.st.deleteScene.run(id);
   }
 
-  /** One tick: every channel's new values and live state, in two multi-row statements (plus deletes). */
+  async listEvents(orgId: string, q: EventQuery): Promise<EngineEvent[]> {
+    const params = { org: orgId, after: q.after ?? '', type: q.type ?? null, limit: q.limit };
+    const ofChannel = (channel: string) => this.st.eventsOfChannel.all({ ...params, channel }) as EventRow[];
+    let rows: EventRow[];
+    if (q.channelId !== undefined) {
+      rows = q.onlyChannelIds && !q.onlyChannelIds.includes(q.channelId) ? [] : ofChannel(q.channelId);
+    } else if (q.onlyChannelIds) {
+      // A locked key sees a few channels: one short walk of each channel's index, merged.
+      rows = [...new Set(q.onlyChannelIds)].flatMap(ofChannel);
+      rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).splice(q.limit);
+    } else {
+      rows = this.st.eventsOfOrg.all(params) as EventRow[];
+    }
+    return rows.map(eventFromRow);
+  }
+
+  async pruneEvents(olderThan: string): Promise<number> {
+    let pruned = 0;
+    while (this.db.open) {
+      const { changes } = this.st.pruneEvents.run({ limit: PRUNE_BATCH, before: olderThan });
+      pruned += changes;
+      if (changes < PRUNE_BATCH) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return pruned;
+  }
+
+  /**
+   * One tick: every channel's new values, clocks, live state and events, in one multi-row statement per
+   * table (plus deletes). A bus is written only when it changed.
+   */
   private writeTick(changes: readonly ChannelChange[]): void {
     const inputs: unknown[] = [];
+    const clocks: unknown[] = [];
     const live: unknown[] = [];
+    const events: unknown[] = [];
     for (const c of changes) {
       for (const [name, value] of c.setValues) {
         if (value === null) this.st.deleteInput.run(c.channelId, name);
         else inputs.push(c.channelId, name, JSON.stringify(value));
       }
-      const { program, preview, frame, updatedAt } = c.live;
-      live.push(
-        c.channelId,
-        program?.sceneId ?? null,
-        program?.since ?? null,
-        preview?.sceneId ?? null,
-        frame,
-        updatedAt,
-      );
+      if (c.setClocks) this.clockRows(c.channelId, c.setClocks, clocks);
+      const program = c.program !== undefined ? JSON.stringify(c.live.program) : null;
+      const preview = c.preview !== undefined ? JSON.stringify(c.live.preview) : null;
+      live.push(c.channelId, program, preview, c.live.frame, c.live.updatedAt);
+      for (const e of c.events) {
+        events.push(e.id, e.orgId, e.channelId, e.type, e.createdAt, JSON.stringify(e.data));
+      }
     }
     this.tickWrites.inputs.run(inputs);
+    this.tickWrites.clocks.run(clocks);
     this.tickWrites.live.run(live);
+    this.tickWrites.events.run(events);
+  }
+
+  private clockRows(channelId: string, states: ReadonlyMap<string, ClockState | null>, rows: unknown[]): void {
+    for (const [name, state] of states) {
+      if (state === null) this.st.deleteClock.run(channelId, name);
+      else rows.push(channelId, name, state.running ? 1 : 0, state.ms, state.at);
+    }
   }
 }
 
-/** The tick's two statements, for any number of channels (./row-batch.ts). */
+/** The tick's statements, one per table, for any number of channels (./row-batch.ts). */
 function tickWriteBatches(db: Database.Database) {
   return {
     inputs: new RowBatch(
@@ -309,13 +366,25 @@ function tickWriteBatches(db: Database.Database) {
       (rows) => `INSERT INTO channel_inputs (channel_id, name, value) VALUES ${placeholders(rows, 3)}
         ON CONFLICT (channel_id, name) DO UPDATE SET value = excluded.value`,
     ),
-    // A live state of NULL updatedAt is refused by the column's NOT NULL, failing the whole tick.
+    clocks: new RowBatch(
+      db,
+      5,
+      (rows) => `INSERT INTO channel_clocks (channel_id, name, running, ms, at) VALUES ${placeholders(rows, 5)}
+        ON CONFLICT (channel_id, name) DO UPDATE SET running = excluded.running, ms = excluded.ms, at = excluded.at`,
+    ),
+    // A NULL bus leaves the stored one as it is. A live state of NULL updatedAt is refused by the column's
+    // NOT NULL, failing the whole tick.
     live: new RowBatch(
       db,
+      5,
+      (rows) => `UPDATE channels SET program = coalesce(v.column2, channels.program),
+          preview = coalesce(v.column3, channels.preview), frame = v.column4, live_updated_at = v.column5
+        FROM (VALUES ${placeholders(rows, 5)}) AS v WHERE channels.id = v.column1`,
+    ),
+    events: new RowBatch(
+      db,
       6,
-      (rows) => `UPDATE channels SET program_scene_id = v.column2, program_since = v.column3,
-          preview_scene_id = v.column4, frame = v.column5, live_updated_at = v.column6
-        FROM (VALUES ${placeholders(rows, 6)}) AS v WHERE channels.id = v.column1`,
+      (rows) => `INSERT INTO events (id, org_id, channel_id, type, created_at, data) VALUES ${placeholders(rows, 6)}`,
     ),
   };
 }
@@ -340,6 +409,7 @@ function migrate(db: Database.Database): void {
     if (applied.has(m.version)) continue;
     db.transaction(() => {
       db.exec(m.sql);
+      m.up?.(db);
       record.run(m.version, m.name, new Date().toISOString());
     })();
   }

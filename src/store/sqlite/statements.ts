@@ -2,7 +2,10 @@
 import type Database from 'better-sqlite3';
 
 const CHANNEL_COLUMNS = `id, org_id, name, fps, width, height, output_token, created_at, updated_at,
-  program_scene_id, program_since, preview_scene_id, frame, live_updated_at`;
+  program, preview, frame, live_updated_at`;
+const EVENT_COLUMNS = 'id, org_id, channel_id, type, created_at, data';
+/** Named parameters: @org, @after, @type (null for any), @limit. */
+const EVENT_FILTER = 'id > @after AND (@type IS NULL OR type = @type) ORDER BY id LIMIT @limit';
 
 export function prepareStatements(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
@@ -26,6 +29,7 @@ export function prepareStatements(db: Database.Database) {
     allChannels: p(`SELECT ${CHANNEL_COLUMNS} FROM channels ORDER BY id`),
     allScenes: p('SELECT * FROM scenes ORDER BY id'),
     allInputs: p('SELECT channel_id, name, value FROM channel_inputs'),
+    allClocks: p('SELECT channel_id, name, running, ms, at FROM channel_clocks'),
     listChannels: p(`SELECT ${CHANNEL_COLUMNS} FROM channels WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?`),
     listChannelsIn: p(`SELECT ${CHANNEL_COLUMNS} FROM channels
       WHERE org_id = ? AND id > ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`),
@@ -38,6 +42,16 @@ export function prepareStatements(db: Database.Database) {
     deleteChannel: p('DELETE FROM channels WHERE id = ?'),
 
     deleteInput: p('DELETE FROM channel_inputs WHERE channel_id = ? AND name = ?'),
+    deleteClock: p('DELETE FROM channel_clocks WHERE channel_id = ? AND name = ?'),
+
+    // Each list walks its own index in id order, so a page costs what it returns (plus the rows a type
+    // filter skips), however long the log.
+    eventsOfOrg: p(`SELECT ${EVENT_COLUMNS} FROM events INDEXED BY events_org WHERE org_id = @org AND ${EVENT_FILTER}`),
+    eventsOfChannel: p(`SELECT ${EVENT_COLUMNS} FROM events INDEXED BY events_channel
+      WHERE channel_id = @channel AND org_id = @org AND ${EVENT_FILTER}`),
+    /** The oldest events, in insertion (time) order, up to @limit of those created before @before. */
+    pruneEvents: p(`DELETE FROM events WHERE rowid IN (SELECT rowid FROM events ORDER BY rowid LIMIT @limit)
+      AND created_at < @before`),
 
     insertScene: p(
       `INSERT INTO scenes (id, channel_id, name, definition, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,

@@ -1,0 +1,108 @@
+/**
+ * The engine on the real SqliteStore: a tick's events are written in the same transaction as its state, so
+ * every acknowledged change has its events in the log, and a tick the store refuses leaves neither.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { MemoryBroker } from '../../engine/broker.js';
+import { Engine } from '../../engine/engine.js';
+import { channelRecord, definition, emptyLive, T0 } from '../../engine/engine.fixtures.js';
+import type { EngineEvent } from '../../engine/events.js';
+import type { ChannelRecord, SceneRecord } from '../../engine/model.js';
+import { ManualTime } from '../../engine/time-source.js';
+import { newId } from '../../ids.js';
+import { SqliteStore } from './sqlite-store.js';
+
+const dirs: string[] = [];
+const stores: SqliteStore[] = [];
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.close();
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+async function setup() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-engine-store-'));
+  dirs.push(dataDir);
+  const store = new SqliteStore({ dataDir, synchronous: 'full' });
+  stores.push(store);
+  const orgId = (await store.defaultOrg()).id;
+  const channels: ChannelRecord[] = [];
+  for (const name of ['a', 'b']) {
+    const channel = { ...channelRecord(newId('ch')), orgId, name };
+    await store.insertChannel(channel);
+    const scene: SceneRecord = {
+      id: newId('sc'),
+      channelId: channel.id,
+      name: 'board',
+      definition: definition([{ name: 'score', type: 'number', label: 'Score', default: 0 }]),
+      createdAt: channel.createdAt,
+      updatedAt: channel.createdAt,
+    };
+    await store.insertScene(scene);
+    channels.push(channel);
+  }
+  const time = new ManualTime(T0);
+  const delivered: EngineEvent[] = [];
+  const engine = new Engine({
+    time,
+    committer: store,
+    broker: new MemoryBroker(),
+    newEventId: () => newId('evt'),
+    onEvents: (events) => delivered.push(...events),
+  });
+  engine.load(await store.loadChannels());
+  engine.start();
+  const tick = async () => {
+    time.advance(17);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  };
+  return { store, orgId, engine, channels, delivered, tick };
+}
+
+it('an acknowledged change has its events in the log, in order, with the state it wrote', async () => {
+  const { store, orgId, engine, channels, delivered, tick } = await setup();
+  const [a, b] = channels.map((c) => c.id) as [string, string];
+  const sceneA = engine.scenes(a)[0]!.id;
+  const ops = [
+    engine.submit(a, { kind: 'program', sceneId: sceneA, source: 'api' }),
+    engine.submit(b, { kind: 'patch', values: new Map([['score', 3]]), source: 'dashboard' }),
+  ];
+  await tick();
+  await Promise.all(ops);
+  const logged = await store.listEvents(orgId, { limit: 50 });
+  expect(logged).toEqual(delivered);
+  expect(logged.map((e) => `${e.channelId === a ? 'a' : 'b'} ${e.type} ${e.data.source}`)).toEqual([
+    'a channel.scene_loaded api',
+    'a channel.played api',
+    'b channel.bind_updated dashboard',
+  ]);
+  const loaded = await store.loadChannels();
+  expect(loaded.find((s) => s.channel.id === a)!.live.program).toEqual(engine.state(a).program);
+  expect(loaded.find((s) => s.channel.id === b)!.live.values).toEqual(new Map([['score', 3]]));
+});
+
+it('a tick the store refuses writes neither state nor events, for any of its channels', async () => {
+  const { store, orgId, engine, channels, delivered, tick } = await setup();
+  const [a, b] = channels.map((c) => c.id) as [string, string];
+  // b's rows go behind the engine's back: its inputs can no longer be written, so the whole tick fails.
+  await store.deleteChannel(b);
+  const ops = [
+    engine.submit(a, { kind: 'program', sceneId: engine.scenes(a)[0]!.id, source: 'api' }),
+    engine.submit(a, { kind: 'patch', values: new Map([['score', 1]]), source: 'api' }),
+    engine.submit(b, { kind: 'patch', values: new Map([['score', 2]]), source: 'api' }),
+  ].map((p) =>
+    p.then(
+      () => 'ok',
+      (err: { code?: string }) => err.code,
+    ),
+  );
+  await tick();
+  expect(await Promise.all(ops)).toEqual(['unavailable', 'unavailable', 'unavailable']);
+  expect(await store.listEvents(orgId, { limit: 50 })).toEqual([]);
+  expect(delivered).toEqual([]);
+  const [stored] = await store.loadChannels();
+  expect(stored!.live).toEqual({ ...emptyLive(), updatedAt: stored!.channel.createdAt });
+  expect(engine.state(a)).toMatchObject({ program: [], inputs: { score: 0 } });
+});
