@@ -70,7 +70,7 @@ function checkInputDefault(input: InputDefLike, path: Path, report: Report): voi
     }
     return;
   }
-  if (input.default !== undefined && !isClockMs(input.default))
+  if (input.default !== undefined && input.default !== null && !isClockMs(input.default))
     report([...path, 'default'], 'a clock starts from a whole number of milliseconds, 0 to 360000000 (100 hours)');
   if (input.stopAt !== undefined && input.stopAt !== null && !isClockMs(input.stopAt))
     report([...path, 'stopAt'], 'must be null or a whole number of milliseconds, 0 to 360000000 (100 hours)');
@@ -165,12 +165,7 @@ function checkTriggers(
     const at = ['triggers', i];
     if (seen.has(trigger.name)) report([...at, 'name'], `duplicate trigger "${trigger.name}"`);
     seen.add(trigger.name);
-    if (trigger.on !== undefined) {
-      const type = inputs.get(trigger.on);
-      if (type === undefined) report([...at, 'on'], undeclared(trigger.on, inputs));
-      else if (type === 'clock')
-        report([...at, 'on'], `"${trigger.on}" is a clock input; a trigger follows an input that is set, not a clock`);
-    }
+    if (trigger.on !== undefined && !inputs.has(trigger.on)) report([...at, 'on'], undeclared(trigger.on, inputs));
     if (typeof trigger.animation === 'object')
       checkOrder(trigger.animation.keyframes, [...at, 'animation', 'keyframes'], report);
     trigger.targets?.forEach((target, j) => {

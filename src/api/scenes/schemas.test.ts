@@ -117,7 +117,7 @@ describe('SceneDefinitionIn: what it accepts', () => {
         inputs: [
           { name: 'up', type: 'clock' },
           { name: 'down', type: 'clock', direction: 'down', default: 60_000 },
-          { name: 'free', type: 'clock', direction: 'down', stopAt: null },
+          { name: 'free', type: 'clock', direction: 'down', stopAt: null, default: null },
           { name: 'title', type: 'text', label: 'Title' },
           { name: 'logo', type: 'image' },
         ],
@@ -326,7 +326,6 @@ describe('SceneDefinitionIn: each problem at its exact path', () => {
       'triggers.1.name',
     ],
     ['a trigger on an undeclared input', [{ name: 't', animation: 'flash', on: 'scoreB' }], 'triggers.0.on'],
-    ['a trigger on a clock', [{ name: 't', animation: 'flash', on: 'game' }], 'triggers.0.on'],
     [
       'a target that is no element',
       [{ name: 't', animation: 'flash', targets: ['panel', 'pannel'] }],
@@ -346,6 +345,11 @@ describe('SceneDefinitionIn: each problem at its exact path', () => {
     ],
   ])('%s', (_what, triggers, path) => {
     expect(paths({ inputs, elements: [{ type: 'box', ...box, name: 'panel' }], triggers })).toEqual([path]);
+  });
+
+  it('accepts a trigger bound to any input, a clock too (it fires on clock actions)', () => {
+    const triggers = inputs.map((input, i) => ({ name: `t${i}`, animation: 'pulse', on: input.name }));
+    expect(problems({ inputs, triggers })).toEqual([]);
   });
 
   it('names the nearest element for a target misspelt', () => {
