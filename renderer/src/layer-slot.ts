@@ -21,10 +21,12 @@ export interface LayerSlot {
 /** Scenes allowed to play their `out` at once on one layer; a faster operator than that cuts the oldest. */
 const MAX_LEAVING = 2;
 
+/** `onEmpty` runs when the last leaving scene has gone and nothing is drawn: the slot may be removed. */
 export function createLayerSlot(
   doc: Document,
   layer: number,
   stage: () => { width: number; height: number },
+  onEmpty: () => void,
 ): LayerSlot {
   const el = doc.createElement('div');
   setStyles(el, {
@@ -52,6 +54,7 @@ export function createLayerSlot(
     old.leave(motion, how.at, how.serverNow, () => {
       const i = leaving.indexOf(old);
       if (i >= 0) leaving.splice(i, 1);
+      if (current === null && leaving.length === 0) onEmpty();
     });
   }
 

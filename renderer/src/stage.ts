@@ -81,11 +81,23 @@ export function createStage({ win, params, fonts, now }: StageDeps): Stage {
   function slotFor(layer: number): LayerSlot {
     let slot = slots.get(layer);
     if (!slot) {
-      slot = createLayerSlot(doc, layer, () => size);
+      const created = createLayerSlot(
+        doc,
+        layer,
+        () => size,
+        () => dropSlot(layer, created),
+      );
+      slot = created;
       slots.set(layer, slot);
       ensureRoot().appendChild(slot.el);
     }
     return slot;
+  }
+
+  function dropSlot(layer: number, slot: LayerSlot): void {
+    if (slots.get(layer) !== slot || !slot.empty()) return;
+    slot.el.remove();
+    slots.delete(layer);
   }
 
   function wantedOnBus(state: ChannelState): Map<number, SceneView> {
@@ -105,16 +117,19 @@ export function createStage({ win, params, fonts, now }: StageDeps): Stage {
     for (const scene of Object.values(state.scenes)) fonts.load(scene);
   }
 
-  function drawLayer(layer: number, wanted: SceneView | null, serverNow: number): void {
+  function drawLayer(layer: number, wanted: SceneView | null, fontsReady: boolean, serverNow: number): void {
     const drawn = slots.get(layer)?.current() ?? null;
     const action = planLayer({
       drawn: drawn?.scene ?? null,
       wanted,
       change: waiting.get(layer) ?? null,
-      fontsReady: wanted ? fonts.ready(wanted) : true,
+      fontsReady,
       bus: params.bus,
     });
-    if (action.kind === 'wait') return;
+    if (action.kind === 'wait') {
+      if (wanted) fonts.load(wanted);
+      return;
+    }
     waiting.delete(layer);
     if (action.kind === 'keep') return;
     const next: SceneDom | null = wanted ? createSceneDom(doc, wanted, size) : null;
@@ -122,15 +137,17 @@ export function createStage({ win, params, fonts, now }: StageDeps): Stage {
     slotFor(layer).show(next, { mode, at: action.kind === 'change' ? action.at : 0, serverNow });
   }
 
-  function drawLayers(state: ChannelState, serverNow: number): void {
-    const wanted = wantedOnBus(state);
+  /**
+   * Layers change together: while any scene wanted on the bus waits for its fonts, none of them changes,
+   * so a snapshot's first paint is complete and a take of several layers starts as one.
+   */
+  function drawLayers(wanted: Map<number, SceneView>, serverNow: number): void {
+    const fontsReady = [...wanted.values()].every((scene) => fonts.ready(scene));
     const layers = new Set([...wanted.keys(), ...slots.keys()]);
-    for (const layer of [...layers].sort((a, b) => a - b)) drawLayer(layer, wanted.get(layer) ?? null, serverNow);
-    for (const [layer, slot] of slots) {
-      if (!slot.empty()) continue;
-      slot.el.remove();
-      slots.delete(layer);
+    for (const layer of [...layers].sort((a, b) => a - b)) {
+      drawLayer(layer, wanted.get(layer) ?? null, fontsReady, serverNow);
     }
+    for (const [layer, slot] of [...slots]) dropSlot(layer, slot);
     // A change whose layer is drawn as wanted needs no more waiting.
     for (const layer of waiting.keys()) if (!layers.has(layer)) waiting.delete(layer);
   }
@@ -166,17 +183,25 @@ export function createStage({ win, params, fonts, now }: StageDeps): Stage {
   return {
     render(state, effects, overrides) {
       if (!state.loaded) return;
+      prefetchFonts(state);
+      const wanted = wantedOnBus(state);
+      // Nothing at all is painted until the first complete picture can be.
+      if (!root && ![...wanted.values()].every((scene) => fonts.ready(scene))) {
+        for (const scene of wanted.values()) fonts.load(scene);
+        for (const change of effects.layers) waiting.set(change.layer, change);
+        unplayed = [...unplayed, ...effects.triggers];
+        return;
+      }
       ensureRoot();
       size = { width: state.width, height: state.height };
       fit();
-      prefetchFonts(state);
       const serverNow = now() + state.serverOffsetMs;
       if (effects.settle) {
         for (const slot of slots.values()) slot.settle();
         waiting.clear();
       }
       for (const change of effects.layers) waiting.set(change.layer, change);
-      drawLayers(state, serverNow);
+      drawLayers(wanted, serverNow);
       writeValues(state, overrides, serverNow, false);
       playTriggers(state, effects.triggers, serverNow);
     },
