@@ -4,6 +4,14 @@ import { normaliseDefinition, SceneDefinitionIn } from '../api/scenes/schemas.js
 import { forEachElement, type InputDef, type SceneElement } from '../protocol/index.js';
 import { findTemplate, TEMPLATES } from './index.js';
 
+/** The weights the output page bundles for each face (docs/scenes.md, "Typefaces"). */
+const WEIGHTS: Record<string, [number, number]> = {
+  Inter: [400, 800],
+  Oswald: [400, 700],
+  'Barlow Condensed': [400, 800],
+  'Roboto Mono': [400, 700],
+};
+
 /** Title safe: the middle 90 % of a 1920×1080 stage. */
 const SAFE = { left: 96, top: 54, right: 1824, bottom: 1026 };
 
@@ -50,10 +58,12 @@ describe.each(TEMPLATES.map((t) => [t.id, t] as const))('template %s', (_id, tem
     });
   });
 
-  it('sets a bundled typeface on every text and clock, and lets names shrink to fit in capitals', () => {
+  it('sets a bundled typeface and weight on every text and clock, and lets names shrink to fit in capitals', () => {
     forEachElement(template.definition.elements, (el) => {
       if (el.type !== 'text' && el.type !== 'clock') return;
-      expect(el.fontFamily).toBeDefined();
+      const [lightest, boldest] = WEIGHTS[el.fontFamily ?? '']!;
+      expect(el.fontWeight).toBeGreaterThanOrEqual(lightest);
+      expect(el.fontWeight).toBeLessThanOrEqual(boldest);
       if (el.type === 'text' && /\{(home|away|name)\}/.test(el.text)) {
         expect(el.uppercase).toBe(true);
         expect(el.shrink).not.toBe(false);
