@@ -17,10 +17,12 @@ import { startAccountPruning } from './auth/account-pruning.js';
 import { bootstrapCredentials, type BootstrapResult } from './auth/bootstrap.js';
 import type { Config } from './config.js';
 import { Engine, MemoryBroker, systemTime, type TimeSource } from './engine/index.js';
+import { newId } from './ids.js';
 import { createLogger, repeatedOnce } from './logger.js';
 import { MemoryLoginThrottle } from './limits/memory-login-throttle.js';
 import { MemoryRateLimiter } from './limits/memory-rate-limiter.js';
 import { createServerMetrics, type ServerMetrics } from './metrics/server-metrics.js';
+import { startEventPruning } from './store/event-retention.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
 import type { RenderSocketDeps } from './transport/render-socket.js';
@@ -36,6 +38,8 @@ export interface ServerHandle {
   store: Store;
   logger: Logger;
   firstRun: BootstrapResult;
+  /** Tests only: a request straight into the Hono app, past the transport (and its fast routes). */
+  fetchApi(request: Request): Promise<Response>;
   /** Graceful drain (docs/api.md, "Operations"): stop accepting, finish the tick, flush, close sockets with 1001. */
   stop(): Promise<void>;
 }
@@ -70,6 +74,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     time: options.time ?? systemTime,
     committer: store,
     broker,
+    newEventId: () => newId('evt'),
     onTickError: repeatedOnce((err, ctx, repeats) =>
       logger.error({ err, ...ctx, ...(repeats ? { repeats } : {}) }, 'tick error contained'),
     ),
@@ -132,12 +137,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   health = 'ready';
   logger.info({ host: config.host, port, baseUrl, channels: engine.channelCount() }, 'listening');
   const stopPruning = startAccountPruning(store.accounts, logger);
+  const stopEventPruning = startEventPruning(store, logger);
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
       health = 'draining';
       stopPruning();
+      stopEventPruning();
       transport.stopAccepting();
       await engine.stop();
       // Let acknowledgements of the last tick reach their sockets before they close.
@@ -147,7 +154,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       await store.close();
       logger.info('stopped');
     })());
-  return { port, baseUrl, engine, store, logger, firstRun, stop };
+  const fetchApi = async (request: Request) => api.fetch(request, bindings);
+  return { port, baseUrl, engine, store, logger, firstRun, fetchApi, stop };
 }
 
 function publicHost(host: string): string {

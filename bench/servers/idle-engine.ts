@@ -18,9 +18,13 @@ import {
   type SceneRecord,
   type StoredChannel,
 } from '../../src/engine/index.js';
+import type { ClockState } from '../../src/protocol/index.js';
 import { scoreboard } from '../../src/templates/scoreboard.js';
 import { childConfig, memorySnapshot, ready, serveParent, sleep } from '../lib/child.js';
 import { summary } from '../lib/stats.js';
+
+/** Shared, as the store's loader shares it among channels without clocks. */
+const NO_CLOCKS = new Map<string, ClockState>();
 
 function stored(i: number): StoredChannel {
   const now = new Date().toISOString();
@@ -46,8 +50,9 @@ function stored(i: number): StoredChannel {
   };
   const live = {
     values: new Map(),
-    program: { sceneId: scene.id, since: now },
-    preview: null,
+    clocks: NO_CLOCKS,
+    program: [{ sceneId: scene.id, layer: 0, since: now }],
+    preview: [],
     frame: 0,
     updatedAt: now,
   };
@@ -58,10 +63,12 @@ const { idle, driven } = childConfig<{ idle: number; driven?: boolean }>();
 const FRAME_MS = 1000 / 60;
 const manual = driven ? new ManualTime(Date.now()) : null;
 const durations: number[] = [];
+let events = 0;
 const engine = new Engine({
   time: manual ?? systemTime,
   committer: { commitTick: () => {} },
   broker: new MemoryBroker(),
+  newEventId: () => `evt_${++events}`,
   onTick: ({ durationMs, changed }) => {
     if (changed > 0) durations.push(durationMs * 1000);
   },

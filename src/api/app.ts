@@ -9,6 +9,7 @@ import { passwordRoutes } from './accounts/password-routes.js';
 import { workspaceRoutes } from './accounts/workspace-routes.js';
 import { channelRoutes } from './channels/routes.js';
 import type { ApiDeps, ApiEnv } from './env.js';
+import { eventRoutes } from './events/routes.js';
 import { inputRoutes } from './inputs/routes.js';
 import { keyRoutes } from './keys/routes.js';
 import { authenticate } from './middleware/authenticate.js';
@@ -69,6 +70,7 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
     inputRoutes,
     playoutRoutes,
     templateRoutes,
+    eventRoutes,
     keyRoutes,
     authRoutes,
     passwordRoutes,

@@ -21,9 +21,28 @@ export interface Scene {
   id: string;
   channelId: string;
   name: string;
+  /** 0–99: each bus holds one scene per layer. */
+  layer: number;
   inputs: { name: string; type: string; label: string; default: InputValue }[];
+  /** The names of the scene's triggers. */
   triggers: string[];
   definition: unknown;
+}
+
+export interface ClockState {
+  running: boolean;
+  ms: number;
+  at: number;
+}
+
+export interface Event {
+  id: string;
+  type:
+    'channel.played' | 'channel.scene_loaded' | 'channel.trigger_fired' | 'channel.bind_updated' | 'channel.cleared';
+  orgId: string;
+  channelId: string;
+  createdAt: string;
+  data: Record<string, unknown> & { source: string };
 }
 
 export interface State {
@@ -31,10 +50,11 @@ export interface State {
   frame: number;
   serverTime: string;
   fps: number;
-  program: { sceneId: string; since: string } | null;
-  preview: { sceneId: string } | null;
+  /** One entry per layer, sorted by layer. */
+  program: { sceneId: string; layer: number; since: string }[];
+  preview: { sceneId: string; layer: number }[];
   inputs: Record<string, InputValue>;
-  clocks: Record<string, unknown>;
+  clocks: Record<string, ClockState>;
   updatedAt: string;
 }
 

@@ -7,11 +7,13 @@
 import WebSocket from 'ws';
 import type {
   AckMessage,
+  ClockState,
   ErrorMessage,
+  FiredTrigger,
   FrameMessage,
   InputValue,
-  PreviewBus,
-  ProgramBus,
+  PreviewEntry,
+  ProgramEntry,
   SceneView,
   ServerMessage,
   SnapshotMessage,
@@ -21,9 +23,10 @@ export type { AckMessage, ErrorMessage, FrameMessage, ServerMessage, SnapshotMes
 
 export interface Mirror {
   frame: number;
-  program: ProgramBus | null;
-  preview: PreviewBus | null;
+  program: ProgramEntry[];
+  preview: PreviewEntry[];
   inputs: Record<string, InputValue>;
+  clocks: Record<string, ClockState>;
   scenes: Record<string, SceneView>;
 }
 
@@ -59,6 +62,8 @@ export class RenderClient {
   /** Frames whose `prev` did not match: each one made the client ask for a resync. */
   gaps = 0;
   snapshots = 0;
+  /** Triggers fired in the frames applied, in order (a snapshot never replays them). */
+  readonly fired: FiredTrigger[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
   private waiters = new Set<() => void>();
 
@@ -182,7 +187,14 @@ export class RenderClient {
     this.snapshots++;
     this.synced = true;
     const scenes = Object.fromEntries(msg.scenes.map((s) => [s.id, s]));
-    this.mirror = { frame: msg.frame, program: msg.program, preview: msg.preview, inputs: { ...msg.inputs }, scenes };
+    this.mirror = {
+      frame: msg.frame,
+      program: msg.program,
+      preview: msg.preview,
+      inputs: { ...msg.inputs },
+      clocks: { ...msg.clocks },
+      scenes,
+    };
   }
 
   private applyFrame(msg: FrameMessage): void {
@@ -196,10 +208,14 @@ export class RenderClient {
     }
     m.frame = msg.frame;
     Object.assign(m.inputs, msg.inputs);
+    for (const name of msg.removedInputs ?? []) delete m.inputs[name];
+    Object.assign(m.clocks, msg.clocks);
+    for (const name of msg.removedClocks ?? []) delete m.clocks[name];
     if (msg.program !== undefined) m.program = msg.program;
     if (msg.preview !== undefined) m.preview = msg.preview;
     for (const s of msg.scenes ?? []) m.scenes[s.id] = s;
     for (const id of msg.removedScenes ?? []) delete m.scenes[id];
+    this.fired.push(...(msg.triggers ?? []));
   }
 
   private wake(): void {

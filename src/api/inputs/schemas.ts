@@ -18,16 +18,26 @@ export const InputsResult = z
   })
   .openapi('InputsResult');
 
+const ClockStateOut = z.object({ running: z.boolean(), ms: z.number(), at: z.number() }).openapi('ClockState');
+
 export const StateOut = z
   .object({
     channelId: z.string(),
     frame: z.number().int(),
     serverTime: z.string(),
     fps: z.number(),
-    program: z.object({ sceneId: z.string(), since: z.string() }).nullable(),
-    preview: z.object({ sceneId: z.string() }).nullable(),
-    inputs: z.record(z.string(), InputValueSchema),
-    clocks: z.record(z.string(), z.object({ running: z.boolean(), ms: z.number(), at: z.number() })),
+    program: z
+      .array(z.object({ sceneId: z.string(), layer: z.number().int(), since: z.string() }))
+      .openapi({ description: 'What is on air: one scene per layer, sorted by layer, with when it went to air.' }),
+    preview: z
+      .array(z.object({ sceneId: z.string(), layer: z.number().int() }))
+      .openapi({ description: 'What is cued: one scene per layer, sorted by layer.' }),
+    inputs: z
+      .record(z.string(), InputValueSchema)
+      .openapi({ description: 'The effective value of every declared input but the clocks.' }),
+    clocks: z.record(z.string(), ClockStateOut).openapi({
+      description: 'Every declared clock: `ms` at server time `at`, moving on while `running`.',
+    }),
     updatedAt: z.string(),
   })
   .openapi('State');

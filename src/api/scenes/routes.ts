@@ -7,8 +7,9 @@ import { findTemplate, TEMPLATES } from '../../templates/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { routeDefiner } from '../route.js';
 import { ChannelIdParam, ListQuery, listOf, page, json } from '../schemas/common.js';
+import { assertDeletable, assertLayerKept } from './on-air-checks.js';
 import { sceneView } from './scene-view.js';
-import { normaliseInputs, SceneDefinitionIn, SceneIn, SceneOut, SceneUpdate } from './schemas.js';
+import { normaliseDefinition, SceneIn, SceneOut, SceneUpdate } from './schemas.js';
 
 const SceneParams = ChannelIdParam.extend({
   sceneId: z
@@ -106,7 +107,7 @@ export function sceneRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
         request: { params: SceneParams, body: { required: true, ...json(SceneUpdate) } },
         responses: {
           200: { description: 'The scene', ...json(SceneOut) },
-          409: { description: "An input clashes with the channel's" },
+          409: { description: "An input clashes with the channel's, or the layer changes while on a bus" },
         },
       },
     ),
@@ -121,6 +122,7 @@ export function sceneRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
         updatedAt: new Date().toISOString(),
       };
       engine.checkScene(scene);
+      assertLayerKept(engine, before, scene);
       await store.updateScene(scene);
       engine.upsertScene(scene);
       return c.json(sceneView(scene), 200);
@@ -134,14 +136,18 @@ export function sceneRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
         method: 'delete',
         path: '/channels/{id}/scenes/{sceneId}',
         tags: ['Scenes'],
-        summary: 'Delete a scene (taken off air and out of preview if it is there)',
+        summary: 'Delete a scene (refused while it is on program or preview)',
         request: { params: SceneParams },
-        responses: { 204: { description: 'Deleted' } },
+        responses: {
+          204: { description: 'Deleted' },
+          409: { description: 'The scene is on program or preview' },
+        },
       },
     ),
     async (c) => {
       const { id, sceneId } = c.req.valid('param');
       findScene(engine, id, sceneId);
+      assertDeletable(engine, id, sceneId);
       await store.deleteScene(sceneId);
       engine.removeScene(id, sceneId);
       return c.body(null, 204);
@@ -167,8 +173,4 @@ function resolveDefinition(body: z.infer<typeof SceneIn>): SceneDefinition {
     });
   }
   return structuredClone(template.definition);
-}
-
-function normaliseDefinition(def: z.infer<typeof SceneDefinitionIn>): SceneDefinition {
-  return { inputs: normaliseInputs(def.inputs), triggers: def.triggers, layers: def.layers };
 }
