@@ -1,13 +1,24 @@
 /**
  * kill -9 in the middle of a stream of PATCHes (docs/api.md, "Channels": "the 200 is sent only after that tick's state
- * is durable"): after a restart on the same data dir, every acknowledged value is there. PATCHes are
- * sequential, so the last acknowledged value of each input must be the current one — unless the one
- * PATCH in flight at the kill was committed without its answer getting out, which is allowed.
+ * is durable"): after a restart on the same data dir, every acknowledged value is there, and so is its event
+ * (docs/api.md, "Events": written in the same transaction). PATCHes are sequential, so the last acknowledged value
+ * of each input must be the current one, and the log holds one `channel.bind_updated` per acknowledged PATCH in the
+ * order they were answered — unless the one PATCH in flight at the kill was committed without its answer getting
+ * out, which is allowed (at the end of the log).
  * The stream goes round three channels so that no channel nears its 30 updates/s limit.
  */
 import fs from 'node:fs';
 import { afterEach, expect, it, vi } from 'vitest';
-import { api, createChannelWithScoreboard, getState, type InputValue } from './helpers/api.js';
+import {
+  api,
+  createChannelWithScoreboard,
+  expectStatus,
+  getState,
+  type Api,
+  type Event,
+  type InputValue,
+  type List,
+} from './helpers/api.js';
 import { makeDataDir, serverEnv, TEST_KEY } from './helpers/server.js';
 import { spawnServer, type ChildServer } from './helpers/spawn-server.js';
 
@@ -32,6 +43,8 @@ type Slot = `${string}/${string}`;
 interface Stream {
   /** Last acknowledged value per slot. */
   acked: Map<Slot, InputValue>;
+  /** Every acknowledged PATCH, in the order of its answer. */
+  log: { slot: Slot; value: InputValue }[];
   ackCount: number;
   inFlight: { slot: Slot; value: InputValue } | null;
   done: Promise<void>;
@@ -39,7 +52,7 @@ interface Stream {
 
 /** Sequential PATCHes cycling through channels and inputs until a request fails (the server is gone). */
 function patchStream(url: string, channelIds: string[]): Stream {
-  const stream: Stream = { acked: new Map(), ackCount: 0, inFlight: null, done: Promise.resolve() };
+  const stream: Stream = { acked: new Map(), log: [], ackCount: 0, inFlight: null, done: Promise.resolve() };
   const names = ['scoreA', 'scoreB', 'home'] as const;
   stream.done = (async () => {
     for (let i = 0; ; i++) {
@@ -62,6 +75,7 @@ function patchStream(url: string, channelIds: string[]): Stream {
       // Anything but 200 was not acknowledged, so it promises nothing.
       if (res.status === 200) {
         stream.acked.set(slot, value);
+        stream.log.push({ slot, value });
         stream.ackCount++;
       }
     }
@@ -91,7 +105,7 @@ it('keeps every acknowledged PATCH across kill -9', async () => {
   expect(stream.acked.size).toBe(9);
   for (const { channelId, sceneId } of channels) {
     const state = await getState(after, channelId);
-    expect(state.program?.sceneId).toBe(sceneId);
+    expect(state.program.map((e) => e.sceneId)).toEqual([sceneId]);
     for (const name of ['scoreA', 'scoreB', 'home']) {
       const slot: Slot = `${channelId}/${name}`;
       const allowed = [stream.acked.get(slot)];
@@ -99,4 +113,26 @@ it('keeps every acknowledged PATCH across kill -9', async () => {
       expect(allowed, slot).toContain(state.inputs[name]);
     }
   }
+
+  // Every acknowledged PATCH has its event, in order; the one in flight may follow them.
+  const logged = (await boundEvents(after)).map((e) => {
+    const [[name, value]] = Object.entries(e.data.inputs as Record<string, InputValue>) as [[string, InputValue]];
+    return { slot: `${e.channelId}/${name}` as Slot, value };
+  });
+  const expected = logged.length === stream.log.length + 1 && inFlight ? [...stream.log, inFlight] : stream.log;
+  expect(logged).toEqual(expected);
 });
+
+/** Every `channel.bind_updated` in the log, oldest first. */
+async function boundEvents(call: Api): Promise<Event[]> {
+  const out: Event[] = [];
+  for (let cursor = ''; ;) {
+    const page = expectStatus(
+      await call<List<Event>>('GET', `/v1/events?type=channel.bind_updated&limit=100${cursor}`),
+      200,
+    );
+    out.push(...page.data);
+    if (!page.nextCursor) return out;
+    cursor = `&cursor=${page.nextCursor}`;
+  }
+}

@@ -114,3 +114,36 @@ describe('PATCH → frame', () => {
     expect(client.mirror!.inputs.scoreA).toBe(3);
   });
 });
+
+describe('clocks and triggers → frame', () => {
+  it('a clock op is answered with its state, which renderers get in the frame of the same number', async () => {
+    const client = await renderer();
+    const res = await call<{ frame: number; clock: { running: boolean; ms: number; at: number } }>(
+      'POST',
+      `/v1/channels/${channelId}/clocks/gameClock`,
+      { action: 'start' },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.clock).toMatchObject({ running: true, ms: 720_000 });
+    const frame = await client.next<FrameMessage>((m) => isFrame(m) && m.frame === res.body.frame);
+    expect(frame.clocks).toEqual({ gameClock: res.body.clock });
+    expect(client.mirror!.clocks.gameClock).toEqual(res.body.clock);
+    expect((await getState(call, channelId)).clocks.gameClock).toEqual(res.body.clock);
+  });
+
+  it('a trigger bound to an input fires in the frame that changes it; firing one by name does too', async () => {
+    const client = await renderer();
+    const result = await patchInputs(call, channelId, { scoreA: 1 });
+    const frame = await client.next<FrameMessage>((m) => isFrame(m) && m.frame === result.frame);
+    expect(frame.triggers).toEqual([
+      { name: 'flashScoreA', sceneId: expect.any(String) as string, at: expect.any(Number) as number },
+    ]);
+
+    const fired = await call<{ frame: number }>('POST', `/v1/channels/${channelId}/triggers/flashScoreB`);
+    expect(fired.status).toBe(200);
+    await client.next((m) => isFrame(m) && m.frame === fired.body.frame);
+    expect(client.fired.map((t) => t.name)).toEqual(['flashScoreA', 'flashScoreB']);
+    const unknown = await call<{ code: string }>('POST', `/v1/channels/${channelId}/triggers/flashScoreC`);
+    expect([unknown.status, unknown.body.code]).toEqual([404, 'unknown_trigger']);
+  });
+});

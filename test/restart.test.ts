@@ -1,6 +1,7 @@
 /**
- * Restart on the same data dir (docs/api.md, "Channels" and "Operations"): channels, scenes, input values and both
- * buses come back from SQLite, and renderers that reconnect get them in their snapshot and keep the frame sequence.
+ * Restart on the same data dir (docs/api.md, "Channels" and "Operations"): channels, scenes, input values, clocks and
+ * both buses (every layer) come back from SQLite, and renderers that reconnect get them in their snapshot and keep
+ * the frame sequence.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import {
@@ -39,11 +40,15 @@ async function connect(channelId: string, token: string): Promise<RenderClient> 
   return client;
 }
 
-/** Two channels: one on air with values set, one with a scene cued in preview and nothing on air. */
+/**
+ * Two channels: one on air with values set and its game clock running, one with a scene cued in preview, nothing
+ * on air, and its clock set and stopped.
+ */
 async function populate() {
   const live = await createChannelWithScoreboard(call, 'Live');
   await patchInputs(call, live.channelId, { scoreA: 7, scoreB: 3, home: 'Lions', period: 2 });
   await patchInputs(call, live.channelId, { period: null }); // back to the default: must stay the default
+  expectStatus(await call('POST', `/v1/channels/${live.channelId}/clocks/gameClock`, { action: 'start' }), 200);
   const cued = await createChannelWithScoreboard(call, 'Cued');
   const lower = expectStatus(
     await call<Scene>('POST', `/v1/channels/${cued.channelId}/scenes`, { name: 'Strap', template: 'lower-third' }),
@@ -52,6 +57,10 @@ async function populate() {
   expectStatus(await call('POST', `/v1/channels/${cued.channelId}/clear`), 200);
   expectStatus(await call('POST', `/v1/channels/${cued.channelId}/preview`, { sceneId: lower.id }), 200);
   await patchInputs(call, cued.channelId, { name: 'Ada Lovelace', accent: '#00ff88' });
+  expectStatus(
+    await call('POST', `/v1/channels/${cued.channelId}/clocks/gameClock`, { action: 'set', ms: 90_000 }),
+    200,
+  );
   return { live, cued, lowerId: lower.id };
 }
 
@@ -73,10 +82,15 @@ it('brings back channels, scenes, inputs and program/preview after a restart', a
   const before = await snapshotOfApi([live.channelId, cued.channelId]);
   expect(before.channels).toHaveLength(2);
   expect(before.perChannel[0]!.state).toMatchObject({
-    program: { sceneId: live.sceneId },
+    program: [{ sceneId: live.sceneId, layer: 10 }],
     inputs: { scoreA: 7, scoreB: 3, home: 'Lions', away: 'AWAY', period: 1 },
+    clocks: { gameClock: { running: true, ms: 720_000 } },
   });
-  expect(before.perChannel[1]!.state).toMatchObject({ program: null, preview: { sceneId: lowerId } });
+  expect(before.perChannel[1]!.state).toMatchObject({
+    program: [],
+    preview: [{ sceneId: lowerId, layer: 20 }],
+    clocks: { gameClock: { running: false, ms: 90_000 } },
+  });
 
   await server.restart();
 
@@ -95,15 +109,16 @@ it('gives a reconnecting renderer everything in its snapshot, and frames continu
   const snapshotFrame = again.mirror!.frame;
   expect(again.mirror).toEqual(beforeSnapshot);
   expect(again.mirror).toMatchObject({
-    program: { sceneId: live.sceneId },
+    program: [{ sceneId: live.sceneId, layer: 10 }],
     inputs: { scoreA: 7, scoreB: 3, home: 'Lions', period: 1 },
+    clocks: { gameClock: { running: true, ms: 720_000 } },
   });
   expect(Object.keys(again.mirror!.scenes)).toEqual([live.sceneId]);
 
   const cuedClient = await connect(cued.channelId, cued.token);
   expect(cuedClient.mirror).toMatchObject({
-    program: null,
-    preview: { sceneId: lowerId },
+    program: [],
+    preview: [{ sceneId: lowerId, layer: 20 }],
     inputs: { name: 'Ada Lovelace', accent: '#00ff88' },
   });
 
@@ -132,6 +147,9 @@ it('keeps a rotated output token and refuses the old one after a restart', async
 it('forgets a deleted channel and a deleted scene across a restart', async () => {
   const { live, cued, lowerId } = await populate();
   expectStatus(await call('DELETE', `/v1/channels/${live.channelId}`), 204);
+  // A scene in preview cannot be deleted: take it to air and clear it first.
+  expectStatus(await call('POST', `/v1/channels/${cued.channelId}/take`), 200);
+  expectStatus(await call('POST', `/v1/channels/${cued.channelId}/clear`, { sceneId: lowerId }), 200);
   expectStatus(await call('DELETE', `/v1/channels/${cued.channelId}/scenes/${lowerId}`), 204);
 
   await server.restart();
@@ -141,5 +159,5 @@ it('forgets a deleted channel and a deleted scene across a restart', async () =>
   expect((await call('GET', `/v1/channels/${live.channelId}/state`)).status).toBe(404);
   const scenes = expectStatus(await call<List<Scene>>('GET', `/v1/channels/${cued.channelId}/scenes`), 200);
   expect(scenes.data.map((s) => s.id)).toEqual([cued.sceneId]);
-  expect((await getState(call, cued.channelId)).preview).toBeNull();
+  expect(await getState(call, cued.channelId)).toMatchObject({ program: [], preview: [] });
 });
