@@ -117,7 +117,8 @@ it('keeps every acknowledged PATCH across kill -9', async () => {
   // Every acknowledged PATCH has its event, in order; the one in flight may follow them.
   const logged = (await boundEvents(after)).map((e) => {
     const [[name, value]] = Object.entries(e.data.inputs as Record<string, InputValue>) as [[string, InputValue]];
-    return { slot: `${e.channelId}/${name}` as Slot, value };
+    const slot: Slot = `${e.channelId}/${name}`;
+    return { slot, value };
   });
   const expected = logged.length === stream.log.length + 1 && inFlight ? [...stream.log, inFlight] : stream.log;
   expect(logged).toEqual(expected);
