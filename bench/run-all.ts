@@ -15,6 +15,7 @@ import type { BenchOptions } from './lib/cli.js';
 import { cpuBusy, machineLine, stealMeter } from './lib/machine.js';
 import { renderTable, type Table } from './lib/table.js';
 import { runMemory } from './memory.js';
+import { runRenderer } from './renderer.js';
 import { runRest } from './rest.js';
 
 const BENCHES: [string, (o: BenchOptions) => Promise<Table[]>][] = [
@@ -22,6 +23,7 @@ const BENCHES: [string, (o: BenchOptions) => Promise<Table[]>][] = [
   ['latency', runLatency],
   ['rest', runRest],
   ['memory', runMemory],
+  ['renderer', runRenderer],
 ];
 
 const WEBHOOKS: Table = {
