@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clockTime } from '../src/protocol/index.js';
+import { clockTime, type SceneDefinition } from '../src/protocol/index.js';
 import { formatClock } from '../renderer/src/format.js';
 import { launchChromium } from './helpers/browser.js';
 import { decodePng } from './helpers/png.js';
@@ -292,6 +292,28 @@ describe('renderer drawing scene format v1 (fake feed)', () => {
     expect(await shown(clean)).toContain('Jane Doe');
     const program = await openPage();
     expect(await shown(program)).not.toContain('PREVIEW');
+  });
+
+  it('draws nothing for a broken image or a scene it cannot read, and every other layer still', async () => {
+    const broken = { ...lowerThird(), layer: 5, elements: undefined } as unknown as SceneDefinition;
+    const picture = lowerThird();
+    picture.elements = [
+      { type: 'image', x: 0, y: 0, width: 400, height: 400, src: `${'http'}://127.0.0.1:9/none.png` },
+      { type: 'image', x: 1400, y: 600, width: 400, height: 400, src: '{logo}', fit: 'fill' },
+    ];
+    await startFeed();
+    feed.channel.scenes.push(view('broken', broken), view('picture', { ...picture, layer: 30 }));
+    feed.channel.program = [{ sceneId: 'broken', layer: 5, since }, SCORE, { sceneId: 'picture', layer: 30, since }];
+    feed.channel.inputs.logo = `${feed.url}/test/red.png`;
+    const page = await openPage();
+    expect(await shown(page)).toContain('LIONS');
+    await page.waitForTimeout(300);
+    const png = decodePng(await page.screenshot({ omitBackground: true }));
+    // The image box covers the top-left 200×200 page pixels, but its source does not load: transparent.
+    expect(png.at(10, 150)[3]).toBe(0);
+    expect(png.at(190, 190)[3]).toBe(0);
+    // The image input's picture, stretched over its box (page pixels 700–900, 300–500).
+    expect(png.at(800, 400)).toEqual([255, 0, 0, 255]);
   });
 
   it('keeps the CasparCG hooks: update() overrides an input on this page, stop() and play() hide and show', async () => {

@@ -9,7 +9,9 @@ export function fontSpecs(definition: SceneDefinition): readonly string[] {
   let specs = cache.get(definition);
   if (!specs) {
     const unique = new Set<string>();
-    forEachElement(definition.elements, (el) => {
+    // A definition the page cannot read needs no font; drawing it fails on its own layer (stage.ts).
+    const elements = Array.isArray(definition.elements) ? definition.elements : [];
+    forEachElement(elements, (el) => {
       if (el.type === 'text' || el.type === 'clock') {
         unique.add(`${fontWeight(el)} 16px "${el.fontFamily ?? DEFAULT_FONT}"`);
       }

@@ -28,7 +28,8 @@ describe('transitions', () => {
     expect(inLeft?.frames.map((f) => f.transform)).toEqual(['translate(-1920px, 0px)', 'translate(0px, 0px)']);
     const outBottom = transitionMotion({ type: 'slide', from: 'bottom', durationMs: 300 }, 'out', stage);
     expect(outBottom?.frames.map((f) => f.transform)).toEqual(['translate(0px, 0px)', 'translate(0px, 1080px)']);
-    expect(outBottom?.easing).toBe('ease-in-out');
+    expect(outBottom?.easing).toBe('ease-in');
+    expect(inLeft?.easing).toBe('ease-out');
   });
 
   it('wipes with clip-path inset, starting at the named edge', () => {

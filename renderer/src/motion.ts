@@ -22,7 +22,8 @@ export interface Motion {
 }
 
 export const DEFAULT_TRIGGER_MS = 600;
-const DEFAULT_EASING: Easing = 'ease-in-out';
+/** As the API writes out a stored definition (src/api/scenes/schemas.ts): arriving slows, leaving speeds up. */
+const DEFAULT_EASING: Record<'in' | 'out', Easing> = { in: 'ease-out', out: 'ease-in' };
 
 /** The keyframes of a scene's `in` or `out`, or null when it is a cut (drawn at once). */
 export function transitionMotion(
@@ -37,7 +38,7 @@ export function transitionMotion(
   return {
     frames: frames.map((f, i) => ({ ...f, offset: i })),
     durationMs: Math.min(10_000, t.durationMs),
-    easing: t.easing ?? DEFAULT_EASING,
+    easing: t.easing ?? DEFAULT_EASING[direction],
   };
 }
 

@@ -39,6 +39,23 @@ export interface StageDeps {
   now: () => number;
 }
 
+/**
+ * One scene the page cannot draw (a definition it does not understand) must not take the other layers
+ * down with it: the error is reported once per distinct message and that layer is skipped.
+ */
+const reported = new Set<string>();
+function guarded(what: string, draw: () => void): void {
+  try {
+    draw();
+  } catch (err) {
+    const key = `${what}: ${String(err)}`;
+    if (reported.size < 100 && !reported.has(key)) {
+      reported.add(key);
+      console.warn(`onair: cannot draw ${what}`, err);
+    }
+  }
+}
+
 export function createStage({ win, params, fonts, now }: StageDeps): Stage {
   const doc = win.document;
   const slots = new Map<number, LayerSlot>();
@@ -145,7 +162,7 @@ export function createStage({ win, params, fonts, now }: StageDeps): Stage {
     const fontsReady = [...wanted.values()].every((scene) => fonts.ready(scene));
     const layers = new Set([...wanted.keys(), ...slots.keys()]);
     for (const layer of [...layers].sort((a, b) => a - b)) {
-      drawLayer(layer, wanted.get(layer) ?? null, fontsReady, serverNow);
+      guarded(`layer ${layer}`, () => drawLayer(layer, wanted.get(layer) ?? null, fontsReady, serverNow));
     }
     for (const [layer, slot] of [...slots]) dropSlot(layer, slot);
     // A change whose layer is drawn as wanted needs no more waiting.
@@ -157,10 +174,12 @@ export function createStage({ win, params, fonts, now }: StageDeps): Stage {
     for (const slot of slots.values()) {
       const dom = slot.current();
       if (!dom || (liveOnly && !dom.live)) continue;
-      const values = createSceneValues(dom.scene, { ...state, overrides, serverNow });
-      if (liveOnly) dom.tick(values, fits);
-      else dom.update(values, fits);
-      moving ||= values.moving();
+      guarded(`scene ${dom.scene.id}`, () => {
+        const values = createSceneValues(dom.scene, { ...state, overrides, serverNow });
+        if (liveOnly) dom.tick(values, fits);
+        else dom.update(values, fits);
+        moving ||= values.moving();
+      });
     }
     fits.flush();
     return moving;

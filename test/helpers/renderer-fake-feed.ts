@@ -8,6 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -104,6 +105,8 @@ export async function startFakeFeed(initial: Partial<FeedChannel> = {}): Promise
     ...initial,
   };
   const app = new Hono<ApiEnv>();
+  // A picture for image elements: 8×8 opaque red.
+  app.get('/test/red.png', () => new Response(redPng(), { headers: { 'Content-Type': 'image/png' } }));
   app.route('/', renderRoutes({ renderer: loadRendererAssets(RENDERER_DIST) } as unknown as ApiDeps));
   const server = http.createServer(getRequestListener(app.fetch));
   const wss = new WebSocketServer({ noServer: true });
@@ -168,3 +171,23 @@ export async function startFakeFeed(initial: Partial<FeedChannel> = {}): Promise
 }
 
 export type { FiredTrigger };
+
+function redPng(): Uint8Array<ArrayBuffer> {
+  const chunk = (type: string, body: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(body.length, 0);
+    head.write(type, 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), body])), 0);
+    return Buffer.concat([head, body, crc]);
+  };
+  const ihdr = Buffer.from([0, 0, 0, 8, 0, 0, 0, 8, 8, 2, 0, 0, 0]);
+  const row = Buffer.from([0, ...Array.from({ length: 8 }, () => [255, 0, 0]).flat()]);
+  const png = Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: 8 }, () => row)))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+  return new Uint8Array(png);
+}
