@@ -19,7 +19,7 @@ export interface FitQueue {
   add(fit: PendingFit): void;
 }
 
-interface PendingFit {
+export interface PendingFit {
   /** Reads the natural width (forces layout once for the whole queue). */
   read(): number;
   /** Writes the scale for that width. */
