@@ -98,8 +98,18 @@ const lowerOpacity = (page: Page) =>
 
 /** The page's clock text matches the server's clock at the page's own time, to within a display frame. */
 async function expectClockInStep(page: Page, channelId: string): Promise<void> {
-  const state = await call<{ clocks: Record<string, ClockState> }>('GET', `/channels/${channelId}/state`);
-  const clock = state.clocks.clock!;
+  // Just after a restart a kept-alive connection may still reach the old, draining server (503): read again.
+  let clock: ClockState | undefined;
+  await expect
+    .poll(async () => {
+      const state = await call<{ clocks: Record<string, ClockState> }>('GET', `/channels/${channelId}/state`).catch(
+        () => null,
+      );
+      clock = state?.clocks.clock;
+      return clock !== undefined;
+    })
+    .toBe(true);
+  if (!clock) throw new Error('no clock');
   expect(clock.running).toBe(true);
   for (let i = 0; i < 4; i++) {
     await page.waitForTimeout(260);
