@@ -140,9 +140,10 @@ describe('renderer drawing scene format v1 (fake feed)', () => {
     expect(tx).toBeLessThan(-100);
     expect(tx).toBeGreaterThan(-1820);
 
-    feed.frame({ program: [SCORE, { sceneId: 'wipe', layer: 20, since }], cutLayers: [20] });
     feed.frame({ program: [SCORE], cutLayers: [20] });
+    await expect.poll(() => page.evaluate(() => document.querySelector('[data-layer="20"]'))).toBeNull();
     feed.frame({ program: [SCORE, { sceneId: 'wipe', layer: 20, since }] });
+    await expect.poll(() => unitStyle(page, 'clipPath')).not.toBe('absent');
     await page.waitForTimeout(450);
     const clip = await unitStyle(page, 'clipPath');
     const right = Number(/inset\(0(?:px|%) ([\d.]+)%/.exec(clip)?.[1]);
