@@ -395,9 +395,9 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
       ];
       await expect(Promise.resolve().then(() => store.commitTick(9, tick))).rejects.toThrow();
       expect(await store.loadChannels()).toEqual(before);
-      expect(await store.listEvents(orgId, { limit: 100 })).toEqual([]);
+      expect((await store.listEvents(orgId, { limit: 100 })).events).toEqual([]);
       expect(await (await reopen()).loadChannels()).toEqual(before);
-      expect(await store.listEvents(orgId, { limit: 100 })).toEqual([]);
+      expect((await store.listEvents(orgId, { limit: 100 })).events).toEqual([]);
       // The store is still usable afterwards.
       await store.commitTick(10, [change(a!, { set: { score: 3 }, frame: 10 })]);
       expect((await store.loadChannels())[0]!.live.values).toEqual(new Map([['score', 3]]));
@@ -418,8 +418,11 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
           change(b!, { frame: 2, events: [second[0]!] }),
           change(a!, { frame: 2, events: [second[1]!] }),
         ]);
-        expect(await (await reopen()).listEvents(orgId, { limit: 50 })).toEqual([...first, ...second]);
-        expect(await store.listEvents('org_other', { limit: 50 })).toEqual([]);
+        expect(await (await reopen()).listEvents(orgId, { limit: 50 })).toEqual({
+          events: [...first, ...second],
+          nextCursor: null,
+        });
+        expect(await store.listEvents('org_other', { limit: 50 })).toEqual({ events: [], nextCursor: null });
       });
 
       it('filter by channel and type, page with an exclusive cursor, and keep to a channel lock', async () => {
@@ -434,7 +437,7 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
           await store.commitTick(i, tick);
         }
         const list = (q: Omit<Parameters<Store['listEvents']>[1], 'limit'> & { limit?: number }) =>
-          store.listEvents(orgId, { limit: 50, ...q }).then(ids);
+          store.listEvents(orgId, { limit: 50, ...q }).then((p) => ids(p.events));
         expect(await list({})).toEqual(ids(all));
         expect(await list({ channelId: b!.id })).toEqual(ids(all.filter((e) => e.channelId === b!.id)));
         expect(await list({ type: 'channel.trigger_fired' })).toEqual(
@@ -453,8 +456,54 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
         expect(await list({ onlyChannelIds: locked, channelId: b!.id })).toEqual([]);
         expect(await list({ onlyChannelIds: [] })).toEqual([]);
         expect(
-          typesOf(await store.listEvents(orgId, { limit: 2, channelId: a!.id, type: 'channel.trigger_fired' })),
+          typesOf(
+            (await store.listEvents(orgId, { limit: 2, channelId: a!.id, type: 'channel.trigger_fired' })).events,
+          ),
         ).toEqual(['channel.trigger_fired', 'channel.trigger_fired']);
+      });
+
+      it('a full page names where the next starts; the last page says null', async () => {
+        const [a] = await insertChannels(1);
+        const events = Array.from({ length: 5 }, () => event(a!, 'channel.bind_updated'));
+        await store.commitTick(1, [change(a!, { frame: 1, events: events.slice(0, 3) })]);
+        await store.commitTick(2, [change(a!, { frame: 2, events: events.slice(3) })]);
+        expect(await store.listEvents(orgId, { limit: 2 })).toEqual({
+          events: events.slice(0, 2),
+          nextCursor: events[1]!.id,
+        });
+        expect(await store.listEvents(orgId, { limit: 2, after: events[1]!.id })).toEqual({
+          events: events.slice(2, 4),
+          nextCursor: events[3]!.id,
+        });
+        expect(await store.listEvents(orgId, { limit: 2, after: events[3]!.id })).toEqual({
+          events: events.slice(4),
+          nextCursor: null,
+        });
+        expect(await store.listEvents(orgId, { limit: 5 })).toEqual({ events, nextCursor: null });
+      });
+
+      it('a filter that matches little may answer short pages, but following nextCursor finds every event', async () => {
+        const [a, b] = await insertChannels(2);
+        // Megabytes of other channels' events (many channels per tick), then one of b's.
+        const crowd = Array.from({ length: 20 }, (_, i) => ({ id: `ch_crowd${i}`, orgId }));
+        for (let t = 0; t < 12; t++) {
+          const events = Array.from({ length: 600 }, (_, i) =>
+            event(crowd[i % 20]!, 'channel.bind_updated', LATER, { inputs: { title: 'x'.repeat(300) } }),
+          );
+          await store.commitTick(t, [change(a!, { frame: t, events })]);
+        }
+        const mine = event(b!, 'channel.cleared');
+        await store.commitTick(99, [change(b!, { frame: 99, events: [mine] })]);
+        const found: EngineEvent[] = [];
+        let pages = 0;
+        for (let after: string | undefined; ; pages++) {
+          const page = await store.listEvents(orgId, { limit: 10, channelId: b!.id, after });
+          found.push(...page.events);
+          if (page.nextCursor === null) break;
+          after = page.nextCursor;
+        }
+        expect(found).toEqual([mine]);
+        expect(pages).toBeGreaterThan(0);
       });
 
       it('outlive a deleted channel; pruning deletes those older than the cutoff only', async () => {
@@ -464,10 +513,10 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
         await store.commitTick(1, [change(a!, { frame: 1, events: old })]);
         await store.commitTick(2, [change(a!, { frame: 2, events: [kept] })]);
         await store.deleteChannel(a!.id);
-        expect(await store.listEvents(orgId, { limit: 50 })).toHaveLength(3);
+        expect((await store.listEvents(orgId, { limit: 50 })).events).toHaveLength(3);
         expect(await store.pruneEvents('2024-03-01T12:01:00.000Z')).toBe(2);
         expect(await store.pruneEvents('2024-03-01T12:01:00.000Z')).toBe(0);
-        expect(await (await reopen()).listEvents(orgId, { limit: 50 })).toEqual([kept]);
+        expect((await (await reopen()).listEvents(orgId, { limit: 50 })).events).toEqual([kept]);
       });
 
       it('pruning works through a long log in batches', async () => {
@@ -478,7 +527,7 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
         }
         await store.commitTick(9, [change(a!, { frame: 9, events: [event(a!, 'channel.played', LATER)] })]);
         expect(await store.pruneEvents(LATER)).toBe(2500);
-        expect(typesOf(await store.listEvents(orgId, { limit: 50 }))).toEqual(['channel.played']);
+        expect(typesOf((await store.listEvents(orgId, { limit: 50 })).events)).toEqual(['channel.played']);
       });
     });
   });

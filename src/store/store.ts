@@ -58,6 +58,16 @@ export interface EventQuery {
   onlyChannelIds?: readonly string[] | undefined;
 }
 
+export interface EventPage {
+  /** At most `limit`, oldest first. */
+  events: EngineEvent[];
+  /**
+   * Where the next page starts (pass it as `after`), or null at the end of the log. A filtered page may hold
+   * fewer than `limit` events, even none, while this is set: the store bounds the work of one call.
+   */
+  nextCursor: string | null;
+}
+
 export interface Store extends TickCommitter {
   close(): Promise<void>;
   /**
@@ -90,7 +100,7 @@ export interface Store extends TickCommitter {
   deleteScene(id: string): Promise<void>;
 
   /** A workspace's events, oldest first (ids sort by creation), as the ticks that caused them wrote them. */
-  listEvents(orgId: string, query: EventQuery): Promise<EngineEvent[]>;
+  listEvents(orgId: string, query: EventQuery): Promise<EventPage>;
   /** Deletes events created before `olderThan` (ISO 8601); returns how many. */
   pruneEvents(olderThan: string): Promise<number>;
 }

@@ -8,7 +8,7 @@ import { authorize, type Principal } from '../../auth/permissions.js';
 import { ENGINE_EVENT_TYPES, type Engine } from '../../engine/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { routeDefiner } from '../route.js';
-import { json, ListQuery, listOf, page } from '../schemas/common.js';
+import { json, ListQuery, listOf } from '../schemas/common.js';
 
 const EventsQuery = z.strictObject({
   ...ListQuery.shape,
@@ -48,14 +48,14 @@ export function eventRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
       const principal = c.get('principal');
       if (channelId !== undefined) checkChannel(deps.engine, principal, channelId);
       const lock = principal.kind !== 'output' && principal.channelIds ? [...principal.channelIds] : undefined;
-      const events = await deps.store.listEvents(principal.orgId, {
-        limit: limit + 1,
+      const found = await deps.store.listEvents(principal.orgId, {
+        limit,
         after: cursor,
         channelId,
         type,
         onlyChannelIds: lock,
       });
-      return c.json(page(events, limit), 200);
+      return c.json({ data: found.events, nextCursor: found.nextCursor }, 200);
     },
   );
 

@@ -71,7 +71,7 @@ it('an acknowledged change has its events in the log, in order, with the state i
   ];
   await tick();
   await Promise.all(ops);
-  const logged = await store.listEvents(orgId, { limit: 50 });
+  const logged = (await store.listEvents(orgId, { limit: 50 })).events;
   expect(logged).toEqual(delivered);
   expect(logged.map((e) => `${e.channelId === a ? 'a' : 'b'} ${e.type} ${e.data.source}`)).toEqual([
     'a channel.scene_loaded api',
@@ -100,7 +100,7 @@ it('a tick the store refuses writes neither state nor events, for any of its cha
   );
   await tick();
   expect(await Promise.all(ops)).toEqual(['unavailable', 'unavailable', 'unavailable']);
-  expect(await store.listEvents(orgId, { limit: 50 })).toEqual([]);
+  expect((await store.listEvents(orgId, { limit: 50 })).events).toEqual([]);
   expect(delivered).toEqual([]);
   const [stored] = await store.loadChannels();
   expect(stored!.live).toEqual({ ...emptyLive(), updatedAt: stored!.channel.createdAt });

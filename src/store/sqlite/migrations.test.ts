@@ -123,7 +123,7 @@ it('version 4 puts the old buses on layer 0 and rewrites old-shape scenes to for
     });
     expect(cued!.scenes[0]!.definition).toMatchObject({ version: 1, elements: [], triggers: [] });
     // The new tables are there and written with ticks.
-    expect(await store.listEvents('org_1', { limit: 10 })).toEqual([]);
+    expect(await store.listEvents('org_1', { limit: 10 })).toEqual({ events: [], nextCursor: null });
   } finally {
     await store.close();
   }

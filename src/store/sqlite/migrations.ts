@@ -158,8 +158,9 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'layers, clocks and events',
     // Issue 10. Buses hold one scene per layer: program and preview become JSON arrays of entries, the old
     // single scene landing on layer 0. Clock states live in their own table, written with the tick. Events
-    // are written in the tick's transaction and kept for 7 days; they outlive a deleted channel (it is
-    // history), so they carry no foreign key. Scene definitions are rewritten to format v1 by `up`.
+    // are written in the tick's transaction, one row per workspace per tick (./event-log.ts), and kept for
+    // 7 days; they outlive a deleted channel (it is history), so they carry no foreign key. Scene
+    // definitions are rewritten to format v1 by `up`.
     sql: `
       ALTER TABLE channels ADD COLUMN program TEXT NOT NULL DEFAULT '[]';
       ALTER TABLE channels ADD COLUMN preview TEXT NOT NULL DEFAULT '[]';
@@ -180,16 +181,18 @@ export const MIGRATIONS: readonly Migration[] = [
         at REAL NOT NULL,
         PRIMARY KEY (channel_id, name)
       ) WITHOUT ROWID;
-      CREATE TABLE events (
-        id TEXT NOT NULL,
+      CREATE TABLE event_batches (
+        seq INTEGER PRIMARY KEY,
         org_id TEXT NOT NULL,
-        channel_id TEXT NOT NULL,
-        type TEXT NOT NULL,
+        last_id TEXT NOT NULL,
+        first_id TEXT NOT NULL,
         created_at TEXT NOT NULL,
-        data TEXT NOT NULL
+        count INTEGER NOT NULL,
+        types INTEGER NOT NULL,
+        channels TEXT,
+        body TEXT NOT NULL
       );
-      CREATE INDEX events_org ON events(org_id, id);
-      CREATE INDEX events_channel ON events(channel_id, id);
+      CREATE UNIQUE INDEX event_batches_org ON event_batches(org_id, last_id);
     `,
     up: upgradeSceneDefinitions,
   },

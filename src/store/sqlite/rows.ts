@@ -1,12 +1,5 @@
 /** Row shapes of the SQLite tables and their mapping to domain records. */
-import {
-  EMPTY_BUS,
-  type ChannelRecord,
-  type EngineEvent,
-  type FrameRate,
-  type LiveState,
-  type SceneRecord,
-} from '../../engine/index.js';
+import { EMPTY_BUS, type ChannelRecord, type FrameRate, type LiveState, type SceneRecord } from '../../engine/index.js';
 import type { ClockState, InputValue, PreviewEntry, ProgramEntry, SceneDefinition } from '../../protocol/index.js';
 import type { ApiKeyRecord } from '../store.js';
 
@@ -90,15 +83,6 @@ export interface ClockRow {
   at: number;
 }
 
-export interface EventRow {
-  id: string;
-  org_id: string;
-  channel_id: string;
-  type: string;
-  created_at: string;
-  data: string;
-}
-
 /**
  * Clocks and buses are never changed in place, only replaced (the engine copies before writing), so the
  * channels that have none (most, when thousands are loaded) share one empty map and one empty bus.
@@ -132,17 +116,6 @@ function busFromJson<E extends { sceneId: string }>(json: string, text: Text): E
     if ('since' in e && typeof e.since === 'string') e.since = text(e.since);
   }
   return bus;
-}
-
-export function eventFromRow(r: EventRow): EngineEvent {
-  return {
-    id: r.id,
-    type: r.type as EngineEvent['type'],
-    orgId: r.org_id,
-    channelId: r.channel_id,
-    createdAt: r.created_at,
-    data: JSON.parse(r.data) as EngineEvent['data'],
-  };
 }
 
 /**

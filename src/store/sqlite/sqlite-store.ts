@@ -8,19 +8,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type {
-  ChannelChange,
-  ChannelRecord,
-  EngineEvent,
-  SceneRecord,
-  StoredChannel,
-  TickWrite,
-} from '../../engine/index.js';
+import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel, TickWrite } from '../../engine/index.js';
 import { newId } from '../../ids.js';
 import type { ClockState, SceneDefinition } from '../../protocol/index.js';
-import type { ApiKeyRecord, EventQuery, OrgRecord, Page, Store } from '../store.js';
+import type { ApiKeyRecord, EventPage, EventQuery, OrgRecord, Page, Store } from '../store.js';
 import { Checkpointer } from './checkpointer.js';
 import { DataDirLock } from './data-dir-lock.js';
+import { EventLog } from './event-log.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { placeholders, RowBatch } from './row-batch.js';
@@ -30,8 +24,6 @@ import {
   liveFromRow,
   type ChannelRow,
   type ClockRow,
-  eventFromRow,
-  type EventRow,
   keyFromRow,
   type KeyRow,
   sceneFromRow,
@@ -42,8 +34,6 @@ import {
 
 /** Page cache while channels load, in KiB (negative: SQLite's unit for "this many KiB"). */
 const LOAD_CACHE_SIZE = -1024;
-/** Events deleted per statement when pruning: each batch is short, and ticks run between batches. */
-const PRUNE_BATCH = 1000;
 
 export interface SqliteStoreOptions {
   dataDir: string;
@@ -58,6 +48,7 @@ export class SqliteStore implements Store {
   private readonly st: Statements;
   private readonly commitTx: (changes: readonly ChannelChange[]) => void;
   private readonly tickWrites: ReturnType<typeof tickWriteBatches>;
+  private readonly events: EventLog;
   /** Present with synchronous 'full': ticks are written unsynced and flushed by it. */
   private readonly flusher: WalFlusher | null;
   private readonly checkpointer: Checkpointer;
@@ -83,6 +74,7 @@ export class SqliteStore implements Store {
       this.st = prepareStatements(this.db);
       this.accounts = new SqliteAccounts(this.db);
       this.tickWrites = tickWriteBatches(this.db);
+      this.events = new EventLog(this.db);
       this.commitTx = this.db.transaction((changes: readonly ChannelChange[]) => this.writeTick(changes));
       this.flusher = synchronous === 'FULL' ? WalFlusher.open(`${file}-wal`) : null;
       this.db.pragma('wal_autocheckpoint = 0');
@@ -294,28 +286,17 @@ export class SqliteStore implements Store {
     this.st.deleteScene.run(id);
   }
 
-  async listEvents(orgId: string, q: EventQuery): Promise<EngineEvent[]> {
-    const params = { org: orgId, after: q.after ?? '', type: q.type ?? null, limit: q.limit };
-    const ofChannel = (channel: string) => this.st.eventsOfChannel.all({ ...params, channel }) as EventRow[];
-    let rows: EventRow[];
-    if (q.channelId !== undefined) {
-      rows = q.onlyChannelIds && !q.onlyChannelIds.includes(q.channelId) ? [] : ofChannel(q.channelId);
-    } else if (q.onlyChannelIds) {
-      // A locked key sees a few channels: one short walk of each channel's index, merged.
-      rows = [...new Set(q.onlyChannelIds)].flatMap(ofChannel);
-      rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).splice(q.limit);
-    } else {
-      rows = this.st.eventsOfOrg.all(params) as EventRow[];
-    }
-    return rows.map(eventFromRow);
+  async listEvents(orgId: string, q: EventQuery): Promise<EventPage> {
+    return this.events.list(orgId, q);
   }
 
+  /** Deletes a few hundred batches at a time, letting ticks run in between. */
   async pruneEvents(olderThan: string): Promise<number> {
     let pruned = 0;
     while (this.db.open) {
-      const { changes } = this.st.pruneEvents.run({ limit: PRUNE_BATCH, before: olderThan });
-      pruned += changes;
-      if (changes < PRUNE_BATCH) break;
+      const step = this.events.pruneSome(olderThan);
+      pruned += step.pruned;
+      if (!step.more) break;
       await new Promise((resolve) => setImmediate(resolve));
     }
     return pruned;
@@ -329,7 +310,6 @@ export class SqliteStore implements Store {
     const inputs: unknown[] = [];
     const clocks: unknown[] = [];
     const live: unknown[] = [];
-    const events: unknown[] = [];
     for (const c of changes) {
       for (const [name, value] of c.setValues) {
         if (value === null) this.st.deleteInput.run(c.channelId, name);
@@ -339,14 +319,11 @@ export class SqliteStore implements Store {
       const program = c.program !== undefined ? JSON.stringify(c.live.program) : null;
       const preview = c.preview !== undefined ? JSON.stringify(c.live.preview) : null;
       live.push(c.channelId, program, preview, c.live.frame, c.live.updatedAt);
-      for (const e of c.events) {
-        events.push(e.id, e.orgId, e.channelId, e.type, e.createdAt, JSON.stringify(e.data));
-      }
     }
     this.tickWrites.inputs.run(inputs);
     this.tickWrites.clocks.run(clocks);
     this.tickWrites.live.run(live);
-    this.tickWrites.events.run(events);
+    this.events.write(changes);
   }
 
   private clockRows(channelId: string, states: ReadonlyMap<string, ClockState | null>, rows: unknown[]): void {
@@ -380,11 +357,6 @@ function tickWriteBatches(db: Database.Database) {
       (rows) => `UPDATE channels SET program = coalesce(v.column2, channels.program),
           preview = coalesce(v.column3, channels.preview), frame = v.column4, live_updated_at = v.column5
         FROM (VALUES ${placeholders(rows, 5)}) AS v WHERE channels.id = v.column1`,
-    ),
-    events: new RowBatch(
-      db,
-      6,
-      (rows) => `INSERT INTO events (id, org_id, channel_id, type, created_at, data) VALUES ${placeholders(rows, 6)}`,
     ),
   };
 }

@@ -3,9 +3,6 @@ import type Database from 'better-sqlite3';
 
 const CHANNEL_COLUMNS = `id, org_id, name, fps, width, height, output_token, created_at, updated_at,
   program, preview, frame, live_updated_at`;
-const EVENT_COLUMNS = 'id, org_id, channel_id, type, created_at, data';
-/** Named parameters: @org, @after, @type (null for any), @limit. */
-const EVENT_FILTER = 'id > @after AND (@type IS NULL OR type = @type) ORDER BY id LIMIT @limit';
 
 export function prepareStatements(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
@@ -43,15 +40,6 @@ export function prepareStatements(db: Database.Database) {
 
     deleteInput: p('DELETE FROM channel_inputs WHERE channel_id = ? AND name = ?'),
     deleteClock: p('DELETE FROM channel_clocks WHERE channel_id = ? AND name = ?'),
-
-    // Each list walks its own index in id order, so a page costs what it returns (plus the rows a type
-    // filter skips), however long the log.
-    eventsOfOrg: p(`SELECT ${EVENT_COLUMNS} FROM events INDEXED BY events_org WHERE org_id = @org AND ${EVENT_FILTER}`),
-    eventsOfChannel: p(`SELECT ${EVENT_COLUMNS} FROM events INDEXED BY events_channel
-      WHERE channel_id = @channel AND org_id = @org AND ${EVENT_FILTER}`),
-    /** The oldest events, in insertion (time) order, up to @limit of those created before @before. */
-    pruneEvents: p(`DELETE FROM events WHERE rowid IN (SELECT rowid FROM events ORDER BY rowid LIMIT @limit)
-      AND created_at < @before`),
 
     insertScene: p(
       `INSERT INTO scenes (id, channel_id, name, definition, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,

@@ -1,0 +1,139 @@
+/**
+ * The event log on SQLite. A tick writes its events in its own transaction, as one row per workspace (a
+ * batch): the tick's events of that workspace as one JSON array. One row per event would cost a tick about
+ * half again as much when many channels change together (a row, its index entries and six bound values per
+ * event; a per-channel index touches one page per channel), where one batch costs the JSON of the events and
+ * little else (bench/events.ts).
+ *
+ * Reading walks a workspace's batches in id order. A batch names its channels when it has few, and flags the
+ * event types it holds, so a filtered list skips most batches without parsing them; and a list parses at
+ * most SCAN_BYTES of JSON per request, answering a short page (its nextCursor the last id examined) rather
+ * than holding the event loop.
+ */
+import type Database from 'better-sqlite3';
+import { ENGINE_EVENT_TYPES, type ChannelChange, type EngineEvent } from '../../engine/index.js';
+import type { EventPage, EventQuery } from '../store.js';
+import { placeholders, RowBatch } from './row-batch.js';
+
+const TYPE_BITS = new Map<string, number>(ENGINE_EVENT_TYPES.map((t, i) => [t, 1 << i]));
+const ALL_TYPES = (1 << ENGINE_EVENT_TYPES.length) - 1;
+/** A batch lists its channels (comma-separated: ids never hold one) when it has at most this many. */
+const NAMED_CHANNELS = 16;
+/** JSON parsed per list request at most (a few milliseconds). */
+const SCAN_BYTES = 2 * 1024 * 1024;
+const ROWS_PER_READ = 32;
+/** Batches deleted per statement when pruning. */
+const PRUNE_ROWS = 500;
+
+/** `[id, channelId, type, data]`, plus `createdAt` when it differs from the batch's. */
+type Entry = [string, string, EngineEvent['type'], EngineEvent['data'], string?];
+
+interface BatchRow {
+  last_id: string;
+  created_at: string;
+  channels: string | null;
+  body: string;
+}
+
+const WIDTH = 8;
+
+export class EventLog {
+  private readonly insert: RowBatch;
+  private readonly read: Database.Statement;
+  private readonly orgs: Database.Statement;
+  private readonly prune: Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.insert = new RowBatch(
+      db,
+      WIDTH,
+      (rows) => `INSERT INTO event_batches (org_id, last_id, first_id, created_at, count, types, channels, body)
+        VALUES ${placeholders(rows, WIDTH)}`,
+    );
+    this.read = db.prepare(`SELECT last_id, created_at, channels, body FROM event_batches
+      WHERE org_id = @org AND last_id > @after AND (types & @types) != 0 ORDER BY last_id LIMIT ${ROWS_PER_READ}`);
+    this.orgs = db.prepare('SELECT id FROM orgs ORDER BY id');
+    this.prune = db.prepare(`DELETE FROM event_batches WHERE org_id = @org AND created_at < @before
+      AND last_id IN (SELECT last_id FROM event_batches WHERE org_id = @org ORDER BY last_id LIMIT ${PRUNE_ROWS})
+      RETURNING count`);
+  }
+
+  /** Writes the tick's events, inside the tick's transaction. */
+  write(changes: readonly ChannelChange[]): void {
+    let byOrg: Map<string, EngineEvent[]> | null = null;
+    for (const c of changes) {
+      if (c.events.length === 0) continue;
+      byOrg ??= new Map();
+      const list = byOrg.get(c.orgId);
+      if (list) list.push(...c.events);
+      else byOrg.set(c.orgId, [...c.events]);
+    }
+    if (!byOrg) return;
+    const rows: unknown[] = [];
+    for (const [orgId, events] of byOrg) batchRow(orgId, events, rows);
+    this.insert.run(rows);
+  }
+
+  list(orgId: string, q: EventQuery): EventPage {
+    const wanted = wantedChannels(q);
+    if (wanted?.size === 0) return { events: [], nextCursor: null };
+    const type = q.type ? TYPE_BITS.get(q.type)! : ALL_TYPES;
+    const found: EngineEvent[] = [];
+    let after = q.after ?? '';
+    let scanned = 0;
+    for (;;) {
+      const rows = this.read.all({ org: orgId, after, types: type }) as BatchRow[];
+      for (const row of rows) {
+        after = row.last_id;
+        if (wanted && row.channels !== null && !row.channels.split(',').some((c) => wanted.has(c))) continue;
+        scanned += row.body.length;
+        for (const e of JSON.parse(row.body) as Entry[]) {
+          if (e[0] <= (q.after ?? '') || (q.type && e[2] !== q.type) || (wanted && !wanted.has(e[1]))) continue;
+          found.push({ id: e[0], type: e[2], orgId, channelId: e[1], createdAt: e[4] ?? row.created_at, data: e[3] });
+        }
+        if (found.length > q.limit) return { events: found.slice(0, q.limit), nextCursor: found[q.limit - 1]!.id };
+        if (scanned >= SCAN_BYTES) return { events: found, nextCursor: after };
+      }
+      if (rows.length < ROWS_PER_READ) return { events: found, nextCursor: null };
+    }
+  }
+
+  /**
+   * Deletes the oldest batches whose events were all created before `before`, a few hundred at a time;
+   * returns how many events went and whether more may be left to delete.
+   */
+  pruneSome(before: string): { pruned: number; more: boolean } {
+    let pruned = 0;
+    let more = false;
+    for (const { id } of this.orgs.all() as { id: string }[]) {
+      const gone = this.prune.all({ org: id, before }) as { count: number }[];
+      for (const g of gone) pruned += g.count;
+      if (gone.length === PRUNE_ROWS) more = true;
+    }
+    return { pruned, more };
+  }
+}
+
+/** One batch's values: the workspace's events of the tick, oldest first. */
+function batchRow(orgId: string, events: EngineEvent[], rows: unknown[]): void {
+  const last = events[events.length - 1]!;
+  const channels = new Set<string>();
+  let types = 0;
+  const body: Entry[] = events.map((e) => {
+    channels.add(e.channelId);
+    types |= TYPE_BITS.get(e.type) ?? 0;
+    return e.createdAt === last.createdAt
+      ? [e.id, e.channelId, e.type, e.data]
+      : [e.id, e.channelId, e.type, e.data, e.createdAt];
+  });
+  const named = channels.size <= NAMED_CHANNELS ? [...channels].join(',') : null;
+  rows.push(orgId, last.id, events[0]!.id, last.createdAt, events.length, types, named, JSON.stringify(body));
+}
+
+/** The channels a query may see, or null for all of the workspace's. */
+function wantedChannels(q: EventQuery): ReadonlySet<string> | null {
+  if (q.channelId !== undefined) {
+    return q.onlyChannelIds && !q.onlyChannelIds.includes(q.channelId) ? new Set() : new Set([q.channelId]);
+  }
+  return q.onlyChannelIds ? new Set(q.onlyChannelIds) : null;
+}
