@@ -6,9 +6,9 @@
  * little else (bench/events.ts).
  *
  * Reading walks a workspace's batches in id order. A batch names its channels when it has few, and flags the
- * event types it holds, so a filtered list skips most batches without parsing them; and a list parses at
- * most SCAN_BYTES of JSON per request, answering a short page (its nextCursor the last id examined) rather
- * than holding the event loop.
+ * event types it holds, so a filtered list skips most batches without parsing them; and a list looks at most
+ * at SCAN_ROWS batches and parses at most SCAN_BYTES of JSON per request, answering a short page (its
+ * nextCursor the last id examined) rather than holding the event loop.
  */
 import type Database from 'better-sqlite3';
 import { ENGINE_EVENT_TYPES, type ChannelChange, type EngineEvent } from '../../engine/index.js';
@@ -19,27 +19,31 @@ const TYPE_BITS = new Map<string, number>(ENGINE_EVENT_TYPES.map((t, i) => [t, 1
 const ALL_TYPES = (1 << ENGINE_EVENT_TYPES.length) - 1;
 /** A batch lists its channels (comma-separated: ids never hold one) when it has at most this many. */
 const NAMED_CHANNELS = 16;
-/** JSON parsed per list request at most (a few milliseconds). */
+/** JSON parsed per list request at most (a few milliseconds)... */
 const SCAN_BYTES = 2 * 1024 * 1024;
-const ROWS_PER_READ = 32;
+/** ...and batches looked at, skipped or not. */
+const SCAN_ROWS = 20_000;
+const ROWS_PER_READ = 256;
 /** Batches deleted per statement when pruning. */
 const PRUNE_ROWS = 500;
 
 /** `[id, channelId, type, data]`, plus `createdAt` when it differs from the batch's. */
 type Entry = [string, string, EngineEvent['type'], EngineEvent['data'], string?];
 
-interface BatchRow {
+/** What a list needs to know of a batch to skip it unread. */
+interface BatchHead {
+  seq: number;
   last_id: string;
-  created_at: string;
+  types: number;
   channels: string | null;
-  body: string;
 }
 
 const WIDTH = 8;
 
 export class EventLog {
   private readonly insert: RowBatch;
-  private readonly read: Database.Statement;
+  private readonly heads: Database.Statement;
+  private readonly body: Database.Statement;
   private readonly orgs: Database.Statement;
   private readonly prune: Database.Statement;
 
@@ -50,8 +54,9 @@ export class EventLog {
       (rows) => `INSERT INTO event_batches (org_id, last_id, first_id, created_at, count, types, channels, body)
         VALUES ${placeholders(rows, WIDTH)}`,
     );
-    this.read = db.prepare(`SELECT last_id, created_at, channels, body FROM event_batches
-      WHERE org_id = @org AND last_id > @after AND (types & @types) != 0 ORDER BY last_id LIMIT ${ROWS_PER_READ}`);
+    this.heads = db.prepare(`SELECT seq, last_id, types, channels FROM event_batches
+      WHERE org_id = @org AND last_id > @after ORDER BY last_id LIMIT ${ROWS_PER_READ}`);
+    this.body = db.prepare('SELECT created_at, body FROM event_batches WHERE seq = ?');
     this.orgs = db.prepare('SELECT id FROM orgs ORDER BY id');
     this.prune = db.prepare(`DELETE FROM event_batches WHERE org_id = @org AND created_at < @before
       AND last_id IN (SELECT last_id FROM event_batches WHERE org_id = @org ORDER BY last_id LIMIT ${PRUNE_ROWS})
@@ -77,25 +82,39 @@ export class EventLog {
   list(orgId: string, q: EventQuery): EventPage {
     const wanted = wantedChannels(q);
     if (wanted?.size === 0) return { events: [], nextCursor: null };
-    const type = q.type ? TYPE_BITS.get(q.type)! : ALL_TYPES;
+    const types = q.type ? TYPE_BITS.get(q.type)! : ALL_TYPES;
     const found: EngineEvent[] = [];
+    const budget = { bytes: SCAN_BYTES, rows: SCAN_ROWS };
     let after = q.after ?? '';
-    let scanned = 0;
     for (;;) {
-      const rows = this.read.all({ org: orgId, after, types: type }) as BatchRow[];
-      for (const row of rows) {
-        after = row.last_id;
-        if (wanted && row.channels !== null && !row.channels.split(',').some((c) => wanted.has(c))) continue;
-        scanned += row.body.length;
-        for (const e of JSON.parse(row.body) as Entry[]) {
-          if (e[0] <= (q.after ?? '') || (q.type && e[2] !== q.type) || (wanted && !wanted.has(e[1]))) continue;
-          found.push({ id: e[0], type: e[2], orgId, channelId: e[1], createdAt: e[4] ?? row.created_at, data: e[3] });
-        }
+      const heads = this.heads.all({ org: orgId, after }) as BatchHead[];
+      for (const head of heads) {
+        after = head.last_id;
+        budget.rows--;
+        const skip = (head.types & types) === 0 || (wanted && head.channels !== null && !names(head.channels, wanted));
+        if (!skip) budget.bytes -= this.read(head.seq, orgId, q, wanted, found);
         if (found.length > q.limit) return { events: found.slice(0, q.limit), nextCursor: found[q.limit - 1]!.id };
-        if (scanned >= SCAN_BYTES) return { events: found, nextCursor: after };
+        if (budget.bytes <= 0 || budget.rows <= 0) return { events: found, nextCursor: after };
       }
-      if (rows.length < ROWS_PER_READ) return { events: found, nextCursor: null };
+      if (heads.length < ROWS_PER_READ) return { events: found, nextCursor: null };
     }
+  }
+
+  /** Adds the batch's events that the query wants to `found`; returns the JSON length parsed. */
+  private read(
+    seq: number,
+    orgId: string,
+    q: EventQuery,
+    wanted: ReadonlySet<string> | null,
+    found: EngineEvent[],
+  ): number {
+    const row = this.body.get(seq) as { created_at: string; body: string };
+    const after = q.after ?? '';
+    for (const e of JSON.parse(row.body) as Entry[]) {
+      if (e[0] <= after || (q.type && e[2] !== q.type) || (wanted && !wanted.has(e[1]))) continue;
+      found.push({ id: e[0], type: e[2], orgId, channelId: e[1], createdAt: e[4] ?? row.created_at, data: e[3] });
+    }
+    return row.body.length;
   }
 
   /**
@@ -128,6 +147,11 @@ function batchRow(orgId: string, events: EngineEvent[], rows: unknown[]): void {
   });
   const named = channels.size <= NAMED_CHANNELS ? [...channels].join(',') : null;
   rows.push(orgId, last.id, events[0]!.id, last.createdAt, events.length, types, named, JSON.stringify(body));
+}
+
+/** Whether a batch's named channels include one the query wants. */
+function names(channels: string, wanted: ReadonlySet<string>): boolean {
+  return channels.split(',').some((c) => wanted.has(c));
 }
 
 /** The channels a query may see, or null for all of the workspace's. */
