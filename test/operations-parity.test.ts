@@ -8,7 +8,7 @@ import { ERROR_CATALOGUE } from '../src/errors.js';
 import { api, createChannelWithScoreboard, expectStatus, type Api, type Channel } from './helpers/api.js';
 import { createKey } from './helpers/access-fixtures.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { RenderClient, type AckMessage, type ErrorMessage } from './helpers/ws-client.js';
+import { RenderClient, UpgradeRefused, type AckMessage, type ErrorMessage } from './helpers/ws-client.js';
 
 let server: TestServer;
 let root: Api;
@@ -73,7 +73,15 @@ const hono: EntryPoint = async (key, channel, method, path, body) =>
 /** The WebSocket op of the same name; its error code gives the status the REST route would answer. */
 function websocket(toOp: (path: string, body: unknown) => Record<string, unknown>): EntryPoint {
   return async (key, channel, _method, path, body) => {
-    const client = await RenderClient.connect(server.url, channel, { key });
+    let client: RenderClient;
+    try {
+      client = await RenderClient.connect(server.url, channel, { key });
+    } catch (err) {
+      // A socket belongs to one channel: another workspace's channel is refused at the upgrade.
+      if (!(err instanceof UpgradeRefused)) throw err;
+      const problem = JSON.parse(err.body) as { code: string; detail: string };
+      return { status: err.status, code: problem.code, detail: problem.detail };
+    }
     clients.push(client);
     await client.next((m) => m.type === 'snapshot');
     const id = `op-${clients.length}`;

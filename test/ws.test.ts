@@ -71,8 +71,8 @@ describe('connecting', () => {
       type: 'snapshot',
       channelId,
       frame: (await getState(call, channelId)).frame,
-      program: { sceneId },
-      preview: null,
+      program: [{ sceneId, layer: 10 }],
+      preview: [],
       inputs: { scoreA: 2, scoreB: 0, home: 'HOME', away: 'AWAY', period: 1 },
     });
     expect(snapshot.scenes.map((s) => s.id)).toEqual([sceneId]);
@@ -110,7 +110,7 @@ describe('revocation', () => {
     expect((await renderer.closed).code).toBe(4009);
     expect((await refusal({ token })).status).toBe(401);
     const fresh = await connect({ token: newToken });
-    expect(fresh.mirror!.program?.sceneId).toBe(sceneId);
+    expect(fresh.mirror!.program.map((p) => p.sceneId)).toEqual([sceneId]);
     // An API-key connection is not a renderer holding the token: it stays open.
     expect(operator.readyState).toBe(1);
   });
@@ -180,7 +180,11 @@ describe('client ops', () => {
     renderer.send({ op: 'resync' });
 
     const snapshot = await renderer.next<SnapshotMessage>((m) => m.type === 'snapshot', { since });
-    expect(snapshot).toMatchObject({ frame: result.frame, program: { sceneId }, inputs: { scoreB: 6, away: 'Bears' } });
+    expect(snapshot).toMatchObject({
+      frame: result.frame,
+      program: [{ sceneId, layer: 10 }],
+      inputs: { scoreB: 6, away: 'Bears' },
+    });
   });
 
   it('answers a message that is not a known op with an error, and keeps the connection', async () => {

@@ -77,6 +77,8 @@ export interface Ids {
 /** `/v1/channels/ch_…/scenes/sc_…`; throws for a parameter the tests have no fixture for yet. */
 export function fillPath(op: Operation, ids: Ids): string {
   const filled = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    // {name} is a trigger of the scoreboard template on triggers routes, its game clock on clocks routes.
+    if (name === 'name') return op.path.includes('/clocks/') ? 'gameClock' : 'flashScoreA';
     const value = (ids as unknown as Record<string, string | undefined>)[name];
     if (value === undefined) throw new Error(`${op.name}: no fixture for {${name}}; add one to access-openapi.ts`);
     return value;
@@ -97,6 +99,8 @@ export function bodyFor(op: Operation, ids: Ids, definition?: unknown): unknown 
       return { name: 'Score', definition };
     case 'PATCH /channels/{id}/inputs':
       return { scoreA: 3 };
+    case 'POST /channels/{id}/clocks/{name}':
+      return { action: 'start' };
     case 'POST /channels/{id}/preview':
     case 'POST /channels/{id}/program':
       return { sceneId: ids.sceneId };
@@ -115,11 +119,16 @@ export function bodyFor(op: Operation, ids: Ids, definition?: unknown): unknown 
   }
 }
 
-/** Operations with a side effect that others depend on go last: deletes, deepest first. */
+/**
+ * Operations with a side effect that others depend on go last: cue, then take, then clear (a scene on a bus
+ * cannot be deleted), then deletes, deepest first.
+ */
 export function sideEffectsLast(ops: Operation[]): Operation[] {
+  const ORDER = ['/preview', '/take', '/clear'];
   const rank = (op: Operation) => {
     if (op.method === 'DELETE') return 10 - op.path.split('/').length;
-    return op.name.endsWith('/take') ? -1 : -2; // preview before take
+    const step = ORDER.findIndex((end) => op.name.endsWith(end));
+    return step === -1 ? -10 : step - ORDER.length;
   };
   return [...ops].sort((a, b) => rank(a) - rank(b));
 }
