@@ -3,12 +3,12 @@
  * them as strings sorts by creation time (docs/api.md, "Conventions"). Secrets are base62 from the CSPRNG.
  */
 import { hash, randomBytes } from 'node:crypto';
-import { v7 as uuidv7 } from 'uuid';
+import { uuid7Hex } from './uuid7.js';
 
 export type IdPrefix = 'org' | 'ch' | 'sc' | 'evt' | 'wh' | 'key' | 'hook' | 'usr' | 'inv';
 
 export function newId(prefix: IdPrefix): string {
-  return `${prefix}_${uuidv7().replace(/-/g, '')}`;
+  return `${prefix}_${uuid7Hex()}`;
 }
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
