@@ -28,7 +28,7 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
 /**
  * The output page (/render/:channelId). The dashboard frames it from this origin; image layers draw
  * pictures from any http(s) URL an operator sets; its WebSocket goes to this origin (`'self'` covers ws:
- * and wss: from Chromium 71 on; the renderer is built for Chromium 95 and later anyway).
+ * and wss: from Chromium 71 on; the renderer is built for Chromium 103 and later anyway).
  */
 export function rendererPageHeaders(inline: InlineHashes): Record<string, string> {
   const policy = [
