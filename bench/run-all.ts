@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { runEvents } from './events.js';
 import { runFanout } from './fanout.js';
 import { runLatency } from './latency.js';
 import { ROOT } from './lib/child.js';
@@ -24,6 +25,7 @@ const BENCHES: [string, (o: BenchOptions) => Promise<Table[]>][] = [
   ['rest', runRest],
   ['memory', runMemory],
   ['renderer', runRenderer],
+  ['events', runEvents],
 ];
 
 const WEBHOOKS: Table = {
