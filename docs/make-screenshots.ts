@@ -1,18 +1,26 @@
 /**
- * Regenerates the pictures in docs/images/ used by docs/renderer.md: the real output page, served by the
- * real server, rendered by headless Chromium (not OBS, vMix or CasparCG, which cannot run here).
+ * Regenerates the pictures in docs/images/: the real output page, served by the real server, rendered by
+ * headless Chromium (not OBS, vMix or CasparCG, which cannot run here).
  *
  *   npx tsx docs/make-screenshots.ts
  *
- * Starts onair in this process on a free port with a temporary data directory, creates a channel and two
- * scenes through the REST API, puts them on air, opens the channel's outputUrl / previewUrl in Chromium at
- * 960×540 (the 1920×1080 stage at half size; 640×360 for the side-by-side picture), and screenshots the
- * page with a transparent background.
- * Each screenshot is then laid over a checkerboard, so that what the page leaves transparent shows as
+ * Starts onair in this process on a free port with a temporary data directory, and a tiny HTTP server on
+ * 127.0.0.1 that serves a logo (an image input takes http(s) URLs only). Through the REST API it makes one
+ * channel per picture, adds scenes from the built-in templates, sets their inputs and stopped clocks, and
+ * puts them on air with `POST …/program`. Chromium then opens the channel's outputUrl (or previewUrl) with
+ * a 1920×1080 viewport and a device scale that writes the full stage at 960×540 (640×360 for each half of the
+ * side-by-side picture), waits until the page has drawn (every layer, its fonts, the logo, no animation
+ * running) and screenshots it with a transparent background. Each screenshot is laid over a checkerboard, so what the page leaves transparent shows as
  * checkerboard. The output page itself is never restyled.
+ *
+ * Written: template-<id>.png for each template, program-layers.png (three layers on air at once),
+ * preview-output.png (the preview bus with its PREVIEW badge), program-and-preview.png (both buses side by
+ * side) and output-scoreboard.png / output-lower-third.png (the pictures docs/renderer.md has long shown).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +33,53 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'docs', 'images');
 const KEY = 'onair_sk_DocsScreenshots0123456789abcdefg';
 
+/** A station mark drawn with shapes only: text in an SVG image would fall back to a system font. */
+const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100">
+  <rect x="4" y="8" width="192" height="84" rx="16" fill="#ffffff" fill-opacity="0.14" stroke="#ffffff" stroke-width="4"/>
+  <circle cx="50" cy="50" r="26" fill="#e63946"/>
+  <path d="M42 36 L66 50 L42 64 Z" fill="#ffffff"/>
+  <rect x="92" y="30" width="84" height="10" rx="5" fill="#ffffff"/>
+  <rect x="92" y="46" width="64" height="10" rx="5" fill="#ffffff"/>
+  <rect x="92" y="62" width="74" height="8" rx="4" fill="#ffffff" fill-opacity="0.6"/>
+</svg>`;
+
 type Json = Record<string, unknown>;
+type Inputs = Record<string, string | number>;
+
+const MATCH: Inputs = {
+  home: 'MANCHESTER UNITED',
+  away: 'LIVERPOOL',
+  scoreA: 2,
+  scoreB: 1,
+  period: 2,
+  periodLabel: 'H',
+  homeColor: '#da291c',
+  awayColor: '#00a398',
+};
+const STRAP: Inputs = { name: 'Zoë Ribeiro-Sánchez', title: 'Touchline reporter · Old Trafford', accent: '#e63946' };
+
+interface Setup {
+  inputs: Inputs;
+  /** Stopped clocks, set to these milliseconds. */
+  clocks: Record<string, number>;
+}
+
+const SETUPS: Record<string, (logo: string) => Setup> = {
+  scoreboard: () => ({ inputs: MATCH, clocks: { gameClock: 4_062_000 } }),
+  'lower-third': () => ({ inputs: STRAP, clocks: {} }),
+  'final-score': () => ({
+    inputs: { ...MATCH, headline: 'FULL TIME', subtitle: 'Premier League · Matchweek 27 · Old Trafford' },
+    clocks: {},
+  }),
+  countdown: () => ({ inputs: { label: 'KICK-OFF IN', accent: '#e63946' }, clocks: { countdown: 165_000 } }),
+  'logo-bug': (logo) => ({ inputs: { logo }, clocks: {} }),
+};
+
+interface Ctx {
+  server: ServerHandle;
+  browser: Browser;
+  logo: string;
+}
 
 async function call(server: ServerHandle, method: string, route: string, body?: unknown): Promise<Json> {
   const res = await fetch(`${server.baseUrl}${route}`, {
@@ -38,63 +92,115 @@ async function call(server: ServerHandle, method: string, route: string, body?: 
   return json;
 }
 
+interface Channel {
+  path: string;
+  outputUrl: string;
+  previewUrl: string;
+  /** Scene ids by template id. */
+  scenes: Record<string, string>;
+}
+
+/** A channel with a scene from each template, the setups' inputs and clocks, nothing on air yet. */
+async function channelWith(ctx: Ctx, name: string, templates: string[]): Promise<Channel> {
+  const channel = await call(ctx.server, 'POST', '/v1/channels', { name });
+  const ch = `/v1/channels/${channel.id as string}`;
+  const scenes: Record<string, string> = {};
+  for (const template of templates) {
+    const scene = await call(ctx.server, 'POST', `${ch}/scenes`, { name: template, template });
+    scenes[template] = scene.id as string;
+    const setup = SETUPS[template]!(ctx.logo);
+    // The match inputs are shared: the final score takes those of them it declares.
+    const declared = new Set((scene.inputs as { name: string }[]).map((i) => i.name));
+    const inputs = Object.entries(setup.inputs).filter(([input]) => declared.has(input));
+    await call(ctx.server, 'PATCH', `${ch}/inputs`, Object.fromEntries(inputs));
+    for (const [clock, ms] of Object.entries(setup.clocks)) {
+      await call(ctx.server, 'POST', `${ch}/clocks/${clock}`, { action: 'set', ms });
+    }
+  }
+  return { path: ch, outputUrl: channel.outputUrl as string, previewUrl: channel.previewUrl as string, scenes };
+}
+
+async function onBus(ctx: Ctx, channel: Channel, bus: 'program' | 'preview', templates: string[]): Promise<void> {
+  for (const t of templates) await call(ctx.server, 'POST', `${channel.path}/${bus}`, { sceneId: channel.scenes[t] });
+}
+
+/** What the page script sees; the docs compile without the DOM library, so only this much is typed. */
+interface PageGlobals {
+  __onair?: { drawn(): { layer: number; sceneId: string | null }[] };
+  document: { fonts: { status: string }; getAnimations(): { playState: string }[] };
+  performance: { getEntriesByType(type: string): { name: string }[] };
+}
+
+/** Every wanted scene drawn in its fonts, the listed images fetched, nothing moving. */
+async function waitDrawn(page: Page, sceneIds: string[], images: string[]): Promise<void> {
+  await page.waitForFunction(
+    ([ids, urls]) => {
+      const g = globalThis as unknown as PageGlobals;
+      const drawn = (g.__onair?.drawn() ?? []).map((d) => d.sceneId);
+      const fetched = g.performance.getEntriesByType('resource').map((e) => e.name);
+      return (
+        ids.every((id) => drawn.includes(id)) &&
+        urls.every((url) => fetched.includes(url)) &&
+        g.document.fonts.status === 'loaded' &&
+        g.document.getAnimations().every((a) => a.playState !== 'running')
+      );
+    },
+    [sceneIds, images] as const,
+    { timeout: 15_000 },
+  );
+}
+
+/** Screenshots until two in a row are the same: a fetched image may take a frame or two to be painted. */
+async function stableShot(page: Page): Promise<Buffer> {
+  let last = await page.screenshot({ omitBackground: true });
+  for (let i = 0; i < 20; i++) {
+    const next = await page.screenshot({ omitBackground: true });
+    if (next.equals(last)) return next;
+    last = next;
+  }
+  throw new Error('the page kept changing');
+}
+
 interface Size {
   width: number;
   height: number;
 }
 
-/** The output page with a transparent background, once it shows `text` (so it has drawn the scene). */
-async function shoot(browser: Browser, url: string, text: string, viewport: Size): Promise<Buffer> {
-  const page = await browser.newPage({ viewport });
+/** The output page at `url`, its 1920×1080 stage drawn into `size`, with a transparent background. */
+async function shoot(ctx: Ctx, url: string, sceneIds: string[], size: Size, images: string[] = []): Promise<Buffer> {
+  const scale = size.width / 1920;
+  const page = await ctx.browser.newPage({ viewport: { width: 1920, height: 1080 }, deviceScaleFactor: scale });
   try {
     await page.goto(url);
-    await page.waitForFunction(
-      (expected) =>
-        (globalThis as unknown as { document: { body: { innerText: string } } }).document.body.innerText.includes(
-          expected,
-        ),
-      text,
-      { timeout: 15_000 },
-    );
-    await settle(page);
-    return await page.screenshot({ omitBackground: true });
+    await waitDrawn(page, sceneIds, images);
+    return await stableShot(page);
   } finally {
     await page.close();
   }
-}
-
-/** Two animation frames: whatever the last render changed is painted. */
-async function settle(page: Page): Promise<void> {
-  await page.evaluate(
-    () =>
-      new Promise<void>((resolve) => {
-        const raf = (globalThis as unknown as { requestAnimationFrame: (cb: () => void) => void })
-          .requestAnimationFrame;
-        raf(() => raf(() => resolve()));
-      }),
-  );
 }
 
 interface Panel {
   /** A screenshot taken with a transparent background. */
   png: Buffer;
   size: Size;
-  label: string;
+  /** A caption under the panel; none for a lone panel. */
+  label?: string;
 }
 
 const LABEL_HEIGHT = 28;
 const GAP = 8;
 
-/** Panels side by side, each laid over a grey checkerboard with its label underneath, as one PNG. */
+/** Panels side by side, each laid over a grey checkerboard (with its label underneath), as one PNG. */
 async function compose(browser: Browser, panels: Panel[]): Promise<Buffer> {
+  const labelled = panels.some((p) => p.label !== undefined);
   const width = panels.reduce((w, p) => w + p.size.width, 0) + GAP * (panels.length - 1);
-  const height = Math.max(...panels.map((p) => p.size.height)) + LABEL_HEIGHT;
+  const height = Math.max(...panels.map((p) => p.size.height)) + (labelled ? LABEL_HEIGHT : 0);
   const page = await browser.newPage({ viewport: { width, height } });
   const figure = (p: Panel) => `<figure style="width:${p.size.width}px">
   <div class="board" style="height:${p.size.height}px">
     <img alt="" src="data:image/png;base64,${p.png.toString('base64')}">
   </div>
-  <figcaption>${p.label}</figcaption>
+  ${p.label === undefined ? '' : `<figcaption>${p.label}</figcaption>`}
 </figure>`;
   try {
     await page.setContent(`<!doctype html>
@@ -102,7 +208,7 @@ async function compose(browser: Browser, panels: Panel[]): Promise<Buffer> {
   html, body { margin: 0; background: #ffffff; overflow: hidden; }
   body { display: flex; gap: ${GAP}px; }
   figure { margin: 0; }
-  .board { background: repeating-conic-gradient(#c8c8c8 0% 25%, #eeeeee 0% 50%) 0 0 / 24px 24px; }
+  .board { background: repeating-conic-gradient(#8a8d93 0% 25%, #a3a6ab 0% 50%) 0 0 / 24px 24px; }
   .board img { display: block; width: 100%; height: 100%; }
   figcaption { height: ${LABEL_HEIGHT}px; line-height: ${LABEL_HEIGHT}px; padding-left: 6px; }
   figcaption { font: 14px sans-serif; color: #333333; }
@@ -113,8 +219,7 @@ async function compose(browser: Browser, panels: Panel[]): Promise<Buffer> {
         (img) => img.complete,
       ),
     );
-    await settle(page);
-    return await page.screenshot();
+    return await stableShot(page);
   } finally {
     await page.close();
   }
@@ -126,12 +231,66 @@ function write(name: string, png: Buffer): void {
   process.stdout.write(`${path.relative(ROOT, file)}  ${(png.length / 1024).toFixed(0)} KB\n`);
 }
 
+const FULL = { width: 960, height: 540 };
+const HALF = { width: 640, height: 360 };
+
+async function templatePictures(ctx: Ctx): Promise<void> {
+  for (const id of Object.keys(SETUPS)) {
+    const channel = await channelWith(ctx, id, [id]);
+    await onBus(ctx, channel, 'program', [id]);
+    const images = id === 'logo-bug' ? [ctx.logo] : [];
+    const png = await shoot(ctx, channel.outputUrl, [channel.scenes[id]!], FULL, images);
+    write(`template-${id}.png`, await compose(ctx.browser, [{ png, size: FULL }]));
+    if (id === 'scoreboard' || id === 'lower-third') {
+      const label = `outputUrl: ${id === 'scoreboard' ? 'scoreboard' : 'lower third'} on air`;
+      write(`output-${id}.png`, await compose(ctx.browser, [{ png, size: FULL, label }]));
+    }
+  }
+}
+
+/** Three layers on air at once, then the lower third cued alone on a second channel's preview. */
+async function busPictures(ctx: Ctx): Promise<void> {
+  const layered = ['scoreboard', 'lower-third', 'logo-bug'];
+  const channel = await channelWith(ctx, 'Layers', layered);
+  await onBus(ctx, channel, 'program', layered);
+  const ids = layered.map((t) => channel.scenes[t]!);
+  const layers = await shoot(ctx, channel.outputUrl, ids, FULL, [ctx.logo]);
+  write('program-layers.png', await compose(ctx.browser, [{ png: layers, size: FULL }]));
+
+  const buses = await channelWith(ctx, 'Buses', ['scoreboard', 'lower-third']);
+  await onBus(ctx, buses, 'program', ['scoreboard']);
+  await onBus(ctx, buses, 'preview', ['lower-third']);
+  const [score, strap] = [buses.scenes.scoreboard!, buses.scenes['lower-third']!];
+  const preview = await shoot(ctx, buses.previewUrl, [strap], FULL);
+  write('preview-output.png', await compose(ctx.browser, [{ png: preview, size: FULL }]));
+  write(
+    'program-and-preview.png',
+    await compose(ctx.browser, [
+      { png: await shoot(ctx, buses.outputUrl, [score], HALF), size: HALF, label: 'outputUrl (program): scoreboard' },
+      {
+        png: await shoot(ctx, buses.previewUrl, [strap], HALF),
+        size: HALF,
+        label: 'previewUrl (preview): lower third, cued',
+      },
+    ]),
+  );
+}
+
+function serveLogo(): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    if (req.url !== '/logo.svg') return void res.writeHead(404).end();
+    res.writeHead(200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'no-store' }).end(LOGO_SVG);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
 async function main(): Promise<void> {
   if (!fs.existsSync(path.join(ROOT, 'renderer', 'dist', 'manifest.json'))) {
     execFileSync(process.execPath, [path.join(ROOT, 'renderer', 'build.mjs')], { stdio: 'inherit' });
   }
   fs.mkdirSync(OUT, { recursive: true });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-docs-'));
+  const logoServer = await serveLogo();
   let server: ServerHandle | null = null;
   let browser: Browser | null = null;
   try {
@@ -145,57 +304,15 @@ async function main(): Promise<void> {
         ONAIR_DB_SYNC: 'normal',
       }),
     );
-    const channel = await call(server, 'POST', '/v1/channels', { name: 'Main' });
-    const ch = `/v1/channels/${channel.id as string}`;
-    const score = await call(server, 'POST', `${ch}/scenes`, { name: 'Score', template: 'scoreboard' });
-    const strap = await call(server, 'POST', `${ch}/scenes`, { name: 'Strap', template: 'lower-third' });
-    await call(server, 'PATCH', `${ch}/inputs`, {
-      home: 'LIONS',
-      away: 'TIGERS',
-      scoreA: 3,
-      scoreB: 1,
-      period: 2,
-      name: 'Alex Morgan',
-      title: 'Head coach, Lions',
-    });
     browser = await launchChromium();
-    const outputUrl = channel.outputUrl as string;
-    const previewUrl = channel.previewUrl as string;
-
-    const full = { width: 960, height: 540 };
-    const half = { width: 640, height: 360 };
-
-    // (a) The scoreboard on air.
-    await call(server, 'POST', `${ch}/program`, { sceneId: score.id });
-    const a = await shoot(browser, outputUrl, 'LIONS', full);
-    write(
-      'output-scoreboard.png',
-      await compose(browser, [{ png: a, size: full, label: 'outputUrl: scoreboard on air' }]),
-    );
-
-    // (b) The lower third on air.
-    await call(server, 'POST', `${ch}/program`, { sceneId: strap.id });
-    const b = await shoot(browser, outputUrl, 'Alex Morgan', full);
-    write(
-      'output-lower-third.png',
-      await compose(browser, [{ png: b, size: full, label: 'outputUrl: lower third on air' }]),
-    );
-
-    // (c) Program and preview buses side by side: the scoreboard on air, the lower third cued on preview.
-    await call(server, 'POST', `${ch}/program`, { sceneId: score.id });
-    await call(server, 'POST', `${ch}/preview`, { sceneId: strap.id });
-    const program = await shoot(browser, outputUrl, 'LIONS', half);
-    const preview = await shoot(browser, previewUrl, 'Alex Morgan', half);
-    write(
-      'program-and-preview.png',
-      await compose(browser, [
-        { png: program, size: half, label: 'outputUrl (program): scoreboard' },
-        { png: preview, size: half, label: 'previewUrl (preview): lower third, cued' },
-      ]),
-    );
+    const logo = `http://127.0.0.1:${(logoServer.address() as AddressInfo).port}/logo.svg`;
+    const ctx: Ctx = { server, browser, logo };
+    await templatePictures(ctx);
+    await busPictures(ctx);
   } finally {
     await browser?.close();
     await server?.stop();
+    logoServer.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
