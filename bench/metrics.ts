@@ -70,7 +70,12 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * repetitions, since other work on the machine can only add time.
  */
 async function callCostNs(): Promise<{ observe: number; socket: number; limiter: number }> {
-  const m = createServerMetrics({ version: 'bench', engine: { clockStats: () => [] }, storageFailure: () => null });
+  const m = createServerMetrics({
+    version: 'bench',
+    engine: { clockStats: () => [] },
+    storageFailure: () => null,
+    outboxDepth: async () => ({ pendingDeliveries: 0, undispatchedBatches: 0 }),
+  });
   const frame = JSON.stringify({ type: 'frame', channelId: 'ch_'.padEnd(35, 'x'), frame: 1e11, prev: 1e11 - 1 });
   const fastest = async (run: () => number | Promise<number>) => {
     const times: number[] = [];

@@ -41,6 +41,22 @@ const EnvSchema = z.object({
     .min(1)
     .max(30 * 24 * 3600)
     .default(24 * 3600),
+  ONAIR_SECRET_KEY: z
+    .string()
+    .min(32, 'must be at least 32 characters (for example `openssl rand -hex 32`)')
+    .optional(),
+  ONAIR_WEBHOOK_ALLOW_PRIVATE: z.stringbool().default(false),
+  ONAIR_WEBHOOK_RETRY_DELAYS_MS: z
+    .string()
+    .default('3000,6000')
+    .transform((text, ctx) => {
+      const delays = text.split(',').map((d) => Number(d.trim()));
+      if (delays.length > 10 || delays.some((d) => !Number.isInteger(d) || d < 0 || d > 60_000)) {
+        ctx.addIssue({ code: 'custom', message: 'must be up to 10 comma-separated whole milliseconds (0–60000)' });
+      }
+      return delays;
+    }),
+  ONAIR_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
 });
 
 export interface Config {
@@ -57,6 +73,15 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Reverse proxies whose X-Forwarded-For names the client (canonical addresses); empty: none. */
   trustedProxies: ReadonlySet<string>;
+  /** Seals webhook signing secrets; when unset, a key generated once into the data directory. */
+  secretKey: string | undefined;
+  webhooks: {
+    /** Tests only: lets http and private or loopback targets through (a warning is logged at start). */
+    allowPrivate: boolean;
+    /** Waits before the 2nd, 3rd… attempt: an event gets one attempt more than there are delays. */
+    retryDelaysMs: number[];
+    timeoutMs: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -81,5 +106,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     drainTimeoutMs: e.ONAIR_DRAIN_TIMEOUT_MS,
     sessionTtlSeconds: e.ONAIR_SESSION_TTL_S,
     trustedProxies: e.ONAIR_TRUSTED_PROXIES,
+    secretKey: e.ONAIR_SECRET_KEY,
+    webhooks: {
+      allowPrivate: e.ONAIR_WEBHOOK_ALLOW_PRIVATE,
+      retryDelaysMs: e.ONAIR_WEBHOOK_RETRY_DELAYS_MS,
+      timeoutMs: e.ONAIR_WEBHOOK_TIMEOUT_MS,
+    },
   };
 }

@@ -15,6 +15,8 @@ export const ERROR_CATALOGUE = {
   preview_empty: { status: 409, title: 'Preview is empty' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  endpoint_refused: { status: 422, title: 'Endpoint refused' },
+  limit_reached: { status: 422, title: 'Limit reached' },
   rate_limited: { status: 429, title: 'Rate limited' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },

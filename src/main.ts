@@ -27,6 +27,9 @@ import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
 import type { RenderSocketDeps } from './transport/render-socket.js';
 import { createTransport, type TransportDeps } from './transport/server.js';
+import type { Resolve } from './webhooks/endpoint-guard/index.js';
+import type { WebhookService } from './webhooks/subscriptions.js';
+import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -36,6 +39,8 @@ export interface ServerHandle {
   engine: Engine;
   /** For tests that need to reach storage directly (account tokens, for example). */
   store: Store;
+  /** The webhook operations, for tests that build the API app on their own. */
+  webhooks: WebhookService;
   logger: Logger;
   firstRun: BootstrapResult;
   /** Tests only: a request straight into the Hono app, past the transport (and its fast routes). */
@@ -51,6 +56,9 @@ export interface StartOptions {
   heartbeatMs?: number;
   /** Benchmarks only: false runs without any metrics, to measure what they cost (bench/metrics.ts). */
   metrics?: boolean;
+  /** Tests only: the resolver webhook saves and deliveries use, and a certificate authority to trust. */
+  webhookResolve?: Resolve;
+  webhookCa?: string;
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<ServerHandle> {
@@ -67,6 +75,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           // Read when scraped, by which time the engine below exists.
           engine: { clockStats: () => engine.clockStats() },
           storageFailure: () => store.failure(),
+          outboxDepth: () => store.webhooks.outboxDepth(),
         });
   if (metrics) store.observe(metrics.storage);
   const broker = new MemoryBroker((err) => logger.error({ err }, 'broker listener failed'));
@@ -79,8 +88,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       logger.error({ err, ...ctx, ...(repeats ? { repeats } : {}) }, 'tick error contained'),
     ),
     onTick: metrics ? (info) => metrics.engine.tick(info) : undefined,
-    onEvents: metrics ? (events) => metrics.engine.events(events) : undefined,
+    onEvents: (events) => {
+      metrics?.engine.events(events);
+      webhooks.durable(events);
+    },
   });
+  const webhooks: Webhooks = createWebhooks(
+    { store: store.webhooks, engine, logger, recorder: metrics?.webhooks },
+    {
+      ...config.webhooks,
+      secretKey: config.secretKey,
+      dataDir: config.dataDir,
+      version,
+      resolve: options.webhookResolve,
+      trustedCa: options.webhookCa,
+    },
+  );
   engine.load(await store.loadChannels());
   const firstRun = await bootstrapCredentials(store, config.bootstrapKey);
   const auth = createAuthenticator(store);
@@ -103,6 +126,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       metricsToken: config.metricsToken,
       info: { version, startedAt },
       sessionTtlSeconds: config.sessionTtlSeconds,
+      webhooks: webhooks.service,
     },
     path.join(ROOT, 'public'),
   );
@@ -138,6 +162,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   logger.info({ host: config.host, port, baseUrl, channels: engine.channelCount() }, 'listening');
   const stopPruning = startAccountPruning(store.accounts, logger);
   const stopEventPruning = startEventPruning(store, logger);
+  await webhooks.start();
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
@@ -147,6 +172,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       stopEventPruning();
       transport.stopAccepting();
       await engine.stop();
+      await webhooks.stop();
       // Let acknowledgements of the last tick reach their sockets before they close.
       await new Promise((r) => setTimeout(r, 50));
       transport.closeSockets();
@@ -155,7 +181,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       logger.info('stopped');
     })());
   const fetchApi = async (request: Request) => api.fetch(request, bindings);
-  return { port, baseUrl, engine, store, logger, firstRun, fetchApi, stop };
+  return { port, baseUrl, engine, store, webhooks: webhooks.service, logger, firstRun, fetchApi, stop };
 }
 
 function publicHost(host: string): string {

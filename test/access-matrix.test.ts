@@ -32,6 +32,8 @@ import {
   sideEffectsLast,
   type Ids,
   type Operation,
+  WEBHOOK_ENV,
+  WEBHOOK_URL,
 } from './helpers/access-openapi.js';
 import { expectProblem } from './helpers/problem.js';
 import { makeDataDir, startTestServer, type TestServer } from './helpers/server.js';
@@ -45,16 +47,18 @@ let definition: unknown;
 const clients: RenderClient[] = [];
 
 beforeEach(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, WEBHOOK_ENV);
   root = api(server.url, server.key);
   const { channelId, sceneId } = await createChannelWithScoreboard(root);
   const spare = await createKey(root, ['keys:manage']);
+  const webhook = expectStatus(await root<{ id: string }>('POST', '/v1/webhooks', { url: WEBHOOK_URL }), 201);
   ids = {
     id: channelId,
     sceneId,
     keyId: spare.id,
     userId: 'usr_0000000000000000000000000000000a',
     invitationId: 'inv_0000000000000000000000000000000a',
+    webhookId: webhook.id,
   };
   definition = expectStatus(await root<Scene>('GET', `/v1/channels/${channelId}/scenes/${sceneId}`), 200).definition;
   ops = await operations(server.url);
@@ -110,6 +114,7 @@ describe('the route table', () => {
           metrics: () => '',
           metricsToken: undefined,
           sessionTtlSeconds: 60,
+          webhooks: server.handle.webhooks,
         },
         dir,
       );

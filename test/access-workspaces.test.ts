@@ -24,7 +24,15 @@ import {
   type KeyCreated,
   type Member,
 } from './helpers/access-fixtures.js';
-import { fillPath, bodyFor, operations, type Ids, type Operation } from './helpers/access-openapi.js';
+import {
+  fillPath,
+  bodyFor,
+  operations,
+  WEBHOOK_ENV,
+  WEBHOOK_URL,
+  type Ids,
+  type Operation,
+} from './helpers/access-openapi.js';
 import { expectProblem } from './helpers/problem.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { RenderClient, UpgradeRefused } from './helpers/ws-client.js';
@@ -33,10 +41,17 @@ let server: TestServer;
 let keyA: Api;
 let owner: Member;
 let a: ScoreboardChannel;
-let b: ScoreboardChannel & { call: Api; orgId: string; key: KeyCreated; member: Member; invitationId: string };
+let b: ScoreboardChannel & {
+  call: Api;
+  orgId: string;
+  key: KeyCreated;
+  member: Member;
+  invitationId: string;
+  webhookId: string;
+};
 
 beforeEach(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, WEBHOOK_ENV);
   keyA = api(server.url, server.key);
   owner = await setupOwner(server);
   a = await createChannelWithScoreboard(keyA, 'A');
@@ -48,7 +63,16 @@ beforeEach(async () => {
     email: 'later@example.com',
     role: 'viewer',
   });
-  b = { ...channel, call: ws.call, orgId: ws.orgId, key, member, invitationId: expectStatus(invited, 201).id };
+  const webhook = expectStatus(await ws.call<{ id: string }>('POST', '/v1/webhooks', { url: WEBHOOK_URL }), 201);
+  b = {
+    ...channel,
+    call: ws.call,
+    orgId: ws.orgId,
+    key,
+    member,
+    invitationId: expectStatus(invited, 201).id,
+    webhookId: webhook.id,
+  };
 });
 
 afterEach(async () => {
@@ -61,6 +85,7 @@ const FAKE: Required<Ids> = {
   keyId: 'key_0000000000000000000000000000beef',
   userId: 'usr_0000000000000000000000000000beef',
   invitationId: 'inv_0000000000000000000000000000beef',
+  webhookId: 'wh_0000000000000000000000000000beef',
 };
 const PERMISSION_BASED = /:/;
 
@@ -75,6 +100,7 @@ describe('a caller of workspace A and the resources of workspace B', () => {
       keyId: b.key.id,
       userId: b.member.userId,
       invitationId: b.invitationId,
+      webhookId: b.webhookId,
     };
     const before = stableState(await getState(b.call, b.channelId));
     const withIds = (await operations(server.url)).filter((op) => op.path.includes('{'));

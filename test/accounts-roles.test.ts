@@ -19,7 +19,15 @@ import {
   type AccessServer,
   type Member,
 } from './helpers/access-fixtures.js';
-import { bodyFor, fillPath, operations, type Ids, type Operation } from './helpers/access-openapi.js';
+import {
+  bodyFor,
+  fillPath,
+  operations,
+  WEBHOOK_ENV,
+  WEBHOOK_URL,
+  type Ids,
+  type Operation,
+} from './helpers/access-openapi.js';
 import { expectProblem } from './helpers/problem.js';
 
 const ROLE_GRANTS: Record<string, string[]> = {
@@ -35,7 +43,7 @@ let ids: Ids;
 beforeEach(async () => {
   logLines = [];
   const logger = createLogger('debug', { write: (line: string) => void logLines.push(line) });
-  server = await startServerWith({ ONAIR_LOG_LEVEL: 'debug' }, { logger });
+  server = await startServerWith({ ONAIR_LOG_LEVEL: 'debug', ...WEBHOOK_ENV }, { logger });
   owner = await setupOwner(server);
   const { channelId, sceneId } = await createChannelWithScoreboard(owner.call);
   ids = {
@@ -43,6 +51,7 @@ beforeEach(async () => {
     sceneId,
     keyId: (await createKey(owner.call, ['channels:read'])).id,
     invitationId: 'inv_0000000000000000000000000000000a',
+    webhookId: expectStatus(await owner.call<{ id: string }>('POST', '/v1/webhooks', { url: WEBHOOK_URL }), 201).id,
   };
 });
 

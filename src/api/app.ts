@@ -12,6 +12,7 @@ import type { ApiDeps, ApiEnv } from './env.js';
 import { eventRoutes } from './events/routes.js';
 import { inputRoutes } from './inputs/routes.js';
 import { keyRoutes } from './keys/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
 import { authenticate } from './middleware/authenticate.js';
 import { jsonBody } from './middleware/json-body.js';
 import { requestContext } from './middleware/request-context.js';
@@ -72,6 +73,7 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
     templateRoutes,
     eventRoutes,
     keyRoutes,
+    webhookRoutes,
     authRoutes,
     passwordRoutes,
     workspaceRoutes,

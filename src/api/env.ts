@@ -1,3 +1,4 @@
+import type { WebhookService } from '../webhooks/subscriptions.js';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Principal } from '../auth/permissions.js';
@@ -48,6 +49,7 @@ export interface ApiDeps {
   /** Absent only where a test builds the app on its own; /healthz then reports version "unknown". */
   info?: ServerInfo | undefined;
   sessionTtlSeconds: number;
+  webhooks: WebhookService;
 }
 
 export interface ApiEnv {

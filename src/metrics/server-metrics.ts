@@ -16,12 +16,15 @@ import { countLoginThrottle, countRefusals } from './limit-metrics.js';
 import { processRegistry } from './process-metrics.js';
 import { socketMetrics } from './socket-metrics.js';
 import { storageMetrics } from './storage-metrics.js';
+import { webhookMetrics, type OutboxDepth } from './webhook-metrics.js';
+import type { WebhookRecorder } from '../webhooks/webhooks.js';
 
 export interface MetricSources {
   version: string;
   engine: Pick<Engine, 'clockStats'>;
   /** Store.failure(): why writes can no longer be confirmed, or null. */
   storageFailure: () => string | null;
+  outboxDepth: () => Promise<OutboxDepth>;
 }
 
 export interface ServerMetrics {
@@ -30,6 +33,7 @@ export interface ServerMetrics {
   /** Counts the render socket keeps; the transport is handed them. */
   sockets: SocketCounters;
   request: RequestRecorder;
+  webhooks: WebhookRecorder;
   /** The limiter, counting its refusals. */
   countRefusals(limiter: RateLimiter): RateLimiter;
   /** The login throttle, counting failed sign-ins and its refusals. */
@@ -64,6 +68,7 @@ export function createServerMetrics(sources: MetricSources): ServerMetrics {
     storage: storageMetrics(registry, sources.storageFailure),
     sockets,
     request: httpMetrics(registry),
+    webhooks: webhookMetrics(registry, sources.outboxDepth),
     countRefusals: (limiter) => countRefusals(registry, limiter),
     countLoginThrottle: (throttle) => countLoginThrottle(registry, throttle),
     render: () => Registry.merge([processRegistry(), registry]).metrics(),

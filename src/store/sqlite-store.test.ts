@@ -8,6 +8,7 @@ import { CHECKPOINT_NICE } from './sqlite/checkpointer.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import { accountStoreContract } from './account-store.contract.js';
 import { storeContract } from './store.contract.js';
+import { webhookStoreContract } from './webhook-store.contract.js';
 
 const sqliteHarness = () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-store-'));
@@ -18,6 +19,7 @@ const sqliteHarness = () => {
 };
 storeContract('SqliteStore', sqliteHarness);
 accountStoreContract('SqliteStore', sqliteHarness);
+webhookStoreContract('SqliteStore', sqliteHarness);
 
 describe('SqliteStore: ticks off the event loop', () => {
   const dirs: string[] = [];

@@ -21,7 +21,7 @@ const LATER = '2024-03-01T12:05:00.000Z';
 
 const STAMPS = { createdAt: ISO, updatedAt: ISO };
 
-function channelRecord(orgId: string, name: string, fps: FrameRate = 60): ChannelRecord {
+export function channelRecord(orgId: string, name: string, fps: FrameRate = 60): ChannelRecord {
   return { id: newId('ch'), orgId, name, fps, width: 1920, height: 1080, outputToken: `tok_${name}`, ...STAMPS };
 }
 
@@ -50,7 +50,7 @@ interface LiveChange {
 }
 
 /** A ChannelChange as the engine hands it over: explicit values to persist plus the whole new live state. */
-function change(
+export function change(
   channel: { id: string; orgId: string },
   c: LiveChange,
   kept = new Map<string, InputValue>(),
@@ -87,7 +87,7 @@ function change(
 }
 
 /** An event as the engine makes one, for `channel` at `createdAt`. */
-function event(
+export function event(
   channel: { id: string; orgId: string },
   type: EngineEvent['type'],
   createdAt = LATER,

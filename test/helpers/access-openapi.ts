@@ -72,6 +72,7 @@ export interface Ids {
   keyId?: string;
   userId?: string;
   invitationId?: string;
+  webhookId?: string;
 }
 
 /** `/v1/channels/ch_…/scenes/sc_…`; throws for a parameter the tests have no fixture for yet. */
@@ -85,6 +86,13 @@ export function fillPath(op: Operation, ids: Ids): string {
   });
   return `/v1${filled}`;
 }
+
+/**
+ * Where the access tests' webhooks point: nothing listens there, so deliveries and pings fail at once. The
+ * server under test allows it with ONAIR_WEBHOOK_ALLOW_PRIVATE (the guard is tested elsewhere).
+ */
+export const WEBHOOK_URL = 'https://127.0.0.1:1/hooks';
+export const WEBHOOK_ENV = { ONAIR_WEBHOOK_ALLOW_PRIVATE: '1' };
 
 /** A body that the operation accepts, or undefined when it takes none. */
 export function bodyFor(op: Operation, ids: Ids, definition?: unknown): unknown {
@@ -106,6 +114,8 @@ export function bodyFor(op: Operation, ids: Ids, definition?: unknown): unknown 
       return { sceneId: ids.sceneId };
     case 'POST /keys':
       return { name: 'minted', permissions: ['keys:manage'] };
+    case 'POST /webhooks':
+      return { url: WEBHOOK_URL };
     case 'POST /workspaces':
       return { name: 'Another' };
     case 'POST /members':

@@ -39,9 +39,12 @@ export function serverEnv(dir: string): Record<string, string> {
   };
 }
 
-export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: StartOptions = {},
+  env: Record<string, string> = {},
+): Promise<TestServer> {
   const dir = makeDataDir();
-  const start = () => startServer(loadConfig(serverEnv(dir)), options);
+  const start = () => startServer(loadConfig({ ...serverEnv(dir), ...env }), options);
   let stopped = false;
   const server: TestServer = {
     url: '',

@@ -13,6 +13,7 @@
 import type Database from 'better-sqlite3';
 import { ENGINE_EVENT_TYPES, type ChannelChange, type EngineEvent } from '../../engine/index.js';
 import type { EventPage, EventQuery } from '../store.js';
+import type { EventBatch } from '../webhook-store.js';
 import { placeholders, RowBatch } from './row-batch.js';
 
 const TYPE_BITS = new Map<string, number>(ENGINE_EVENT_TYPES.map((t, i) => [t, 1 << i]));
@@ -46,6 +47,7 @@ export class EventLog {
   private readonly body: Database.Statement;
   private readonly orgs: Database.Statement;
   private readonly prune: Database.Statement;
+  private readonly after: Database.Statement;
 
   constructor(db: Database.Database) {
     this.insert = new RowBatch(
@@ -58,8 +60,13 @@ export class EventLog {
       WHERE org_id = @org AND last_id > @after ORDER BY last_id LIMIT ${ROWS_PER_READ}`);
     this.body = db.prepare('SELECT created_at, body FROM event_batches WHERE seq = ?');
     this.orgs = db.prepare('SELECT id FROM orgs ORDER BY id');
+    this.after = db.prepare(
+      'SELECT seq, org_id, created_at, body FROM event_batches WHERE seq > ? ORDER BY seq LIMIT ?',
+    );
+    // The newest batch is never deleted: seq (a rowid) then never goes back below the webhook dispatcher's
+    // cursor, which a table emptied by pruning would let SQLite do.
     this.prune = db.prepare(`DELETE FROM event_batches WHERE org_id = @org AND created_at < @before
-      AND last_id IN (SELECT last_id FROM event_batches WHERE org_id = @org ORDER BY last_id LIMIT ${PRUNE_ROWS})
+      AND seq < (SELECT max(seq) FROM event_batches) AND last_id IN (SELECT last_id FROM event_batches WHERE org_id = @org ORDER BY last_id LIMIT ${PRUNE_ROWS})
       RETURNING count`);
   }
 
@@ -115,6 +122,23 @@ export class EventLog {
       found.push({ id: e[0], type: e[2], orgId, channelId: e[1], createdAt: e[4] ?? row.created_at, data: e[3] });
     }
     return row.body.length;
+  }
+
+  /** Up to `limit` batches written after batch `seq`, in the order they were written (the webhook outbox). */
+  batchesAfter(seq: number, limit: number): EventBatch[] {
+    const rows = this.after.all(seq, limit) as { seq: number; org_id: string; created_at: string; body: string }[];
+    return rows.map((row) => ({
+      seq: row.seq,
+      orgId: row.org_id,
+      events: (JSON.parse(row.body) as Entry[]).map((e) => ({
+        id: e[0],
+        type: e[2],
+        orgId: row.org_id,
+        channelId: e[1],
+        createdAt: e[4] ?? row.created_at,
+        data: e[3],
+      })),
+    }));
   }
 
   /**

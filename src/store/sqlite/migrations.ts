@@ -196,6 +196,64 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
     up: upgradeSceneDefinitions,
   },
+  {
+    version: 5,
+    name: 'outgoing webhooks',
+    // Issue 11. Subscriptions keep their signing secret sealed (AES-256-GCM, webhooks/secret-box.ts). The
+    // event log is the outbox: webhook_dispatch holds the last event batch fanned out, moved in the same
+    // transaction as the deliveries it created. A delivery is one event for one subscription; its body is the
+    // envelope as sent, dropped once the delivery is finished. webhook_attempts is the delivery log users read.
+    sql: `
+      CREATE TABLE webhooks (
+        id TEXT PRIMARY KEY,
+        org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        url TEXT NOT NULL,
+        events TEXT NOT NULL,
+        channel_id TEXT,
+        description TEXT,
+        sealed_secret TEXT NOT NULL,
+        status TEXT NOT NULL,
+        consecutive_failures INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT,
+        disabled_at TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX webhooks_org ON webhooks(org_id, id);
+      CREATE TABLE webhook_dispatch (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        last_seq INTEGER NOT NULL
+      );
+      INSERT INTO webhook_dispatch (id, last_seq) SELECT 1, coalesce(max(seq), 0) FROM event_batches;
+      CREATE TABLE webhook_deliveries (
+        id INTEGER PRIMARY KEY,
+        webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+        event_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        event_created_at TEXT NOT NULL,
+        body TEXT,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_at INTEGER NOT NULL,
+        UNIQUE (webhook_id, event_id)
+      );
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries(webhook_id, next_at) WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_finished ON webhook_deliveries(event_created_at) WHERE state != 'pending';
+      CREATE TABLE webhook_attempts (
+        seq INTEGER PRIMARY KEY,
+        webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+        event_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        outcome TEXT NOT NULL,
+        status INTEGER,
+        error TEXT,
+        duration_ms REAL,
+        at TEXT NOT NULL
+      );
+      CREATE INDEX webhook_attempts_webhook ON webhook_attempts(webhook_id, seq);
+      CREATE INDEX webhook_attempts_at ON webhook_attempts(at);
+    `,
+  },
 ];
 
 function upgradeSceneDefinitions(db: Database.Database): void {

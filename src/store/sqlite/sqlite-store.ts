@@ -17,6 +17,7 @@ import { DataDirLock } from './data-dir-lock.js';
 import { EventLog } from './event-log.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
+import { SqliteWebhooks } from './sqlite-webhooks.js';
 import { placeholders, RowBatch } from './row-batch.js';
 import { prepareStatements, type Statements } from './statements.js';
 import { WalFlusher } from './wal-flush.js';
@@ -45,6 +46,7 @@ export interface SqliteStoreOptions {
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   readonly accounts: SqliteAccounts;
+  readonly webhooks: SqliteWebhooks;
   private readonly st: Statements;
   private readonly commitTx: (changes: readonly ChannelChange[]) => void;
   private readonly tickWrites: ReturnType<typeof tickWriteBatches>;
@@ -75,6 +77,7 @@ export class SqliteStore implements Store {
       this.accounts = new SqliteAccounts(this.db);
       this.tickWrites = tickWriteBatches(this.db);
       this.events = new EventLog(this.db);
+      this.webhooks = new SqliteWebhooks(this.db, this.events);
       this.commitTx = this.db.transaction((changes: readonly ChannelChange[]) => this.writeTick(changes));
       this.flusher = synchronous === 'FULL' ? WalFlusher.open(`${file}-wal`) : null;
       this.db.pragma('wal_autocheckpoint = 0');

@@ -1,0 +1,293 @@
+/** The WebhookStore on the same SQLite database as the rest of the store (tables of migration 5). */
+import type Database from 'better-sqlite3';
+import type { EventLog } from './event-log.js';
+import type {
+  AttemptRecord,
+  DeliveryRecord,
+  EventBatch,
+  LastError,
+  NewDelivery,
+  Settlement,
+  SubscriptionRecord,
+  WebhookStore,
+} from '../webhook-store.js';
+
+interface SubscriptionRow {
+  id: string;
+  org_id: string;
+  url: string;
+  events: string;
+  channel_id: string | null;
+  description: string | null;
+  sealed_secret: string;
+  status: 'enabled' | 'disabled';
+  consecutive_failures: number;
+  last_error: string | null;
+  disabled_at: string | null;
+  created_at: string;
+}
+
+interface DeliveryRow {
+  id: number;
+  webhook_id: string;
+  event_id: string;
+  type: string;
+  event_created_at: string;
+  body: string;
+  attempts: number;
+  next_at: number;
+}
+
+interface AttemptRow {
+  seq: number;
+  webhook_id: string;
+  event_id: string;
+  type: string;
+  attempt: number;
+  outcome: AttemptRecord['outcome'];
+  status: number | null;
+  error: string | null;
+  duration_ms: number | null;
+  at: string;
+}
+
+const subscription = (r: SubscriptionRow): SubscriptionRecord => ({
+  id: r.id,
+  orgId: r.org_id,
+  url: r.url,
+  events: JSON.parse(r.events) as string[],
+  channelId: r.channel_id,
+  description: r.description,
+  sealedSecret: r.sealed_secret,
+  status: r.status,
+  consecutiveFailures: r.consecutive_failures,
+  lastError: r.last_error ? (JSON.parse(r.last_error) as LastError) : null,
+  disabledAt: r.disabled_at,
+  createdAt: r.created_at,
+});
+
+const delivery = (r: DeliveryRow): DeliveryRecord => ({
+  id: r.id,
+  subscriptionId: r.webhook_id,
+  eventId: r.event_id,
+  type: r.type,
+  eventCreatedAt: r.event_created_at,
+  body: r.body,
+  attempts: r.attempts,
+  nextAt: r.next_at,
+});
+
+const attemptOf = (r: AttemptRow): AttemptRecord => ({
+  subscriptionId: r.webhook_id,
+  eventId: r.event_id,
+  type: r.type,
+  attempt: r.attempt,
+  outcome: r.outcome,
+  status: r.status,
+  error: r.error,
+  durationMs: r.duration_ms,
+  at: r.at,
+});
+
+function prepare(db: Database.Database) {
+  return {
+    insert: db.prepare(`INSERT INTO webhooks (id, org_id, url, events, channel_id, description, sealed_secret,
+      status, consecutive_failures, last_error, disabled_at, created_at)
+      VALUES (@id, @orgId, @url, @events, @channelId, @description, @sealedSecret, @status, @consecutiveFailures,
+      @lastError, @disabledAt, @createdAt)`),
+    byId: db.prepare('SELECT * FROM webhooks WHERE id = ?'),
+    list: db.prepare('SELECT * FROM webhooks WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?'),
+    count: db.prepare('SELECT count(*) AS n FROM webhooks WHERE org_id = ?'),
+    delete: db.prepare('DELETE FROM webhooks WHERE id = ?'),
+    enabled: db.prepare("SELECT * FROM webhooks WHERE status = 'enabled' ORDER BY id"),
+    cursor: db.prepare('SELECT last_seq FROM webhook_dispatch WHERE id = 1'),
+    moveCursor: db.prepare('UPDATE webhook_dispatch SET last_seq = ? WHERE id = 1 AND last_seq < ?'),
+    insertDelivery: db.prepare(`INSERT OR IGNORE INTO webhook_deliveries
+      (webhook_id, event_id, type, event_created_at, body, state, attempts, next_at)
+      SELECT @subscriptionId, @eventId, @type, @eventCreatedAt, @body, 'pending', 0, @nextAt
+      WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = @subscriptionId AND status = 'enabled')`),
+    insertAttempt: db.prepare(`INSERT INTO webhook_attempts
+      (webhook_id, event_id, type, attempt, outcome, status, error, duration_ms, at)
+      SELECT @subscriptionId, @eventId, @type, @attempt, @outcome, @status, @error, @durationMs, @at
+      WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = @subscriptionId)`),
+    due: db.prepare(`SELECT id, webhook_id, event_id, type, event_created_at, body, attempts, next_at
+      FROM webhook_deliveries WHERE webhook_id = ? AND state = 'pending' AND next_at <= ?
+      ORDER BY next_at, id LIMIT ?`),
+    nextDue: db.prepare("SELECT min(next_at) AS at FROM webhook_deliveries WHERE state = 'pending' AND next_at > ?"),
+    skip: db.prepare(
+      'UPDATE webhook_dispatch SET last_seq = max(last_seq, (SELECT coalesce(max(seq), 0) FROM event_batches))',
+    ),
+    setDelivery: db.prepare(`UPDATE webhook_deliveries SET state = @state, attempts = @attempt, next_at = @nextAt,
+      body = CASE WHEN @state = 'pending' THEN body ELSE NULL END WHERE id = @id AND state = 'pending'`),
+    failures: db.prepare("SELECT consecutive_failures AS n FROM webhooks WHERE id = ? AND status = 'enabled'"),
+    setFailures: db.prepare('UPDATE webhooks SET consecutive_failures = ? WHERE id = ?'),
+    disable: db.prepare(`UPDATE webhooks SET status = 'disabled', consecutive_failures = @n, last_error = @lastError,
+      disabled_at = @at WHERE id = @id`),
+    dropPending: db.prepare(`UPDATE webhook_deliveries SET state = 'dropped', body = NULL
+      WHERE webhook_id = ? AND state = 'pending'`),
+    attempts: db.prepare('SELECT * FROM webhook_attempts WHERE webhook_id = ? AND seq > ? ORDER BY seq LIMIT ?'),
+    pending: db.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE state = 'pending'"),
+    undispatched: db.prepare(
+      'SELECT count(*) AS n FROM event_batches WHERE seq > (SELECT last_seq FROM webhook_dispatch WHERE id = 1)',
+    ),
+    pruneAttempts: db.prepare('DELETE FROM webhook_attempts WHERE at < ?'),
+    pruneDeliveries: db.prepare("DELETE FROM webhook_deliveries WHERE state != 'pending' AND event_created_at < ?"),
+  };
+}
+
+export class SqliteWebhooks implements WebhookStore {
+  private readonly st: ReturnType<typeof prepare>;
+  private readonly fanOutTx;
+  private readonly settleTx;
+
+  constructor(
+    db: Database.Database,
+    private readonly events: EventLog,
+  ) {
+    const st = (this.st = prepare(db));
+    this.fanOutTx = db.transaction(
+      (seq: number, deliveries: readonly NewDelivery[], drops: readonly AttemptRecord[]) => {
+        for (const d of deliveries) st.insertDelivery.run(d);
+        for (const a of drops) st.insertAttempt.run(a);
+        st.moveCursor.run(seq, seq);
+      },
+    );
+    this.settleTx = db.transaction((settlements: readonly Settlement[], disableAfter: number) => {
+      const disabled: string[] = [];
+      for (const s of settlements) if (this.settleOne(s, disableAfter)) disabled.push(s.attempt.subscriptionId);
+      return disabled;
+    });
+  }
+
+  async insertSubscription(s: SubscriptionRecord): Promise<void> {
+    this.st.insert.run({
+      ...s,
+      events: JSON.stringify(s.events),
+      lastError: s.lastError ? JSON.stringify(s.lastError) : null,
+    });
+  }
+
+  async getSubscription(id: string): Promise<SubscriptionRecord | undefined> {
+    const row = this.st.byId.get(id) as SubscriptionRow | undefined;
+    return row ? subscription(row) : undefined;
+  }
+
+  async listSubscriptions(
+    orgId: string,
+    page: { limit: number; after?: string | undefined; onlyChannelIds?: readonly string[] | undefined },
+  ): Promise<SubscriptionRecord[]> {
+    const only = page.onlyChannelIds ? new Set(page.onlyChannelIds) : null;
+    const found: SubscriptionRecord[] = [];
+    let after = page.after ?? '';
+    // A channel lock filters in JS: a workspace holds a few dozen subscriptions at most.
+    for (;;) {
+      const rows = this.st.list.all(orgId, after, 100) as SubscriptionRow[];
+      for (const row of rows) {
+        if (!only || (row.channel_id !== null && only.has(row.channel_id))) found.push(subscription(row));
+        if (found.length >= page.limit) return found;
+      }
+      if (rows.length < 100) return found;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+
+  async countSubscriptions(orgId: string): Promise<number> {
+    return (this.st.count.get(orgId) as { n: number }).n;
+  }
+
+  async deleteSubscription(id: string): Promise<void> {
+    this.st.delete.run(id);
+  }
+
+  async enabledSubscriptions(): Promise<SubscriptionRecord[]> {
+    return (this.st.enabled.all() as SubscriptionRow[]).map(subscription);
+  }
+
+  async undispatched(limit: number): Promise<EventBatch[]> {
+    const { last_seq } = this.st.cursor.get() as { last_seq: number };
+    return this.events.batchesAfter(last_seq, limit);
+  }
+
+  async fanOut(seq: number, deliveries: readonly NewDelivery[], drops: readonly AttemptRecord[]): Promise<void> {
+    this.fanOutTx(seq, deliveries, drops);
+  }
+
+  async dueDeliveries(
+    subscriptionId: string,
+    now: number,
+    limit: number,
+    skip: ReadonlySet<number>,
+  ): Promise<DeliveryRecord[]> {
+    const rows = this.st.due.all(subscriptionId, now, limit + skip.size) as DeliveryRow[];
+    return rows
+      .filter((r) => !skip.has(r.id))
+      .slice(0, limit)
+      .map(delivery);
+  }
+
+  async nextDueAt(now: number): Promise<number | null> {
+    return (this.st.nextDue.get(now) as { at: number | null }).at;
+  }
+
+  async skipUndispatched(): Promise<void> {
+    this.st.skip.run();
+  }
+
+  async settle(settlements: readonly Settlement[], disableAfter: number): Promise<string[]> {
+    return this.settleTx(settlements, disableAfter);
+  }
+
+  /** One settlement, inside settle's transaction; true when it disabled the subscription. */
+  private settleOne(s: Settlement, disableAfter: number): boolean {
+    const a = s.attempt;
+    this.st.insertAttempt.run(a);
+    const changed = this.st.setDelivery.run({
+      id: s.deliveryId,
+      state: s.state,
+      attempt: a.attempt,
+      nextAt: s.nextAt ?? 0,
+    }).changes;
+    const current = this.st.failures.get(a.subscriptionId) as { n: number } | undefined;
+    // A drop is no attempt, and a result for a delivery already finished (dropped by a disable) counts once.
+    if (!current || changed === 0 || a.outcome === 'dropped') return false;
+    if (a.outcome === 'succeeded') {
+      if (current.n !== 0) this.st.setFailures.run(0, a.subscriptionId);
+      return false;
+    }
+    const n = current.n + 1;
+    if (n < disableAfter) {
+      this.st.setFailures.run(n, a.subscriptionId);
+      return false;
+    }
+    const lastError: LastError = { at: a.at, message: a.error ?? 'failed', status: a.status };
+    this.st.disable.run({ id: a.subscriptionId, n, lastError: JSON.stringify(lastError), at: a.at });
+    this.st.dropPending.run(a.subscriptionId);
+    return true;
+  }
+
+  async listAttempts(
+    subscriptionId: string,
+    page: { limit: number; after?: string | undefined },
+  ): Promise<{ attempts: AttemptRecord[]; nextCursor: string | null }> {
+    const after = page.after && /^\d+$/.test(page.after) ? Number(page.after) : 0;
+    const rows = this.st.attempts.all(subscriptionId, after, page.limit + 1) as AttemptRow[];
+    const more = rows.length > page.limit;
+    const shown = more ? rows.slice(0, page.limit) : rows;
+    return { attempts: shown.map(attemptOf), nextCursor: more ? String(shown[shown.length - 1]!.seq) : null };
+  }
+
+  async logAttempt(attempt: AttemptRecord): Promise<void> {
+    this.st.insertAttempt.run(attempt);
+  }
+
+  async outboxDepth(): Promise<{ pendingDeliveries: number; undispatchedBatches: number }> {
+    return {
+      pendingDeliveries: (this.st.pending.get() as { n: number }).n,
+      undispatchedBatches: (this.st.undispatched.get() as { n: number }).n,
+    };
+  }
+
+  async pruneDeliveries(olderThan: string): Promise<number> {
+    return this.st.pruneAttempts.run(olderThan).changes + this.st.pruneDeliveries.run(olderThan).changes;
+  }
+}

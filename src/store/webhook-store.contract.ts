@@ -1,0 +1,245 @@
+/**
+ * The guarantees of WebhookStore (see webhook-store.ts), as one suite every implementation runs, on a
+ * Store harness (the webhook store reads the Store's event log as its outbox).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../engine/index.js';
+import { newId } from '../ids.js';
+import { change, channelRecord, event, type StoreHarness } from './store.contract.js';
+import type { Store } from './store.js';
+import type { AttemptRecord, NewDelivery, Settlement, SubscriptionRecord } from './webhook-store.js';
+
+const AT = '2024-03-01T12:00:00.000Z';
+
+function subscription(orgId: string, over: Partial<SubscriptionRecord> = {}): SubscriptionRecord {
+  return {
+    id: newId('wh'),
+    orgId,
+    url: 'https://hooks.example.com/in',
+    events: [],
+    channelId: null,
+    description: null,
+    sealedSecret: 'v1.sealed',
+    status: 'enabled',
+    consecutiveFailures: 0,
+    lastError: null,
+    disabledAt: null,
+    createdAt: AT,
+    ...over,
+  };
+}
+
+function delivery(subscriptionId: string, e: EngineEvent, nextAt = 1000): NewDelivery {
+  return { subscriptionId, eventId: e.id, type: e.type, eventCreatedAt: e.createdAt, body: `{"id":"${e.id}"}`, nextAt };
+}
+
+function attempt(subscriptionId: string, eventId: string, n: number, ok: boolean): AttemptRecord {
+  return {
+    subscriptionId,
+    eventId,
+    type: 'channel.played',
+    attempt: n,
+    outcome: ok ? 'succeeded' : 'failed',
+    status: ok ? 200 : 500,
+    error: ok ? null : 'HTTP 500',
+    durationMs: 3,
+    at: AT,
+  };
+}
+
+export function webhookStoreContract(name: string, makeHarness: () => StoreHarness): void {
+  describe(`WebhookStore contract: ${name}`, () => {
+    let harness: StoreHarness;
+    let store: Store;
+    let orgId: string;
+    const channel = () => ({ id: 'ch_hooks', orgId });
+
+    beforeEach(async () => {
+      harness = makeHarness();
+      store = await harness.open();
+      orgId = (await store.defaultOrg()).id;
+      await store.insertChannel({ ...channelRecord(orgId, 'hooks'), id: 'ch_hooks' });
+    });
+    afterEach(async () => {
+      await store.close();
+      await harness.dispose();
+    });
+
+    const reopen = async () => {
+      await store.close();
+      store = await harness.open();
+      return store;
+    };
+
+    /** Commits a tick with these events and answers them. */
+    const commit = async (frame: number, ...types: EngineEvent['type'][]) => {
+      const events = types.map((t) => event(channel(), t));
+      await store.commitTick(frame, [change(channel(), { frame, events })]);
+      return events;
+    };
+
+    /** Fans out everything undispatched to `sub`, as the dispatcher does. */
+    const fanOutAll = async (subId: string) => {
+      const batches = await store.webhooks.undispatched(100);
+      const events = batches.flatMap((b) => b.events);
+      if (batches.length > 0) {
+        await store.webhooks.fanOut(
+          batches[batches.length - 1]!.seq,
+          events.map((e) => delivery(subId, e)),
+          [],
+        );
+      }
+      return events;
+    };
+
+    it('keeps subscriptions, lists them in creation order, within a channel lock, and deletes them', async () => {
+      const all = subscription(orgId);
+      const onChannel = subscription(orgId, { channelId: 'ch_hooks', events: ['channel.played'] });
+      await store.webhooks.insertSubscription(all);
+      await store.webhooks.insertSubscription(onChannel);
+      expect(await (await reopen()).webhooks.getSubscription(onChannel.id)).toEqual(onChannel);
+      expect((await store.webhooks.listSubscriptions(orgId, { limit: 10 })).map((s) => s.id)).toEqual([
+        all.id,
+        onChannel.id,
+      ]);
+      const locked = await store.webhooks.listSubscriptions(orgId, { limit: 10, onlyChannelIds: ['ch_hooks'] });
+      expect(locked.map((s) => s.id)).toEqual([onChannel.id]);
+      expect(await store.webhooks.countSubscriptions(orgId)).toBe(2);
+      await store.webhooks.deleteSubscription(all.id);
+      expect(await store.webhooks.getSubscription(all.id)).toBeUndefined();
+      expect((await store.webhooks.enabledSubscriptions()).map((s) => s.id)).toEqual([onChannel.id]);
+    });
+
+    it('reads committed events after the cursor once: fanOut moves it with the deliveries, across a restart', async () => {
+      const sub = subscription(orgId);
+      await store.webhooks.insertSubscription(sub);
+      const first = await commit(1, 'channel.played', 'channel.bind_updated');
+      expect(await fanOutAll(sub.id)).toEqual(first);
+      expect(await store.webhooks.undispatched(100)).toEqual([]);
+      const second = await commit(2, 'channel.cleared');
+      await reopen();
+      expect((await store.webhooks.undispatched(100)).flatMap((b) => b.events)).toEqual(second);
+      await fanOutAll(sub.id);
+      // A repeated fan-out of the same event to the same subscription creates nothing new.
+      await store.webhooks.fanOut(0, [delivery(sub.id, first[0]!)], []);
+      const due = await store.webhooks.dueDeliveries(sub.id, 5000, 10, new Set());
+      expect(due.map((d) => d.eventId)).toEqual([...first, ...second].map((e) => e.id));
+      expect(await store.webhooks.outboxDepth()).toEqual({ pendingDeliveries: 3, undispatchedBatches: 0 });
+    });
+
+    it('skips what nobody wants, and creates no delivery for a disabled or deleted subscription', async () => {
+      await commit(1, 'channel.played');
+      await store.webhooks.skipUndispatched();
+      expect(await store.webhooks.undispatched(100)).toEqual([]);
+      const gone = subscription(orgId);
+      const off = subscription(orgId, { status: 'disabled' });
+      await store.webhooks.insertSubscription(off);
+      const [e] = await commit(2, 'channel.played');
+      await store.webhooks.fanOut(99, [delivery(gone.id, e!), delivery(off.id, e!)], []);
+      expect(await store.webhooks.outboxDepth()).toEqual({ pendingDeliveries: 0, undispatchedBatches: 0 });
+    });
+
+    it('answers due deliveries oldest first, skipping those in flight, and the next time one falls due', async () => {
+      const sub = subscription(orgId);
+      await store.webhooks.insertSubscription(sub);
+      const events = await commit(1, 'channel.played', 'channel.played', 'channel.played');
+      const batches = await store.webhooks.undispatched(10);
+      await store.webhooks.fanOut(
+        batches[0]!.seq,
+        events.map((e, i) => delivery(sub.id, e, 1000 + i * 1000)),
+        [],
+      );
+      const due = await store.webhooks.dueDeliveries(sub.id, 2000, 10, new Set());
+      expect(due.map((d) => d.eventId)).toEqual([events[0]!.id, events[1]!.id]);
+      const rest = await store.webhooks.dueDeliveries(sub.id, 2000, 10, new Set([due[0]!.id]));
+      expect(rest.map((d) => d.eventId)).toEqual([events[1]!.id]);
+      expect(await store.webhooks.nextDueAt(2000)).toBe(3000);
+      expect(await store.webhooks.nextDueAt(3000)).toBeNull();
+    });
+
+    it('settles attempts: a retry stays pending, a success resets the count, the log keeps every line', async () => {
+      const sub = subscription(orgId);
+      await store.webhooks.insertSubscription(sub);
+      await commit(1, 'channel.played');
+      await fanOutAll(sub.id);
+      const [d] = await store.webhooks.dueDeliveries(sub.id, 5000, 1, new Set());
+      const retry: Settlement = {
+        deliveryId: d!.id,
+        attempt: attempt(sub.id, d!.eventId, 1, false),
+        state: 'pending',
+        nextAt: 9000,
+      };
+      expect(await store.webhooks.settle([retry], 20)).toEqual([]);
+      expect((await store.webhooks.getSubscription(sub.id))!.consecutiveFailures).toBe(1);
+      const [again] = await store.webhooks.dueDeliveries(sub.id, 9000, 1, new Set());
+      expect(again).toMatchObject({ id: d!.id, attempts: 1, nextAt: 9000 });
+      await store.webhooks.settle(
+        [{ deliveryId: d!.id, attempt: attempt(sub.id, d!.eventId, 2, true), state: 'succeeded' }],
+        20,
+      );
+      expect((await store.webhooks.getSubscription(sub.id))!.consecutiveFailures).toBe(0);
+      expect(await store.webhooks.dueDeliveries(sub.id, 99_000, 1, new Set())).toEqual([]);
+      const log = await (await reopen()).webhooks.listAttempts(sub.id, { limit: 1 });
+      expect(log.attempts.map((a) => a.outcome)).toEqual(['failed']);
+      const next = await store.webhooks.listAttempts(sub.id, { limit: 1, after: log.nextCursor! });
+      expect(next).toEqual({ attempts: [attempt(sub.id, d!.eventId, 2, true)], nextCursor: null });
+    });
+
+    it('disables at the limit in one transaction: last error set, pending deliveries dropped', async () => {
+      const sub = subscription(orgId);
+      await store.webhooks.insertSubscription(sub);
+      await commit(1, 'channel.played', 'channel.played', 'channel.played');
+      await fanOutAll(sub.id);
+      const due = await store.webhooks.dueDeliveries(sub.id, 5000, 10, new Set());
+      const fail = (i: number): Settlement => ({
+        deliveryId: due[i]!.id,
+        attempt: attempt(sub.id, due[i]!.eventId, 1, false),
+        state: 'pending',
+        nextAt: 6000,
+      });
+      expect(await store.webhooks.settle([fail(0)], 2)).toEqual([]);
+      expect(await store.webhooks.settle([fail(1)], 2)).toEqual([sub.id]);
+      const off = (await (await reopen()).webhooks.getSubscription(sub.id))!;
+      expect(off).toMatchObject({ status: 'disabled', consecutiveFailures: 2, disabledAt: AT });
+      expect(off.lastError).toEqual({ at: AT, message: 'HTTP 500', status: 500 });
+      expect(await store.webhooks.outboxDepth()).toMatchObject({ pendingDeliveries: 0 });
+      expect(await store.webhooks.enabledSubscriptions()).toEqual([]);
+      // A late result for a dropped delivery is logged and changes nothing else.
+      expect(await store.webhooks.settle([fail(2)], 2)).toEqual([]);
+      expect((await store.webhooks.getSubscription(sub.id))!.consecutiveFailures).toBe(2);
+      expect((await store.webhooks.listAttempts(sub.id, { limit: 10 })).attempts).toHaveLength(3);
+    });
+
+    it('records drops without counting them, and deleting a subscription takes its deliveries and log', async () => {
+      const sub = subscription(orgId);
+      await store.webhooks.insertSubscription(sub);
+      const [e] = await commit(1, 'channel.played');
+      const drop: AttemptRecord = { ...attempt(sub.id, e!.id, 1, false), outcome: 'dropped', status: null };
+      const batches = await store.webhooks.undispatched(10);
+      await store.webhooks.fanOut(batches[0]!.seq, [], [drop]);
+      await store.webhooks.logAttempt({ ...attempt(sub.id, 'evt_ping', 1, true), type: 'webhook.ping' });
+      expect((await store.webhooks.listAttempts(sub.id, { limit: 10 })).attempts.map((a) => a.outcome)).toEqual([
+        'dropped',
+        'succeeded',
+      ]);
+      expect((await store.webhooks.getSubscription(sub.id))!.consecutiveFailures).toBe(0);
+      await store.webhooks.deleteSubscription(sub.id);
+      expect((await store.webhooks.listAttempts(sub.id, { limit: 10 })).attempts).toEqual([]);
+    });
+
+    it('prunes log lines and finished deliveries older than the cutoff, never pending ones', async () => {
+      const sub = subscription(orgId);
+      await store.webhooks.insertSubscription(sub);
+      await commit(1, 'channel.played', 'channel.played');
+      await fanOutAll(sub.id);
+      const due = await store.webhooks.dueDeliveries(sub.id, 5000, 10, new Set());
+      await store.webhooks.settle(
+        [{ deliveryId: due[0]!.id, attempt: attempt(sub.id, due[0]!.eventId, 1, true), state: 'succeeded' }],
+        20,
+      );
+      expect(await store.webhooks.pruneDeliveries('2099-01-01T00:00:00.000Z')).toBe(2);
+      expect((await store.webhooks.listAttempts(sub.id, { limit: 10 })).attempts).toEqual([]);
+      expect(await store.webhooks.outboxDepth()).toMatchObject({ pendingDeliveries: 1 });
+    });
+  });
+}

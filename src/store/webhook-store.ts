@@ -1,0 +1,137 @@
+/**
+ * Outgoing webhooks in storage: subscriptions, the deliveries fanned out from the event log, and the log of
+ * attempts (docs/webhooks.md).
+ *
+ * Guarantees every implementation keeps (webhook-store.contract.ts runs against each), besides Store's
+ * (durable when the promise resolves):
+ * - The event log is the queue. `undispatched` reads committed event batches after the dispatcher's cursor;
+ *   `fanOut` inserts their deliveries, records their drops and moves the cursor in one transaction, so an
+ *   event is fanned out once, even across a crash, and never for a tick that was not committed.
+ * - A delivery exists once per (subscription, event): the event id is its identity across retries.
+ * - `settle` is atomic per call: each attempt's log row, its delivery's new state and its subscription's
+ *   failure count change together. A failed attempt that brings the count to `disableAfter` disables the
+ *   subscription, sets its last error and drops its pending deliveries in the same transaction; a success
+ *   resets the count. Attempts on a subscription already disabled or deleted change nothing but the log.
+ * - Deleting a subscription deletes its deliveries and attempts.
+ */
+import type { EngineEvent } from '../engine/index.js';
+
+export type SubscriptionStatus = 'enabled' | 'disabled';
+
+export interface LastError {
+  at: string;
+  message: string;
+  /** The HTTP status of the failed attempt, null for a network error. */
+  status: number | null;
+}
+
+export interface SubscriptionRecord {
+  id: string;
+  orgId: string;
+  url: string;
+  /** Empty: every event type, including types added later. */
+  events: string[];
+  channelId: string | null;
+  description: string | null;
+  /** The signing secret, sealed (webhooks/secret-box.ts): storage never holds it in clear. */
+  sealedSecret: string;
+  status: SubscriptionStatus;
+  consecutiveFailures: number;
+  lastError: LastError | null;
+  disabledAt: string | null;
+  createdAt: string;
+}
+
+export type DeliveryState = 'pending' | 'succeeded' | 'failed' | 'dropped';
+
+/** One event for one subscription, tried up to the attempt limit. */
+export interface DeliveryRecord {
+  id: number;
+  subscriptionId: string;
+  eventId: string;
+  type: string;
+  /** When the event was created (ISO 8601): an attempt is never started once it is too old. */
+  eventCreatedAt: string;
+  /** The envelope as sent: the bytes signed are these. */
+  body: string;
+  /** Attempts made so far. */
+  attempts: number;
+  /** Not before this time (ms since the epoch). */
+  nextAt: number;
+}
+
+export type NewDelivery = Omit<DeliveryRecord, 'id' | 'attempts'>;
+
+export type AttemptOutcome = 'succeeded' | 'failed' | 'dropped';
+
+/** A line of a subscription's delivery log. */
+export interface AttemptRecord {
+  subscriptionId: string;
+  eventId: string;
+  type: string;
+  /** 1, 2, 3…; for a drop, the attempt that was not made. */
+  attempt: number;
+  outcome: AttemptOutcome;
+  status: number | null;
+  error: string | null;
+  durationMs: number | null;
+  at: string;
+}
+
+/** What became of one attempt (or of a delivery dropped without one), for `settle`. */
+export interface Settlement {
+  deliveryId: number;
+  attempt: AttemptRecord;
+  /** pending: tried again at `nextAt`. */
+  state: DeliveryState;
+  nextAt?: number;
+}
+
+export interface EventBatch {
+  seq: number;
+  orgId: string;
+  events: EngineEvent[];
+}
+
+export interface WebhookStore {
+  insertSubscription(s: SubscriptionRecord): Promise<void>;
+  getSubscription(id: string): Promise<SubscriptionRecord | undefined>;
+  /** A workspace's subscriptions in creation order; `onlyChannelIds` keeps those limited to these channels. */
+  listSubscriptions(
+    orgId: string,
+    page: { limit: number; after?: string | undefined; onlyChannelIds?: readonly string[] | undefined },
+  ): Promise<SubscriptionRecord[]>;
+  countSubscriptions(orgId: string): Promise<number>;
+  deleteSubscription(id: string): Promise<void>;
+  /** Every enabled subscription of every workspace: the dispatcher keeps them in memory. */
+  enabledSubscriptions(): Promise<SubscriptionRecord[]>;
+
+  /** Up to `limit` committed event batches after the dispatcher's cursor, oldest first. */
+  undispatched(limit: number): Promise<EventBatch[]>;
+  /** Inserts deliveries (a repeat of a (subscription, event) is ignored), logs drops, moves the cursor to `seq`. */
+  fanOut(seq: number, deliveries: readonly NewDelivery[], drops: readonly AttemptRecord[]): Promise<void>;
+  /** Moves the cursor past every batch committed so far, fanning out nothing (no subscription exists). */
+  skipUndispatched(): Promise<void>;
+  /** A subscription's pending deliveries due at `now`, oldest first, skipping the ids in `skip`. */
+  dueDeliveries(
+    subscriptionId: string,
+    now: number,
+    limit: number,
+    skip: ReadonlySet<number>,
+  ): Promise<DeliveryRecord[]>;
+  /** The earliest `nextAt` after `now` of any pending delivery, or null. */
+  nextDueAt(now: number): Promise<number | null>;
+  /** Records attempts (see the guarantees above); answers the ids of subscriptions it disabled. */
+  settle(settlements: readonly Settlement[], disableAfter: number): Promise<string[]>;
+  /** A subscription's delivery log, oldest first; `after` is the cursor a previous page answered. */
+  listAttempts(
+    subscriptionId: string,
+    page: { limit: number; after?: string | undefined },
+  ): Promise<{ attempts: AttemptRecord[]; nextCursor: string | null }>;
+  /** Adds a line to a subscription's log without touching its deliveries or failure count (pings). */
+  logAttempt(attempt: AttemptRecord): Promise<void>;
+  /** Pending deliveries plus committed event batches not yet fanned out. */
+  outboxDepth(): Promise<{ pendingDeliveries: number; undispatchedBatches: number }>;
+  /** Deletes log lines and finished deliveries older than `olderThan` (ISO 8601); returns how many. */
+  pruneDeliveries(olderThan: string): Promise<number>;
+}

@@ -1,0 +1,189 @@
+/**
+ * Sends pending deliveries and records every attempt (docs/webhooks.md, "Retries and disabling"). Work is
+ * read from storage, a few rows per subscription at a time, so memory holds only what is in flight. Each
+ * subscription has at most `perEndpoint` attempts in flight and the worker at most `overall`: an endpoint
+ * that never answers holds its own slots and no others. Results are written in batches, one transaction
+ * per turn of the event loop.
+ */
+import type { Logger } from 'pino';
+import type { AttemptRecord, DeliveryRecord, Settlement, WebhookStore } from '../store/webhook-store.js';
+import { staleDrop } from './outbox-dispatcher.js';
+import type { AttemptResult } from './send-attempt.js';
+import type { LiveSubscription, SubscriptionIndex } from './subscription-index.js';
+
+export interface DeliveryWorkerDeps {
+  store: WebhookStore;
+  index: SubscriptionIndex;
+  logger: Logger;
+  now: () => number;
+  send: (target: LiveSubscription, delivery: DeliveryRecord) => Promise<AttemptResult>;
+  /** Waits before the 2nd, 3rd… attempt. */
+  retryDelaysMs: readonly number[];
+  maxAgeMs: number;
+  disableAfter: number;
+  perEndpoint: number;
+  overall: number;
+  /** For metrics: each settled attempt or drop. */
+  onSettled?: (attempt: AttemptRecord) => void;
+}
+
+export class DeliveryWorker {
+  private readonly inflight = new Map<string, Set<number>>();
+  private total = 0;
+  private pumping: Promise<void> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | null = null;
+  private queue: Settlement[] = [];
+  private flushing: Promise<void> | null = null;
+  private stopped = false;
+  /** After stop(): results that still arrive are not written (storage is closing). */
+  private closed = false;
+  /** Where the next pump starts among the subscriptions, so the overall cap is shared round-robin. */
+  private turn = 0;
+
+  constructor(private readonly deps: DeliveryWorkerDeps) {}
+
+  /** Looks for due work now (new deliveries, a slot freed, a retry due). */
+  pump(): void {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = this.fill()
+      .catch((err: unknown) => {
+        this.deps.logger.error({ err }, 'webhook worker failed; retrying in 1 s');
+        this.retryIn(1000);
+      })
+      .finally(() => {
+        this.pumping = null;
+        if (this.again) {
+          this.again = false;
+          this.pump();
+        }
+      });
+  }
+
+  /**
+   * Starts no more attempts and writes the results already in. Attempts still in flight are not waited for
+   * (an endpoint may take its full timeout): their deliveries stay pending and are sent again after a restart,
+   * under the same delivery id.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.pumping;
+    await this.flush();
+    this.closed = true;
+  }
+
+  /** Attempts in flight now. */
+  get inFlight(): number {
+    return this.total;
+  }
+
+  private async fill(): Promise<void> {
+    const subs = [...this.deps.index.all()];
+    const now = this.deps.now();
+    for (let i = 0; i < subs.length && this.total < this.deps.overall; i++) {
+      const sub = subs[(this.turn + i) % subs.length]!;
+      const mine = this.slotsOf(sub.id);
+      const free = Math.min(this.deps.perEndpoint - mine.size, this.deps.overall - this.total);
+      if (free <= 0) continue;
+      for (const d of await this.deps.store.dueDeliveries(sub.id, now, free, mine)) this.start(sub, d, now);
+    }
+    this.turn = subs.length > 0 ? (this.turn + 1) % subs.length : 0;
+    await this.armTimer(now);
+  }
+
+  private slotsOf(id: string): Set<number> {
+    let set = this.inflight.get(id);
+    if (!set) this.inflight.set(id, (set = new Set()));
+    return set;
+  }
+
+  private start(sub: LiveSubscription, d: DeliveryRecord, now: number): void {
+    const attempt = d.attempts + 1;
+    if (now - Date.parse(d.eventCreatedAt) > this.deps.maxAgeMs) {
+      this.settle({
+        deliveryId: d.id,
+        state: 'dropped',
+        attempt: { ...staleDrop(sub.id, { id: d.eventId, type: d.type }, now), attempt },
+      });
+      return;
+    }
+    const slots = this.slotsOf(sub.id);
+    slots.add(d.id);
+    this.total++;
+    void this.deps
+      .send(sub, d)
+      .then((result) => this.settle(this.settlement(d, attempt, result)))
+      .catch((err: unknown) => this.deps.logger.error({ err, deliveryId: d.id }, 'webhook attempt failed to settle'))
+      .finally(() => {
+        slots.delete(d.id);
+        this.total--;
+      });
+  }
+
+  private settlement(d: DeliveryRecord, attempt: number, r: AttemptResult): Settlement {
+    const record: AttemptRecord = {
+      subscriptionId: d.subscriptionId,
+      eventId: d.eventId,
+      type: d.type,
+      attempt,
+      outcome: r.ok ? 'succeeded' : 'failed',
+      status: r.status,
+      error: r.error,
+      durationMs: r.durationMs,
+      at: new Date(this.deps.now()).toISOString(),
+    };
+    if (r.ok) return { deliveryId: d.id, attempt: record, state: 'succeeded' };
+    const delay = this.deps.retryDelaysMs[attempt - 1];
+    if (delay === undefined) return { deliveryId: d.id, attempt: record, state: 'failed' };
+    return { deliveryId: d.id, attempt: record, state: 'pending', nextAt: this.deps.now() + delay };
+  }
+
+  /** Queues a result; one transaction per turn of the event loop writes them all. */
+  private settle(s: Settlement): void {
+    if (this.closed) return;
+    this.queue.push(s);
+    if (this.queue.length === 1) setImmediate(() => void this.flush().then(() => this.pump()));
+  }
+
+  private async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    if (this.queue.length === 0) return;
+    const batch = this.queue;
+    this.queue = [];
+    this.flushing = this.write(batch).finally(() => (this.flushing = null));
+    await this.flushing;
+  }
+
+  private async write(batch: Settlement[]): Promise<void> {
+    try {
+      const disabled = await this.deps.store.settle(batch, this.deps.disableAfter);
+      for (const id of disabled) {
+        this.deps.index.remove(id);
+        this.deps.logger.warn({ webhookId: id }, 'webhook disabled after consecutive failures');
+      }
+      for (const s of batch) this.deps.onSettled?.(s.attempt);
+    } catch (err) {
+      // The deliveries stay pending and are tried again: an attempt is at least once, never lost.
+      this.deps.logger.error({ err, attempts: batch.length }, 'recording webhook attempts failed');
+    }
+  }
+
+  /** Wakes at the next retry that falls due. */
+  private async armTimer(now: number): Promise<void> {
+    if (this.stopped) return;
+    const next = await this.deps.store.nextDueAt(now);
+    if (next !== null) this.retryIn(Math.max(1, next - this.deps.now()));
+  }
+
+  private retryIn(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.pump(), ms);
+    this.timer.unref();
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * Delivery signatures (docs/webhooks.md, "Verifying a delivery"): `X-Service-Signature` is `v1=` and the
+ * lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the secret string's UTF-8 bytes.
+ */
+import crypto from 'node:crypto';
+
+export const SECRET_PREFIX = 'whsec_';
+
+/** `whsec_` + 32 random bytes, base64url. */
+export function newSigningSecret(): string {
+  return SECRET_PREFIX + crypto.randomBytes(32).toString('base64url');
+}
+
+/** The signature header's value for these exact body bytes. */
+export function signDelivery(secret: string, timestamp: number, body: Buffer): string {
+  const mac = crypto.createHmac('sha256', Buffer.from(secret, 'utf8'));
+  mac.update(`${timestamp}.`);
+  mac.update(body);
+  return `v1=${mac.digest('hex')}`;
+}

@@ -1,0 +1,71 @@
+/**
+ * The enabled subscriptions in memory, by workspace, with their secrets opened: the dispatcher matches every
+ * event against them and the worker signs with them, without a read per event. The subscriptions service
+ * keeps it in step with storage (create, delete, disable).
+ */
+import type { EngineEvent } from '../engine/index.js';
+import type { SubscriptionRecord } from '../store/webhook-store.js';
+import type { SecretBox } from './secret-box.js';
+
+export interface LiveSubscription {
+  id: string;
+  orgId: string;
+  url: string;
+  events: ReadonlySet<string> | null;
+  channelId: string | null;
+  secret: string;
+}
+
+export class SubscriptionIndex {
+  private readonly byOrg = new Map<string, LiveSubscription[]>();
+  private readonly byId = new Map<string, LiveSubscription>();
+
+  constructor(private readonly box: SecretBox) {}
+
+  add(record: SubscriptionRecord): void {
+    if (record.status !== 'enabled' || this.byId.has(record.id)) return;
+    const live: LiveSubscription = {
+      id: record.id,
+      orgId: record.orgId,
+      url: record.url,
+      events: record.events.length === 0 ? null : new Set(record.events),
+      channelId: record.channelId,
+      secret: this.box.open(record.sealedSecret, record.id),
+    };
+    this.byId.set(live.id, live);
+    const list = this.byOrg.get(live.orgId);
+    if (list) list.push(live);
+    else this.byOrg.set(live.orgId, [live]);
+  }
+
+  remove(id: string): void {
+    const live = this.byId.get(id);
+    if (!live) return;
+    this.byId.delete(id);
+    const rest = (this.byOrg.get(live.orgId) ?? []).filter((s) => s.id !== id);
+    if (rest.length > 0) this.byOrg.set(live.orgId, rest);
+    else this.byOrg.delete(live.orgId);
+  }
+
+  get(id: string): LiveSubscription | undefined {
+    return this.byId.get(id);
+  }
+
+  all(): IterableIterator<LiveSubscription> {
+    return this.byId.values();
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** The subscriptions an event goes to: its workspace's, whose type list and channel limit match. */
+  matching(event: EngineEvent): LiveSubscription[] {
+    const list = this.byOrg.get(event.orgId);
+    if (!list) return [];
+    return list.filter(
+      (s) =>
+        (s.events === null || s.events.has(event.type)) && (s.channelId === null || s.channelId === event.channelId),
+    );
+  }
+}

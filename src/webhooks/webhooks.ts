@@ -1,0 +1,129 @@
+/**
+ * Outgoing webhooks put together: the subscriptions service the API calls, the dispatcher that turns
+ * committed events into deliveries, and the worker that sends them through the guarded agent. main.ts
+ * starts it after the engine and stops it before the store closes.
+ */
+import type { Logger } from 'pino';
+import type { Engine, EngineEvent } from '../engine/index.js';
+import type { AttemptRecord, WebhookStore } from '../store/webhook-store.js';
+import { DeliveryWorker } from './delivery-worker.js';
+import { createGuardedAgent, type Resolve } from './endpoint-guard/index.js';
+import { OutboxDispatcher } from './outbox-dispatcher.js';
+import { SecretBox } from './secret-box.js';
+import { sendAttempt, type AttemptResult } from './send-attempt.js';
+import { SubscriptionIndex } from './subscription-index.js';
+import { createWebhookService, type WebhookService } from './subscriptions.js';
+
+/** An attempt is never started for an event older than this. */
+export const MAX_EVENT_AGE_MS = 5 * 60_000;
+/** Consecutive failed attempts that disable a subscription. */
+export const DISABLE_AFTER = 20;
+/** The delivery log keeps a week, like the event log. */
+const LOG_RETENTION_MS = 7 * 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
+/** Attempts in flight per subscription, and in all. */
+export const PER_ENDPOINT = 8;
+export const OVERALL = 128;
+
+export interface WebhookSettings {
+  allowPrivate: boolean;
+  retryDelaysMs: number[];
+  timeoutMs: number;
+  secretKey: string | undefined;
+  dataDir: string;
+  version: string;
+  /** Tests only: the resolver deliveries and saves use (default: the system's). */
+  resolve?: Resolve | undefined;
+  /** Tests only: certificates to trust besides the system's. */
+  trustedCa?: string | undefined;
+}
+
+export interface WebhookRecorder {
+  settled(attempt: AttemptRecord): void;
+}
+
+export interface Webhooks {
+  service: WebhookService;
+  /** The engine's onEvents: a tick with these events is durable. */
+  durable(events: readonly EngineEvent[]): void;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createWebhooks(
+  deps: { store: WebhookStore; engine: Engine; logger: Logger; recorder?: WebhookRecorder | undefined },
+  settings: WebhookSettings,
+): Webhooks {
+  const { box, created } = SecretBox.open(settings.secretKey, settings.dataDir);
+  const logger = deps.logger.child({ component: 'webhooks' });
+  if (created) logger.info('generated the key that seals webhook secrets (secret.key in the data directory)');
+  if (settings.allowPrivate) {
+    logger.warn('ONAIR_WEBHOOK_ALLOW_PRIVATE is on: webhooks may reach http and private addresses (tests only)');
+  }
+  const agent = createGuardedAgent({
+    allowPrivate: settings.allowPrivate,
+    resolve: settings.resolve,
+    connections: PER_ENDPOINT,
+    connectTimeoutMs: settings.timeoutMs,
+    tls: settings.trustedCa ? { ca: settings.trustedCa } : undefined,
+  });
+  const sendOptions = { agent, timeoutMs: settings.timeoutMs, userAgent: `onair-webhooks/${settings.version}` };
+  const index = new SubscriptionIndex(box);
+  const worker = new DeliveryWorker({
+    store: deps.store,
+    index,
+    logger,
+    now: Date.now,
+    send: (sub, d) => sendAttempt(sub, { eventId: d.eventId, type: d.type, body: Buffer.from(d.body) }, sendOptions),
+    retryDelaysMs: settings.retryDelaysMs,
+    maxAgeMs: MAX_EVENT_AGE_MS,
+    disableAfter: DISABLE_AFTER,
+    perEndpoint: PER_ENDPOINT,
+    overall: OVERALL,
+    onSettled: deps.recorder ? (a) => deps.recorder!.settled(a) : undefined,
+  });
+  const dispatcher = new OutboxDispatcher({
+    store: deps.store,
+    index,
+    logger,
+    now: Date.now,
+    maxAgeMs: MAX_EVENT_AGE_MS,
+    onDeliveries: () => worker.pump(),
+  });
+  const ping = (target: { url: string; secret: string }, body: Buffer, eventId: string): Promise<AttemptResult> =>
+    sendAttempt(target, { eventId, type: 'webhook.ping', body }, sendOptions);
+  const service = createWebhookService({
+    store: deps.store,
+    engine: deps.engine,
+    box,
+    index,
+    allowPrivate: settings.allowPrivate,
+    resolve: settings.resolve,
+    ping,
+  });
+  const prune = () =>
+    deps.store
+      .pruneDeliveries(new Date(Date.now() - LOG_RETENTION_MS).toISOString())
+      .then((pruned) => pruned > 0 && logger.info({ pruned }, 'webhook delivery log pruned'))
+      .catch((err: unknown) => logger.error({ err }, 'pruning the webhook delivery log failed'));
+  let pruner: NodeJS.Timeout | undefined;
+  return {
+    service,
+    durable: (events) => dispatcher.durable(events),
+    async start() {
+      await prune();
+      pruner = setInterval(() => void prune(), PRUNE_EVERY_MS);
+      pruner.unref();
+      for (const s of await deps.store.enabledSubscriptions()) index.add(s);
+      // What a crash or a stop left: events committed but not fanned out, and deliveries still pending.
+      dispatcher.wake();
+      worker.pump();
+    },
+    async stop() {
+      clearInterval(pruner);
+      await dispatcher.stop();
+      await worker.stop();
+      await agent.destroy();
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * A real local HTTPS receiver for outgoing webhooks: a self-signed certificate for 127.0.0.1 and
+ * `hooks.test` (the server under test is told to trust it), every request recorded with its raw body, and
+ * answers chosen per request (a status, a redirect, or never answering).
+ */
+import crypto from 'node:crypto';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { generate } from 'selfsigned';
+
+export interface Received {
+  at: number;
+  path: string;
+  headers: Record<string, string>;
+  raw: Buffer;
+  json: {
+    id: string;
+    type: string;
+    orgId: string;
+    channelId: string | null;
+    createdAt: string;
+    data: Record<string, unknown>;
+  };
+}
+
+/** What to answer: a status (with an optional Location), or 'hang' (never answer). */
+export type Answer = number | 'hang' | { status: number; location: string };
+
+let certificate: Promise<{ cert: string; key: string }> | null = null;
+
+/** One certificate per test process: generating an RSA key takes a moment. */
+export function testCertificate(): Promise<{ cert: string; key: string }> {
+  certificate ??= generate([{ name: 'commonName', value: 'hooks.test' }], {
+    keySize: 2048,
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'hooks.test' },
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
+  }).then((p) => ({ cert: p.cert, key: p.private }));
+  return certificate;
+}
+
+export interface Receiver {
+  url: string;
+  port: number;
+  received: Received[];
+  /** Answers for the next requests, in order; afterwards `fallback`. */
+  answers: Answer[];
+  fallback: Answer;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(fallback: Answer = 200): Promise<Receiver> {
+  const { cert, key } = await testCertificate();
+  const hanging = new Set<import('node:http').ServerResponse>();
+  const receiver: Receiver = {
+    url: '',
+    port: 0,
+    received: [],
+    answers: [],
+    fallback,
+    close: async () => {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const server = https.createServer({ cert, key }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
+      let json: Received['json'];
+      try {
+        json = JSON.parse(raw.toString('utf8')) as Received['json'];
+      } catch {
+        json = { id: '', type: '', orgId: '', channelId: null, createdAt: '', data: {} };
+      }
+      receiver.received.push({ at: Date.now(), path: req.url ?? '', headers, raw, json });
+      const answer = receiver.answers.shift() ?? receiver.fallback;
+      if (answer === 'hang') {
+        hanging.add(res);
+        return;
+      }
+      if (typeof answer === 'number') {
+        res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer < 300 ? 'ok' : `no ${answer}`);
+      } else {
+        res.writeHead(answer.status, { location: answer.location }).end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.port = (server.address() as AddressInfo).port;
+  receiver.url = `https://127.0.0.1:${receiver.port}`;
+  return receiver;
+}
+
+/**
+ * Checks a delivery exactly as a receiver following docs/webhooks.md would: the signature over the raw body
+ * with the secret's UTF-8 bytes, in constant time, and the timestamp within 300 s. Answers what is wrong, or null.
+ */
+export function verifyDelivery(r: Received, secret: string, now = Date.now()): string | null {
+  const timestamp = r.headers['x-service-timestamp'];
+  const signature = r.headers['x-service-signature'];
+  if (!timestamp || !/^\d+$/.test(timestamp)) return 'no X-Service-Timestamp in Unix seconds';
+  if (!signature?.startsWith('v1=')) return 'no v1= X-Service-Signature';
+  if (Math.abs(now / 1000 - Number(timestamp)) > 300) return 'timestamp outside 300 s';
+  const expected = crypto
+    .createHmac('sha256', Buffer.from(secret, 'utf8'))
+    .update(Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), r.raw]))
+    .digest('hex');
+  const given = Buffer.from(signature.slice(3), 'utf8');
+  const want = Buffer.from(expected, 'utf8');
+  if (given.length !== want.length || !crypto.timingSafeEqual(given, want)) return 'signature mismatch';
+  if (signature.slice(3) !== signature.slice(3).toLowerCase()) return 'signature not lowercase hex';
+  return null;
+}
