@@ -32,7 +32,7 @@ export default tseslint.config(
     rules: { 'no-console': ['error', { allow: ['warn'] }] },
   },
   {
-    files: ['test/**', 'bench/**', '**/*.test.ts', 'renderer/build.mjs'],
+    files: ['test/**', 'bench/**', 'examples/**', '**/*.test.ts', 'renderer/build.mjs'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
 );

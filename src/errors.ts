@@ -8,6 +8,7 @@ export const ERROR_CATALOGUE = {
   invalid_request: { status: 400, title: 'Invalid request' },
   unknown_input: { status: 400, title: 'Unknown input' },
   unauthorized: { status: 401, title: 'Unauthorized' },
+  bad_signature: { status: 401, title: 'Bad signature' },
   forbidden: { status: 403, title: 'Forbidden' },
   not_found: { status: 404, title: 'Not found' },
   unknown_trigger: { status: 404, title: 'Unknown trigger' },

@@ -28,6 +28,7 @@ import type { Store } from './store/store.js';
 import type { RenderSocketDeps } from './transport/render-socket.js';
 import { createTransport, type TransportDeps } from './transport/server.js';
 import type { Resolve } from './webhooks/endpoint-guard/index.js';
+import { createIncomingHooks, type IncomingHooks } from './webhooks/incoming/incoming-hooks.js';
 import type { WebhookService } from './webhooks/subscriptions.js';
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
 
@@ -41,6 +42,7 @@ export interface ServerHandle {
   store: Store;
   /** The webhook operations, for tests that build the API app on their own. */
   webhooks: WebhookService;
+  incomingHooks: IncomingHooks;
   logger: Logger;
   firstRun: BootstrapResult;
   /** Tests only: a request straight into the Hono app, past the transport (and its fast routes). */
@@ -111,6 +113,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const loginThrottle = metrics ? metrics.countLoginThrottle(new MemoryLoginThrottle()) : new MemoryLoginThrottle();
   let baseUrl = config.baseUrl ?? '';
 
+  const incomingHooks = createIncomingHooks({ store: store.incomingHooks, engine, limiter, box: webhooks.box });
   const api = createApiApp(
     {
       engine,
@@ -127,6 +130,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       info: { version, startedAt },
       sessionTtlSeconds: config.sessionTtlSeconds,
       webhooks: webhooks.service,
+      incomingHooks,
     },
     path.join(ROOT, 'public'),
   );
@@ -181,7 +185,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       logger.info('stopped');
     })());
   const fetchApi = async (request: Request) => api.fetch(request, bindings);
-  return { port, baseUrl, engine, store, webhooks: webhooks.service, logger, firstRun, fetchApi, stop };
+  return { port, baseUrl, engine, store, webhooks: webhooks.service, incomingHooks, logger, firstRun, fetchApi, stop };
 }
 
 function publicHost(host: string): string {

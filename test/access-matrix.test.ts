@@ -32,6 +32,7 @@ import {
   sideEffectsLast,
   type Ids,
   type Operation,
+  incomingHookOf,
   WEBHOOK_ENV,
   WEBHOOK_URL,
 } from './helpers/access-openapi.js';
@@ -59,6 +60,7 @@ beforeEach(async () => {
     userId: 'usr_0000000000000000000000000000000a',
     invitationId: 'inv_0000000000000000000000000000000a',
     webhookId: webhook.id,
+    ...(await incomingHookOf(root, channelId)),
   };
   definition = expectStatus(await root<Scene>('GET', `/v1/channels/${channelId}/scenes/${sceneId}`), 200).definition;
   ops = await operations(server.url);
@@ -115,6 +117,7 @@ describe('the route table', () => {
           metricsToken: undefined,
           sessionTtlSeconds: 60,
           webhooks: server.handle.webhooks,
+          incomingHooks: server.handle.incomingHooks,
         },
         dir,
       );

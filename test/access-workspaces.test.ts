@@ -28,6 +28,7 @@ import {
   fillPath,
   bodyFor,
   operations,
+  incomingHookOf,
   WEBHOOK_ENV,
   WEBHOOK_URL,
   type Ids,
@@ -48,6 +49,8 @@ let b: ScoreboardChannel & {
   member: Member;
   invitationId: string;
   webhookId: string;
+  hookId: string;
+  token: string;
 };
 
 beforeEach(async () => {
@@ -72,6 +75,7 @@ beforeEach(async () => {
     member,
     invitationId: expectStatus(invited, 201).id,
     webhookId: webhook.id,
+    ...(await incomingHookOf(ws.call, channel.channelId)),
   };
 });
 
@@ -86,6 +90,8 @@ const FAKE: Required<Ids> = {
   userId: 'usr_0000000000000000000000000000beef',
   invitationId: 'inv_0000000000000000000000000000beef',
   webhookId: 'wh_0000000000000000000000000000beef',
+  hookId: 'hook_0000000000000000000000000000beef',
+  token: 'NoSuchToken0000000000000000000beef',
 };
 const PERMISSION_BASED = /:/;
 
@@ -101,9 +107,12 @@ describe('a caller of workspace A and the resources of workspace B', () => {
       userId: b.member.userId,
       invitationId: b.invitationId,
       webhookId: b.webhookId,
+      hookId: b.hookId,
+      token: b.token,
     };
     const before = stableState(await getState(b.call, b.channelId));
-    const withIds = (await operations(server.url)).filter((op) => op.path.includes('{'));
+    // A public route's token is the credential, whoever holds it (an incoming webhook's URL): not a workspace id.
+    const withIds = (await operations(server.url)).filter((op) => op.path.includes('{') && op.permission !== 'public');
     expect(withIds.length).toBeGreaterThan(12);
     for (const op of withIds) {
       const call = callerFor(op);

@@ -23,6 +23,7 @@ import {
   bodyFor,
   fillPath,
   operations,
+  incomingHookOf,
   WEBHOOK_ENV,
   WEBHOOK_URL,
   type Ids,
@@ -52,6 +53,7 @@ beforeEach(async () => {
     keyId: (await createKey(owner.call, ['channels:read'])).id,
     invitationId: 'inv_0000000000000000000000000000000a',
     webhookId: expectStatus(await owner.call<{ id: string }>('POST', '/v1/webhooks', { url: WEBHOOK_URL }), 201).id,
+    ...(await incomingHookOf(owner.call, channelId)),
   };
 });
 

@@ -13,6 +13,7 @@ import { eventRoutes } from './events/routes.js';
 import { inputRoutes } from './inputs/routes.js';
 import { keyRoutes } from './keys/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
+import { incomingHookRoutes } from './incoming-hooks/routes.js';
 import { authenticate } from './middleware/authenticate.js';
 import { jsonBody } from './middleware/json-body.js';
 import { requestContext } from './middleware/request-context.js';
@@ -74,6 +75,7 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
     eventRoutes,
     keyRoutes,
     webhookRoutes,
+    incomingHookRoutes,
     authRoutes,
     passwordRoutes,
     workspaceRoutes,

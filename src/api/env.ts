@@ -1,3 +1,4 @@
+import type { IncomingHooks } from '../webhooks/incoming/incoming-hooks.js';
 import type { WebhookService } from '../webhooks/subscriptions.js';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
@@ -50,6 +51,7 @@ export interface ApiDeps {
   info?: ServerInfo | undefined;
   sessionTtlSeconds: number;
   webhooks: WebhookService;
+  incomingHooks: IncomingHooks;
 }
 
 export interface ApiEnv {
@@ -61,5 +63,7 @@ export interface ApiEnv {
     principal: Principal;
     /** The parsed JSON body, when the request had one. */
     body: unknown;
+    /** The body as bytes, on routes that read it themselves (incoming webhooks). */
+    rawBody: Uint8Array;
   };
 }

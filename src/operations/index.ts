@@ -3,3 +3,4 @@ export * from './inputs.js';
 export * from './live.js';
 export * from './operation.js';
 export * from './playout.js';
+export * from './hook-post.js';

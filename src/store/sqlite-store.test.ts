@@ -8,6 +8,7 @@ import { CHECKPOINT_NICE } from './sqlite/checkpointer.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import { accountStoreContract } from './account-store.contract.js';
 import { storeContract } from './store.contract.js';
+import { incomingHookStoreContract } from './incoming-hook-store.contract.js';
 import { webhookStoreContract } from './webhook-store.contract.js';
 
 const sqliteHarness = () => {
@@ -20,6 +21,7 @@ const sqliteHarness = () => {
 storeContract('SqliteStore', sqliteHarness);
 accountStoreContract('SqliteStore', sqliteHarness);
 webhookStoreContract('SqliteStore', sqliteHarness);
+incomingHookStoreContract('SqliteStore', sqliteHarness);
 
 describe('SqliteStore: ticks off the event loop', () => {
   const dirs: string[] = [];

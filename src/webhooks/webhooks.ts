@@ -44,6 +44,8 @@ export interface WebhookRecorder {
 
 export interface Webhooks {
   service: WebhookService;
+  /** Seals signing secrets: incoming hooks keep theirs with the same key. */
+  box: SecretBox;
   /** The engine's onEvents: a tick with these events is durable. */
   durable(events: readonly EngineEvent[]): void;
   start(): Promise<void>;
@@ -109,6 +111,7 @@ export function createWebhooks(
   let pruner: NodeJS.Timeout | undefined;
   return {
     service,
+    box,
     durable: (events) => dispatcher.durable(events),
     async start() {
       await prune();

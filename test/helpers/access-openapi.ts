@@ -3,7 +3,7 @@
  * bucket it declares (`x-onair-permission`, `x-onair-rate-limit`), plus what docs/api.md, "Authentication" and "Rate
  * limits" say they should be, real ids for path parameters and a plausible body for each operation.
  */
-import { expectStatus } from './api.js';
+import { expectStatus, type Api } from './api.js';
 
 export const ACCOUNT_ACCESS = ['public', 'authenticated', 'session', 'owner'] as const;
 
@@ -73,6 +73,9 @@ export interface Ids {
   userId?: string;
   invitationId?: string;
   webhookId?: string;
+  hookId?: string;
+  /** An incoming webhook's URL token. */
+  token?: string;
 }
 
 /** `/v1/channels/ch_…/scenes/sc_…`; throws for a parameter the tests have no fixture for yet. */
@@ -93,6 +96,13 @@ export function fillPath(op: Operation, ids: Ids): string {
  */
 export const WEBHOOK_URL = 'https://127.0.0.1:1/hooks';
 export const WEBHOOK_ENV = { ONAIR_WEBHOOK_ALLOW_PRIVATE: '1' };
+
+/** An incoming webhook on `channelId`: its id and its URL token, for routes that name them. */
+export async function incomingHookOf(call: Api, channelId: string): Promise<{ hookId: string; token: string }> {
+  const res = await call<{ id: string; url: string }>('POST', `/v1/channels/${channelId}/incoming-hooks`, {});
+  if (res.status !== 201) throw new Error(`incoming hook: ${res.status} ${JSON.stringify(res.body)}`);
+  return { hookId: res.body.id, token: res.body.url.split('/').pop()! };
+}
 
 /** A body that the operation accepts, or undefined when it takes none. */
 export function bodyFor(op: Operation, ids: Ids, definition?: unknown): unknown {
@@ -116,6 +126,12 @@ export function bodyFor(op: Operation, ids: Ids, definition?: unknown): unknown 
       return { name: 'minted', permissions: ['keys:manage'] };
     case 'POST /webhooks':
       return { url: WEBHOOK_URL };
+    case 'POST /channels/{id}/incoming-hooks':
+      return { name: 'scorekeeper', mapping: { home_score: 'scoreA' } };
+    case 'PATCH /channels/{id}/incoming-hooks/{hookId}':
+      return { name: 'renamed' };
+    case 'POST /hooks/{token}':
+      return { home_score: 1 };
     case 'POST /workspaces':
       return { name: 'Another' };
     case 'POST /members':

@@ -8,6 +8,8 @@ import { AppError } from '../../errors.js';
 import type { ApiEnv } from '../env.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;
+/** Routes that read their body themselves, as bytes. */
+export const RAW_BODY_PREFIX = '/v1/hooks/';
 const decoder = new TextDecoder();
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
 
@@ -15,6 +17,14 @@ export function jsonBody(): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const buffered = bufferedBody(c.req.raw);
+    if (c.req.path.startsWith(RAW_BODY_PREFIX)) {
+      // Incoming webhooks verify signatures over the exact bytes and log what was wrong with a body.
+      const raw = buffered ?? new Uint8Array(await c.req.arrayBuffer());
+      if (raw.byteLength > MAX_BODY_BYTES)
+        throw new AppError('payload_too_large', 'Request bodies are limited to 64 KiB.');
+      c.set('rawBody', raw);
+      return next();
+    }
     const text = buffered ? decoder.decode(buffered) : await c.req.text();
     if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
       throw new AppError('payload_too_large', 'Request bodies are limited to 64 KiB.');

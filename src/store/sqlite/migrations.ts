@@ -254,6 +254,39 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX webhook_attempts_at ON webhook_attempts(at);
     `,
   },
+  {
+    version: 6,
+    name: 'incoming webhooks',
+    // Issue 12. A hook belongs to a channel and goes with it. Its URL token is kept as a SHA-256 hash only;
+    // its signing secret, when it has one, is sealed like outgoing ones. The log keeps a hook's newest posts.
+    sql: `
+      CREATE TABLE incoming_hooks (
+        id TEXT PRIMARY KEY,
+        org_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        mapping TEXT NOT NULL,
+        require_signature INTEGER NOT NULL,
+        sealed_secret TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX incoming_hooks_channel ON incoming_hooks(channel_id, id);
+      CREATE TABLE incoming_hook_deliveries (
+        seq INTEGER PRIMARY KEY,
+        hook_id TEXT NOT NULL REFERENCES incoming_hooks(id) ON DELETE CASCADE,
+        at TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        applied TEXT NOT NULL,
+        ignored TEXT NOT NULL,
+        error TEXT,
+        payload TEXT NOT NULL,
+        dry_run INTEGER NOT NULL
+      );
+      CREATE INDEX incoming_hook_deliveries_hook ON incoming_hook_deliveries(hook_id, seq);
+    `,
+  },
 ];
 
 function upgradeSceneDefinitions(db: Database.Database): void {

@@ -17,6 +17,7 @@ import { DataDirLock } from './data-dir-lock.js';
 import { EventLog } from './event-log.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
+import { SqliteIncomingHooks } from './sqlite-incoming-hooks.js';
 import { SqliteWebhooks } from './sqlite-webhooks.js';
 import { placeholders, RowBatch } from './row-batch.js';
 import { prepareStatements, type Statements } from './statements.js';
@@ -47,6 +48,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   readonly accounts: SqliteAccounts;
   readonly webhooks: SqliteWebhooks;
+  readonly incomingHooks: SqliteIncomingHooks;
   private readonly st: Statements;
   private readonly commitTx: (changes: readonly ChannelChange[]) => void;
   private readonly tickWrites: ReturnType<typeof tickWriteBatches>;
@@ -78,6 +80,7 @@ export class SqliteStore implements Store {
       this.tickWrites = tickWriteBatches(this.db);
       this.events = new EventLog(this.db);
       this.webhooks = new SqliteWebhooks(this.db, this.events);
+      this.incomingHooks = new SqliteIncomingHooks(this.db);
       this.commitTx = this.db.transaction((changes: readonly ChannelChange[]) => this.writeTick(changes));
       this.flusher = synchronous === 'FULL' ? WalFlusher.open(`${file}-wal`) : null;
       this.db.pragma('wal_autocheckpoint = 0');

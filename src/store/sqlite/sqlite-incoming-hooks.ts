@@ -1,0 +1,131 @@
+/** The IncomingHookStore on the same SQLite database as the rest of the store (tables of migration 6). */
+import type Database from 'better-sqlite3';
+import type { HookChanges, HookDeliveryRecord, IncomingHookRecord, IncomingHookStore } from '../incoming-hook-store.js';
+
+interface HookRow {
+  id: string;
+  org_id: string;
+  channel_id: string;
+  name: string;
+  token_hash: string;
+  mapping: string;
+  require_signature: number;
+  sealed_secret: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface DeliveryRow {
+  at: string;
+  status: number;
+  applied: string;
+  ignored: string;
+  error: string | null;
+  payload: string;
+  dry_run: number;
+}
+
+const hook = (r: HookRow): IncomingHookRecord => ({
+  id: r.id,
+  orgId: r.org_id,
+  channelId: r.channel_id,
+  name: r.name,
+  tokenHash: r.token_hash,
+  mapping: JSON.parse(r.mapping) as Record<string, string>,
+  requireSignature: r.require_signature === 1,
+  sealedSecret: r.sealed_secret,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const delivery = (r: DeliveryRow): HookDeliveryRecord => ({
+  at: r.at,
+  status: r.status,
+  applied: JSON.parse(r.applied) as Record<string, unknown>,
+  ignored: JSON.parse(r.ignored) as string[],
+  error: r.error,
+  payload: r.payload,
+  dryRun: r.dry_run === 1,
+});
+
+function prepare(db: Database.Database) {
+  return {
+    insert: db.prepare(`INSERT INTO incoming_hooks (id, org_id, channel_id, name, token_hash, mapping,
+      require_signature, sealed_secret, created_at, updated_at)
+      VALUES (@id, @orgId, @channelId, @name, @tokenHash, @mapping, @requireSignature, @sealedSecret, @createdAt,
+      @updatedAt)`),
+    byId: db.prepare('SELECT * FROM incoming_hooks WHERE id = ?'),
+    byToken: db.prepare('SELECT * FROM incoming_hooks WHERE token_hash = ?'),
+    list: db.prepare('SELECT * FROM incoming_hooks WHERE channel_id = ? ORDER BY id'),
+    update: db.prepare(`UPDATE incoming_hooks SET name = coalesce(@name, name), mapping = coalesce(@mapping, mapping),
+      updated_at = @updatedAt WHERE id = @id`),
+    delete: db.prepare('DELETE FROM incoming_hooks WHERE id = ?'),
+    log: db.prepare(`INSERT INTO incoming_hook_deliveries (hook_id, at, status, applied, ignored, error, payload, dry_run)
+      SELECT @hookId, @at, @status, @applied, @ignored, @error, @payload, @dryRun
+      WHERE EXISTS (SELECT 1 FROM incoming_hooks WHERE id = @hookId)`),
+    trim: db.prepare(`DELETE FROM incoming_hook_deliveries WHERE hook_id = @hookId AND seq <= (
+      SELECT seq FROM incoming_hook_deliveries WHERE hook_id = @hookId ORDER BY seq DESC LIMIT 1 OFFSET @keep)`),
+    deliveries: db.prepare('SELECT * FROM incoming_hook_deliveries WHERE hook_id = ? ORDER BY seq DESC'),
+  };
+}
+
+export class SqliteIncomingHooks implements IncomingHookStore {
+  private readonly st: ReturnType<typeof prepare>;
+  private readonly logTx;
+
+  constructor(db: Database.Database) {
+    const st = (this.st = prepare(db));
+    this.logTx = db.transaction((hookId: string, e: HookDeliveryRecord, keep: number) => {
+      st.log.run({
+        hookId,
+        at: e.at,
+        status: e.status,
+        applied: JSON.stringify(e.applied),
+        ignored: JSON.stringify(e.ignored),
+        error: e.error,
+        payload: e.payload,
+        dryRun: e.dryRun ? 1 : 0,
+      });
+      st.trim.run({ hookId, keep });
+    });
+  }
+
+  async insertHook(h: IncomingHookRecord): Promise<void> {
+    this.st.insert.run({ ...h, mapping: JSON.stringify(h.mapping), requireSignature: h.requireSignature ? 1 : 0 });
+  }
+
+  async getHook(id: string): Promise<IncomingHookRecord | undefined> {
+    const row = this.st.byId.get(id) as HookRow | undefined;
+    return row ? hook(row) : undefined;
+  }
+
+  async findHookByTokenHash(hash: string): Promise<IncomingHookRecord | undefined> {
+    const row = this.st.byToken.get(hash) as HookRow | undefined;
+    return row ? hook(row) : undefined;
+  }
+
+  async listHooks(channelId: string): Promise<IncomingHookRecord[]> {
+    return (this.st.list.all(channelId) as HookRow[]).map(hook);
+  }
+
+  async updateHook(id: string, changes: HookChanges): Promise<void> {
+    this.st.update.run({
+      id,
+      name: changes.name ?? null,
+      mapping: changes.mapping ? JSON.stringify(changes.mapping) : null,
+      updatedAt: changes.updatedAt,
+    });
+  }
+
+  async deleteHook(id: string): Promise<void> {
+    this.st.delete.run(id);
+  }
+
+  async logDelivery(hookId: string, entry: HookDeliveryRecord, keep: number): Promise<void> {
+    this.logTx(hookId, entry, keep);
+  }
+
+  async listDeliveries(hookId: string): Promise<HookDeliveryRecord[]> {
+    return (this.st.deliveries.all(hookId) as DeliveryRow[]).map(delivery);
+  }
+}
