@@ -243,6 +243,9 @@ function verifySignature(hook: IncomingHookRecord, post: HookPost, box: SecretBo
 }
 
 function excerpt(raw: Uint8Array): string {
-  const text = Buffer.from(raw.subarray(0, PAYLOAD_CAP)).toString('utf8');
-  return raw.byteLength > PAYLOAD_CAP ? `${text}…` : text;
+  if (raw.byteLength <= PAYLOAD_CAP) return Buffer.from(raw).toString('utf8');
+  // The cut may fall inside a character: its broken tail is dropped rather than shown as U+FFFD.
+  return `${Buffer.from(raw.subarray(0, PAYLOAD_CAP))
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '')}…`;
 }
