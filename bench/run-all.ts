@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the short version of every benchmark, one at a time, printing every table and
- * writing them to bench/results/latest.md. Target 5 (webhooks) has no code to measure yet.
+ * writing them to bench/results/latest.md.
  *
  *   npm run bench            (short, ≤ 5 minutes)
  *   npx tsx bench/run-all.ts --full
@@ -18,6 +18,7 @@ import { renderTable, type Table } from './lib/table.js';
 import { runMemory } from './memory.js';
 import { runRenderer } from './renderer.js';
 import { runRest } from './rest.js';
+import { runWebhooks } from './webhooks.js';
 
 const BENCHES: [string, (o: BenchOptions) => Promise<Table[]>][] = [
   ['fanout', runFanout],
@@ -26,16 +27,8 @@ const BENCHES: [string, (o: BenchOptions) => Promise<Table[]>][] = [
   ['memory', runMemory],
   ['renderer', runRenderer],
   ['events', runEvents],
+  ['webhooks', runWebhooks],
 ];
-
-const WEBHOOKS: Table = {
-  title: 'Webhooks (target 5)',
-  command: 'not yet runnable',
-  rows: [],
-  notes: [
-    'Not measured: onair has no webhook delivery yet (src/webhooks/ is empty). This table fills in when it lands.',
-  ],
-};
 
 function summaryTable(tables: Table[]): string {
   const targets = tables.flatMap((t) => t.rows.filter((r) => r.met !== null).map((r) => ({ t: t.title, r })));
@@ -67,8 +60,6 @@ async function main(): Promise<void> {
     }
     console.error(`${name}: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   }
-  tables.push(WEBHOOKS);
-  console.log(renderTable(WEBHOOKS));
   const header = [
     `# onair benchmarks`,
     '',

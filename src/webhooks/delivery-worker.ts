@@ -33,7 +33,7 @@ export class DeliveryWorker {
   private pumping: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | null = null;
-  private queue: Settlement[] = [];
+  private queue: { settlement: Settlement; release?: (() => void) | undefined }[] = [];
   private flushing: Promise<void> | null = null;
   private stopped = false;
   /** After stop(): results that still arrive are not written (storage is closing). */
@@ -115,14 +115,19 @@ export class DeliveryWorker {
     const slots = this.slotsOf(sub.id);
     slots.add(d.id);
     this.total++;
-    void this.deps
-      .send(sub, d)
-      .then((result) => this.settle(this.settlement(d, attempt, result)))
-      .catch((err: unknown) => this.deps.logger.error({ err, deliveryId: d.id }, 'webhook attempt failed to settle'))
-      .finally(() => {
-        slots.delete(d.id);
-        this.total--;
-      });
+    // The slot is held until the result is written: a pump in between would see the delivery still pending
+    // and send it again.
+    const release = () => {
+      slots.delete(d.id);
+      this.total--;
+    };
+    this.deps.send(sub, d).then(
+      (result) => this.settle(this.settlement(d, attempt, result), release),
+      (err: unknown) => {
+        this.deps.logger.error({ err, deliveryId: d.id }, 'webhook attempt failed to settle');
+        release();
+      },
+    );
   }
 
   private settlement(d: DeliveryRecord, attempt: number, r: AttemptResult): Settlement {
@@ -144,9 +149,9 @@ export class DeliveryWorker {
   }
 
   /** Queues a result; one transaction per turn of the event loop writes them all. */
-  private settle(s: Settlement): void {
-    if (this.closed) return;
-    this.queue.push(s);
+  private settle(s: Settlement, release?: () => void): void {
+    if (this.closed) return release?.();
+    this.queue.push({ settlement: s, release });
     if (this.queue.length === 1) setImmediate(() => void this.flush().then(() => this.pump()));
   }
 
@@ -159,7 +164,8 @@ export class DeliveryWorker {
     await this.flushing;
   }
 
-  private async write(batch: Settlement[]): Promise<void> {
+  private async write(queued: { settlement: Settlement; release?: (() => void) | undefined }[]): Promise<void> {
+    const batch = queued.map((q) => q.settlement);
     try {
       const disabled = await this.deps.store.settle(batch, this.deps.disableAfter);
       for (const id of disabled) {
@@ -170,6 +176,8 @@ export class DeliveryWorker {
     } catch (err) {
       // The deliveries stay pending and are tried again: an attempt is at least once, never lost.
       this.deps.logger.error({ err, attempts: batch.length }, 'recording webhook attempts failed');
+    } finally {
+      for (const q of queued) q.release?.();
     }
   }
 

@@ -65,7 +65,9 @@ export function createWebhooks(
   const agent = createGuardedAgent({
     allowPrivate: settings.allowPrivate,
     resolve: settings.resolve,
-    connections: PER_ENDPOINT,
+    // More connections per origin than one subscription may use: a subscription whose endpoint hangs holds
+    // its 8, and other subscriptions on the same host still get through.
+    connections: PER_ENDPOINT * 4,
     connectTimeoutMs: settings.timeoutMs,
     tls: settings.trustedCa ? { ca: settings.trustedCa } : undefined,
   });

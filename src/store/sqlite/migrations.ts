@@ -287,6 +287,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX incoming_hook_deliveries_hook ON incoming_hook_deliveries(hook_id, seq);
     `,
   },
+  {
+    version: 7,
+    name: 'webhook retries by time',
+    // The worker asks when the next pending delivery falls due after every pump: without an index on the time
+    // alone that read walked every pending delivery (0.8 ms with 20,000 pending, bench/webhooks.ts).
+    sql: `CREATE INDEX webhook_deliveries_next ON webhook_deliveries(next_at) WHERE state = 'pending';`,
+  },
 ];
 
 function upgradeSceneDefinitions(db: Database.Database): void {
