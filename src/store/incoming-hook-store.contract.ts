@@ -5,7 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../ids.js';
 import type { HookDeliveryRecord, IncomingHookRecord } from './incoming-hook-store.js';
-import { channelRecord, type StoreHarness } from './store.contract.js';
+import type { StoreHarness } from './store.contract.js';
+import { channelRecord } from './store.fixtures.js';
 import type { Store } from './store.js';
 
 const AT = '2024-03-01T12:00:00.000Z';

@@ -4,118 +4,16 @@
  * test can close a store and open a new one on the same data, as a restart would.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChannelChange, ChannelRecord, EngineEvent, FrameRate, SceneRecord } from '../engine/index.js';
-import { newId } from '../ids.js';
-import type { ClockState, InputValue, PreviewEntry, ProgramEntry, SceneDefinition } from '../protocol/index.js';
-import type { ApiKeyRecord, Store } from './store.js';
+import type { ChannelChange, ChannelRecord, EngineEvent } from '../engine/index.js';
+import type { InputValue } from '../protocol/index.js';
+import type { Store } from './store.js';
+import { change, channelRecord, event, ISO, keyRecord, LATER, sceneRecord } from './store.fixtures.js';
 
 export interface StoreHarness {
   /** A store on the harness's storage; after close(), the next open() sees everything committed. */
   open(): Promise<Store>;
   /** Removes the storage. */
   dispose(): Promise<void>;
-}
-
-const ISO = '2024-03-01T12:00:00.000Z';
-const LATER = '2024-03-01T12:05:00.000Z';
-
-const STAMPS = { createdAt: ISO, updatedAt: ISO };
-
-export function channelRecord(orgId: string, name: string, fps: FrameRate = 60): ChannelRecord {
-  return { id: newId('ch'), orgId, name, fps, width: 1920, height: 1080, outputToken: `tok_${name}`, ...STAMPS };
-}
-
-function sceneRecord(channelId: string, name: string): SceneRecord {
-  const definition: SceneDefinition = {
-    version: 1,
-    layer: 0,
-    inputs: [{ name: 'score', type: 'number' as const, label: 'Score', default: 0 }],
-    elements: [{ type: 'text', text: '{score} ünïcødé', fontSize: 40, x: 0, y: 0, width: 100, height: 50 }],
-    transitions: { in: { type: 'fade', durationMs: 300 }, out: { type: 'cut', durationMs: 0 } },
-    triggers: [{ name: 'in', animation: 'flash' }],
-  };
-  return { id: newId('sc'), channelId, name, definition, ...STAMPS };
-}
-
-interface LiveChange {
-  set?: Record<string, InputValue>;
-  /** Clock states to write; null forgets the clock. */
-  clocks?: Record<string, ClockState | null>;
-  /** A bus that changed (the engine hands over a bus only then; the store keeps the stored one otherwise). */
-  program?: ProgramEntry[];
-  preview?: PreviewEntry[];
-  events?: EngineEvent[];
-  frame: number;
-  updatedAt?: string;
-}
-
-/** A ChannelChange as the engine hands it over: explicit values to persist plus the whole new live state. */
-export function change(
-  channel: { id: string; orgId: string },
-  c: LiveChange,
-  kept = new Map<string, InputValue>(),
-): ChannelChange {
-  const setValues = new Map(Object.entries(c.set ?? {}));
-  const values = new Map(
-    [...kept, ...setValues].filter((e): e is [string, string | number | boolean] => e[1] !== null),
-  );
-  const setClocks = new Map(Object.entries(c.clocks ?? {}));
-  const clocks = new Map([...setClocks].filter((e): e is [string, ClockState] => e[1] !== null));
-  const live = {
-    values,
-    clocks,
-    program: c.program ?? [],
-    preview: c.preview ?? [],
-    frame: c.frame,
-    updatedAt: c.updatedAt === undefined ? LATER : c.updatedAt,
-  };
-  const inputs = new Map(setValues);
-  return {
-    channelId: channel.id,
-    orgId: channel.orgId,
-    frame: c.frame,
-    prev: 0,
-    inputs,
-    setValues,
-    ...(c.clocks ? { setClocks } : {}),
-    ...(c.program ? { program: c.program } : {}),
-    ...(c.preview ? { preview: c.preview } : {}),
-    live,
-    events: c.events ?? [],
-    acks: [],
-  };
-}
-
-/** An event as the engine makes one, for `channel` at `createdAt`. */
-export function event(
-  channel: { id: string; orgId: string },
-  type: EngineEvent['type'],
-  createdAt = LATER,
-  data: Record<string, unknown> = {},
-): EngineEvent {
-  return {
-    id: newId('evt'),
-    type,
-    orgId: channel.orgId,
-    channelId: channel.id,
-    createdAt,
-    data: { ...data, source: 'api' },
-  };
-}
-
-function keyRecord(orgId: string, hash: string, channelIds: string[] | null): ApiKeyRecord {
-  return {
-    id: newId('key'),
-    orgId,
-    name: `key ${hash}`,
-    hash,
-    prefix: 'onair_sk_ab',
-    permissions: ['channels:read', 'inputs:write'],
-    channelIds,
-    createdAt: ISO,
-    lastUsedAt: null,
-    revokedAt: null,
-  };
 }
 
 export function storeContract(name: string, factory: () => StoreHarness | Promise<StoreHarness>): void {

@@ -5,7 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../engine/index.js';
 import { newId } from '../ids.js';
-import { change, channelRecord, event, type StoreHarness } from './store.contract.js';
+import type { StoreHarness } from './store.contract.js';
+import { change, channelRecord, event } from './store.fixtures.js';
 import type { Store } from './store.js';
 import type { AttemptRecord, NewDelivery, Settlement, SubscriptionRecord } from './webhook-store.js';
 
