@@ -18,25 +18,8 @@ import {
   type List,
 } from './helpers/api.js';
 import { expectProblem } from './helpers/problem.js';
+import type { Delivery, HookCreated } from './helpers/incoming-hooks.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
-
-interface HookCreated {
-  id: string;
-  channelId: string;
-  mapping: Record<string, string>;
-  url: string;
-  secret: string | null;
-}
-
-interface Delivery {
-  at: string;
-  status: number;
-  applied: Record<string, unknown>;
-  ignored: string[];
-  error: string | null;
-  payload: string;
-  dryRun: boolean;
-}
 
 let server: TestServer;
 let call: Api;

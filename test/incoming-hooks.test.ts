@@ -20,39 +20,8 @@ import {
 import { sleepUntil } from './helpers/access-fixtures.js';
 import { errorPaths, expectProblem } from './helpers/problem.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import type { Delivery, Hook, HookAnswer, HookCreated } from './helpers/incoming-hooks.js';
 import { isFrame, isSnapshot, RenderClient, type FrameMessage } from './helpers/ws-client.js';
-
-interface Hook {
-  id: string;
-  channelId: string;
-  name: string;
-  mapping: Record<string, string>;
-  requireSignature: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-interface HookCreated extends Hook {
-  url: string;
-  secret: string | null;
-}
-
-interface HookAnswer {
-  frame: number | null;
-  applied: Record<string, unknown>;
-  ignored: string[];
-  dryRun?: boolean;
-}
-
-interface Delivery {
-  at: string;
-  status: number;
-  applied: Record<string, unknown>;
-  ignored: string[];
-  error: string | null;
-  payload: string;
-  dryRun: boolean;
-}
 
 let server: TestServer;
 let call: Api;
