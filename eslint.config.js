@@ -2,13 +2,13 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'renderer/dist/', 'dist/', 'data/', 'public/*.js', '.tmp/'] },
+  { ignores: ['node_modules/', 'renderer/dist/', 'dist/', 'data/', 'public/*.js', 'public/app/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', '*.mjs', 'renderer/*.mjs'] },
+        projectService: { allowDefaultProject: ['*.js', '*.mjs', 'renderer/*.mjs', 'dashboard/*.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -32,7 +32,7 @@ export default tseslint.config(
     rules: { 'no-console': ['error', { allow: ['warn'] }] },
   },
   {
-    files: ['test/**', 'bench/**', 'examples/**', '**/*.test.ts', 'renderer/build.mjs'],
+    files: ['test/**', 'bench/**', 'examples/**', '**/*.test.ts', 'renderer/build.mjs', 'dashboard/build.mjs'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
 );

@@ -68,7 +68,7 @@ describe('HTML page headers', () => {
   });
 
   it('every static file is served with nosniff', async () => {
-    for (const path of ['/index.css', '/account.js', '/docs/assets/swagger-ui.css']) {
+    for (const path of ['/account.css', '/account.js', '/docs/assets/swagger-ui.css']) {
       const res = await fetch(`${server.url}${path}`);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');

@@ -29,6 +29,8 @@ export interface SocketData {
   closed: boolean;
   /** Per-connection id, for per-connection limits. */
   connectionId: number;
+  /** A dashboard session's Cookie header, copied at the upgrade: its ops are authorized afresh each time. */
+  cookie?: string | undefined;
 }
 
 /** A renderer resyncs after a gap; more than this per window is a client bug or abuse (snapshots cost). */
@@ -110,7 +112,15 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       const extensions = req.getHeader('sec-websocket-extensions');
       const authorization = req.getHeader('authorization') || undefined;
       const requestId = requestIdFrom(req.getHeader('x-request-id'));
-      const request = { channelId: params.get('channel'), token: params.get('token'), authorization, protocols };
+      const request = {
+        channelId: params.get('channel'),
+        token: params.get('token'),
+        authorization,
+        protocols,
+        cookie: req.getHeader('cookie') || undefined,
+        origin: req.getHeader('origin') || undefined,
+        host: req.getHeader('host') || undefined,
+      };
       const refuse = (err: unknown) => {
         if (aborted.value) return;
         const appError = err instanceof AppError ? err : new AppError('internal');
@@ -132,6 +142,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
           channelId: grant.channelId,
           closed: false,
           connectionId: ++connections,
+          cookie: grant.principal.kind === 'user' ? request.cookie : undefined,
         };
         deps.logger.info({ reqId: requestId, channelId: grant.channelId, as: grant.principal.kind }, 'websocket open');
         // Not inside res.cork(): this uWS build mishandles an upgrade made while corked.
@@ -169,10 +180,16 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
         return;
       }
       const id = msg.id;
-      runOp(msg, data.principal, data.channelId, deps).then(
-        (ack) => send(ws, ack, 'reply'),
-        (err: unknown) => send(ws, errorMessage(id, err), 'reply'),
-      );
+      currentPrincipal(data)
+        .then((principal) => runOp(msg, principal, data.channelId, deps))
+        .then(
+          (ack) => send(ws, ack, 'reply'),
+          (err: unknown) => {
+            send(ws, errorMessage(id, err), 'reply');
+            if (err instanceof AppError && err.code === 'unauthorized' && !data.closed)
+              ws.end(CloseCode.unauthorized, 'session ended');
+          },
+        );
     },
     close: (ws) => {
       const data = ws.getUserData();
@@ -192,8 +209,36 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     }
   });
 
+  /**
+   * A session's role may change and the session may end (logout, password change, removal from the
+   * workspace) while its socket is open: each op is authorized with what holds now.
+   */
+  const currentPrincipal = async (data: SocketData): Promise<Principal> => {
+    if (data.principal.kind !== 'user') return data.principal;
+    data.principal = await deps.auth.fromRequest({
+      authorization: undefined,
+      cookie: data.cookie,
+      workspace: data.principal.orgId,
+    });
+    return data.principal;
+  };
+
+  /** Closes session sockets whose session ended or lost the channel's workspace (checked every heartbeat). */
+  const sweepSessions = () => {
+    for (const set of sockets.values()) {
+      for (const ws of set) {
+        const data = ws.getUserData();
+        if (data.principal.kind !== 'user') continue;
+        currentPrincipal(data).catch(() => {
+          if (!data.closed) ws.end(CloseCode.unauthorized, 'session ended');
+        });
+      }
+    }
+  };
+
   const heartbeat = setInterval(() => {
     publish(HEARTBEAT_TOPIC, { type: 'heartbeat', serverTime: Date.now() }, 'heartbeat');
+    sweepSessions();
   }, deps.heartbeatMs ?? HEARTBEAT_INTERVAL_MS);
   heartbeat.unref();
 

@@ -1,18 +1,25 @@
 /**
- * Who may open /v1/ws?channel=…: a renderer with the channel's output token (read-only), or an API key
- * in the Authorization header or as the `bearer.<key>` subprotocol (browsers cannot set headers).
+ * Who may open /v1/ws?channel=…: a renderer with the channel's output token (read-only), an API key in the
+ * Authorization header or as the `bearer.<key>` subprotocol (browsers cannot set headers), or the
+ * dashboard's session cookie, from a page of this server only (browsers send Origin on every WebSocket
+ * upgrade; a cookie upgrade without one, or from another origin, is refused: cross-site WebSocket hijacking).
+ * A session acts in the channel's own workspace, with the role it has there.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Authenticator } from '../auth/authenticate.js';
 import { authorize, type Principal } from '../auth/permissions.js';
 import type { Engine } from '../engine/index.js';
 import { AppError } from '../errors.js';
+import { assertSameOrigin } from '../http/same-origin.js';
 
 export interface UpgradeRequest {
   channelId: string | null;
   token: string | null;
   authorization: string | undefined;
   protocols: string[];
+  cookie: string | undefined;
+  origin: string | undefined;
+  host: string | undefined;
 }
 
 export interface SocketGrant {
@@ -37,12 +44,34 @@ export async function authorizeUpgrade(req: UpgradeRequest, engine: Engine, auth
     }
     return { principal: { kind: 'output', orgId: record.orgId, channelId }, channelId, protocol };
   }
+  const orgId = engine.has(channelId) ? engine.channelRecord(channelId).orgId : '\u0000missing';
   const principal = bearer
     ? await auth.fromApiKey(bearer.slice('bearer.'.length))
-    : await auth.fromAuthorization(req.authorization);
-  const orgId = engine.has(channelId) ? engine.channelRecord(channelId).orgId : '\u0000missing';
+    : req.authorization || !req.cookie
+      ? await auth.fromAuthorization(req.authorization)
+      : await sessionPrincipal(req, orgId, auth);
   authorize(principal, 'channels:read', { orgId, channelId });
   return { principal, channelId, protocol };
+}
+
+/** The session's principal in the channel's workspace; a member of another workspace gets not_found. */
+export async function sessionPrincipal(
+  req: Pick<UpgradeRequest, 'cookie' | 'origin' | 'host'>,
+  orgId: string,
+  auth: Authenticator,
+): Promise<Principal> {
+  if (!req.origin) throw crossSite();
+  try {
+    assertSameOrigin(req.origin, undefined, req.host);
+  } catch {
+    throw crossSite();
+  }
+  const principal = await auth.fromRequest({ authorization: undefined, cookie: req.cookie, workspace: orgId });
+  return principal;
+}
+
+function crossSite(): AppError {
+  return new AppError('forbidden', "A session may open the WebSocket only from this server's own pages.");
 }
 
 function sameToken(expected: string, given: string): boolean {

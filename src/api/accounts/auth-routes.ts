@@ -8,7 +8,7 @@ import { acceptInvitation } from '../../auth/invitations.js';
 import { clearedSessionCookie, readSessionCookie } from '../../auth/sessions.js';
 import { sha256Hex } from '../../ids.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { assertSameOrigin } from '../middleware/authenticate.js';
+import { assertSameOrigin } from '../../http/same-origin.js';
 import { json } from '../schemas/common.js';
 import { accountRouteDefiner } from '../route.js';
 import { AcceptInviteIn, LoginIn, LoginOut, MeOut, SetupIn } from './schemas.js';

@@ -6,7 +6,7 @@
  */
 import { patchInputs, perform, sourceOf } from '../../operations/index.js';
 import type { ApiDeps, RequestObserver } from '../env.js';
-import { assertSameOrigin } from '../middleware/authenticate.js';
+import { assertSameOrigin } from '../../http/same-origin.js';
 import { parseJsonBody } from '../middleware/json-body.js';
 import { asAppError, problemParts } from '../problem.js';
 

@@ -1,0 +1,95 @@
+/**
+ * The dashboard's frame: who is signed in, the workspace switcher, the navigation, and the view the URL
+ * names. Every view talks to the server through the public /v1 API and the WebSocket only.
+ */
+import { LoginPage } from './pages/login.js';
+import { ChannelsPage } from './pages/channels.js';
+import { ChannelSettingsPage } from './pages/channel-settings.js';
+import { LivePage } from './live/live-page.js';
+import { SceneEditorPage } from './scenes/scene-editor-page.js';
+import { KeysPage } from './settings/keys-page.js';
+import { WebhooksPage } from './settings/webhooks-page.js';
+import { MembersPage } from './settings/members-page.js';
+import { href, route } from './router.js';
+import { can, isOwner, logout, me, switchWorkspace, workspaces } from './session.js';
+
+export function App() {
+  const who = me.value;
+  if (who === undefined) return <p class="loading">Loading…</p>;
+  if (who === null) return <LoginPage />;
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href={href('channels')}>
+          onair
+        </a>
+        <nav aria-label="Main">
+          <a href={href('channels')} aria-current={section() === 'channels' ? 'page' : undefined}>
+            Channels
+          </a>
+          {can('keys:manage') && (
+            <a href={href('settings', 'keys')} aria-current={section() === 'keys' ? 'page' : undefined}>
+              API keys
+            </a>
+          )}
+          {can('webhooks:manage') && (
+            <a href={href('settings', 'webhooks')} aria-current={section() === 'webhooks' ? 'page' : undefined}>
+              Webhooks
+            </a>
+          )}
+          {isOwner.value && (
+            <a href={href('settings', 'members')} aria-current={section() === 'members' ? 'page' : undefined}>
+              Members
+            </a>
+          )}
+          <a href="/docs">API</a>
+        </nav>
+        <div class="who">
+          <label>
+            <span class="visually-hidden">Workspace</span>
+            <select
+              value={who.workspace.id}
+              onChange={(e) =>
+                void switchWorkspace(e.currentTarget.value).then(() => (location.hash = href('channels')))
+              }
+            >
+              {workspaces.value.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <span class="role" title="Your role in this workspace">
+            {who.user.email} · {who.role}
+          </span>
+          <button type="button" class="quiet" onClick={() => void logout()}>
+            Log out
+          </button>
+        </div>
+      </header>
+      <View />
+    </>
+  );
+}
+
+function section(): string {
+  const [first, second] = route.value;
+  return first === 'settings' ? (second ?? '') : 'channels';
+}
+
+function View() {
+  const [first, second, third, fourth] = route.value;
+  if (first === 'channels' && second) {
+    if (third === 'live' || third === undefined) return <LivePage channelId={second} />;
+    if (third === 'settings') return <ChannelSettingsPage channelId={second} />;
+    if (third === 'scenes') return <SceneEditorPage channelId={second} sceneId={fourth ?? null} />;
+  }
+  if (first === 'settings' && second === 'keys') return <KeysPage />;
+  if (first === 'settings' && second === 'webhooks') return <WebhooksPage />;
+  if (first === 'settings' && second === 'members') return <MembersPage />;
+  return <ChannelsPage />;
+}

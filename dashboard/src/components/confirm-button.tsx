@@ -1,0 +1,41 @@
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+
+/** A destructive action asks once more, in place (no browser dialog), and says what it will do. */
+export function ConfirmButton({
+  children,
+  question,
+  confirmLabel,
+  onConfirm,
+}: {
+  children: ComponentChildren;
+  question: string;
+  confirmLabel: string;
+  onConfirm: () => void | Promise<void>;
+}) {
+  const [asking, setAsking] = useState(false);
+  if (!asking)
+    return (
+      <button type="button" class="danger" onClick={() => setAsking(true)}>
+        {children}
+      </button>
+    );
+  return (
+    <span class="confirm" role="group" aria-label={question}>
+      <span>{question}</span>
+      <button
+        type="button"
+        class="danger"
+        onClick={() => {
+          setAsking(false);
+          void onConfirm();
+        }}
+      >
+        {confirmLabel}
+      </button>
+      <button type="button" class="quiet" onClick={() => setAsking(false)} autoFocus>
+        Cancel
+      </button>
+    </span>
+  );
+}

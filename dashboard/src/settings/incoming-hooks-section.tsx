@@ -1,0 +1,3 @@
+export function IncomingHooksSection({ channelId }: { channelId: string }) {
+  return <section data-channel={channelId} />;
+}

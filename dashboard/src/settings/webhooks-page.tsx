@@ -1,0 +1,7 @@
+export function WebhooksPage() {
+  return (
+    <main id="main" class="page">
+      <h1>To do</h1>
+    </main>
+  );
+}
