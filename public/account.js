@@ -26,6 +26,16 @@
     message.className = isError ? 'error' : '';
   }
 
+  /** Every page ends signed in: the next step is the dashboard. */
+  function offerDashboard() {
+    const p = document.createElement('p');
+    const a = document.createElement('a');
+    a.href = '/';
+    a.textContent = 'Open the dashboard';
+    p.append(a);
+    document.body.append(p);
+  }
+
   function values(form) {
     return Object.fromEntries(new FormData(form));
   }
@@ -45,6 +55,7 @@
     for (const id of ['signed-in', 'signed-out']) document.getElementById(id).hidden = true;
     const names = (result.workspaces || []).map((w) => w.name).join(', ');
     show(`${how} You are signed in as ${result.user.email}; your workspaces: ${names}.`, false);
+    offerDashboard();
   }
 
   function setupPage() {
@@ -57,6 +68,7 @@
       const pre = document.createElement('pre');
       pre.textContent = 'export ONAIR_KEY=' + key.secret;
       message.after(pre);
+      offerDashboard();
     });
   }
 
@@ -96,6 +108,7 @@
       const result = await call('POST', '/v1/auth/reset-password', { token, password: v.password });
       form.remove();
       show(`Password set. You are signed in as ${result.user.email}.`, false);
+      offerDashboard();
     });
   }
 

@@ -128,6 +128,27 @@ describe('GET /v1/events', () => {
     expect(await allEvents(`&channelId=${a}`, 3)).toEqual(all.filter((e) => e.channelId === a));
   });
 
+  it('starts at `since` instead of the oldest event, and then pages with the cursor', async () => {
+    await show();
+    const before = (await events()).data;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const since = new Date().toISOString();
+    await patchInputs(call, a, { scoreA: 42 });
+    const later = (await events(`?since=${encodeURIComponent(since)}`)).data;
+    expect(later.map((e) => e.type)).toEqual(['channel.bind_updated']);
+    expect(later[0]!.data).toMatchObject({ inputs: { scoreA: 42 } });
+    expect(before.every((e) => e.createdAt < since)).toBe(true);
+    expect((await events(`?since=${encodeURIComponent(before[0]!.createdAt)}`)).data[0]).toEqual(before[0]);
+    expect((await events(`?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).data).toEqual(
+      [],
+    );
+    expectProblem(
+      await call('GET', `/v1/events?since=${encodeURIComponent(since)}&cursor=${later[0]!.id}`),
+      400,
+      'invalid_request',
+    );
+  });
+
   it('refuses bad queries with 400', async () => {
     for (const q of ['?limit=0', '?limit=101', '?type=channel.exploded', '?since=yesterday', '?channelId=']) {
       expectProblem(await call('GET', `/v1/events${q}`), 400, 'invalid_request');

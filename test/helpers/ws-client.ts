@@ -35,6 +35,8 @@ export interface WsAuth {
   token?: string;
   /** API key, sent as `Authorization: Bearer`. */
   key?: string;
+  /** Other upgrade headers: a dashboard session's `cookie` and the page's `origin`. */
+  headers?: Record<string, string>;
 }
 
 /** The upgrade was answered with an HTTP status instead of 101. */
@@ -82,7 +84,10 @@ export class RenderClient {
 
   /** Resolves once open; rejects with UpgradeRefused when the server answers the upgrade with a status. */
   static connect(baseUrl: string, channelId: string, auth: WsAuth): Promise<RenderClient> {
-    const headers: Record<string, string> = auth.key ? { authorization: `Bearer ${auth.key}` } : {};
+    const headers: Record<string, string> = {
+      ...(auth.key ? { authorization: `Bearer ${auth.key}` } : {}),
+      ...auth.headers,
+    };
     const ws = new WebSocket(wsUrl(baseUrl, channelId, auth.token), { headers });
     const client = new RenderClient(ws);
     return new Promise((resolve, reject) => {

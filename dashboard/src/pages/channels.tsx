@@ -94,7 +94,7 @@ function CreateChannel() {
     }
   };
   return (
-    <form class="inline-form" onSubmit={(e) => void submit(e)} aria-label="New channel">
+    <form class="inline-form" onSubmit={(e) => void submit(e)} aria-label="Create a channel">
       <label>
         New channel
         <input name="name" required maxLength={100} placeholder="Main stadium feed" />

@@ -1,0 +1,32 @@
+import type { Channel } from '../channels-api.js';
+
+/**
+ * Preview and program side by side: the real output page in iframes (the same URLs OBS uses), so what the
+ * operator sees is what goes to air. The page scales its stage to the frame.
+ */
+export function Monitors({ channel }: { channel: Channel }) {
+  return (
+    <div class="monitors">
+      <figure class="monitor preview">
+        <figcaption>
+          <span class="tally cued">PREVIEW</span>
+        </figcaption>
+        <iframe
+          title="Preview monitor"
+          src={`${channel.previewUrl}&clean=1`}
+          style={{ aspectRatio: `${channel.width} / ${channel.height}` }}
+        />
+      </figure>
+      <figure class="monitor program">
+        <figcaption>
+          <span class="tally on">PROGRAM</span>
+        </figcaption>
+        <iframe
+          title="Program monitor"
+          src={channel.outputUrl}
+          style={{ aspectRatio: `${channel.width} / ${channel.height}` }}
+        />
+      </figure>
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import { useState } from 'preact/hooks';
+import type { InputDef, InputValue } from '../../../src/protocol/index.js';
+import type { LiveChannel } from './live-socket.js';
+
+/**
+ * Text, image URL, colour and on/off inputs. Text applies on Enter (Escape puts back what is on air); the
+ * field shows what is on air unless the operator is typing. A value is shown as changed only once the
+ * server has taken it.
+ */
+export function ValueField({
+  def,
+  value,
+  live,
+  enabled,
+}: {
+  def: InputDef;
+  value: InputValue;
+  live: LiveChannel;
+  enabled: boolean;
+}) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const apply = (next: InputValue) => {
+    setSending(true);
+    live
+      .send(`${def.label}: ${String(next)}`, { op: 'patch', inputs: { [def.name]: next } })
+      .then(() => setDraft(null))
+      .catch(() => undefined)
+      .finally(() => setSending(false));
+  };
+  const id = `input-${def.name}`;
+  if (def.type === 'boolean')
+    return (
+      <label class="check control" data-input={def.name}>
+        <input
+          type="checkbox"
+          checked={value === true}
+          disabled={!enabled || sending}
+          onChange={() => apply(value !== true)}
+        />
+        {def.label}
+      </label>
+    );
+  if (def.type === 'color')
+    return (
+      <label class="control" data-input={def.name}>
+        {def.label}
+        <span class="row">
+          <input
+            type="color"
+            value={typeof value === 'string' && /^#[0-9a-f]{6}$/i.test(value) ? value : '#000000'}
+            disabled={!enabled || sending}
+            onChange={(e) => apply(e.currentTarget.value)}
+          />
+          <code>{String(value ?? '')}</code>
+        </span>
+      </label>
+    );
+  const shown = draft ?? (value === null ? '' : String(value));
+  return (
+    <div class="control" data-input={def.name}>
+      <label for={id}>
+        {def.label}
+        {def.type === 'image' ? ' (image URL)' : ''}
+      </label>
+      <div class="row">
+        <input
+          id={id}
+          class={draft !== null && draft !== String(value ?? '') ? 'dirty' : ''}
+          type="text"
+          inputMode={def.type === 'image' ? 'url' : 'text'}
+          value={shown}
+          readOnly={!enabled}
+          onInput={(e) => setDraft(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') setDraft(null);
+            if (e.key === 'Enter' && draft !== null) apply(draft === '' && def.type === 'image' ? null : draft);
+          }}
+          aria-describedby={`${id}-hint`}
+        />
+        {enabled && draft !== null && (
+          <button
+            type="button"
+            disabled={sending}
+            onClick={() => apply(draft === '' && def.type === 'image' ? null : draft)}
+          >
+            {sending ? 'Sending…' : 'Apply'}
+          </button>
+        )}
+      </div>
+      <span id={`${id}-hint`} class="hint small">
+        {enabled ? (draft !== null ? 'Enter to put on air, Esc to undo' : '') : ''}
+      </span>
+    </div>
+  );
+}
