@@ -166,7 +166,7 @@ export function openLiveChannel(channelId: string): LiveChannel {
       socket.send(JSON.stringify({ ...op, id }));
     });
     promise.then(
-      (ack) => record({ ...action, state: 'done', detail: `frame ${ack.frame}` }),
+      () => record({ ...action, state: 'done', detail: '' }),
       (err: OpError) => record({ ...action, state: 'failed', detail: err.detail }),
     );
     return promise;
