@@ -6,11 +6,18 @@ import type { ServerHandle } from './main.js';
 
 export function printBanner(server: ServerHandle): void {
   const base = server.baseUrl;
-  const lines = ['', `  onair is running at ${base}`, `  API reference:  ${base}/docs`, ''];
+  const lines = [
+    '',
+    `  onair is running at ${base}`,
+    `  Dashboard:      ${base}/   (sign in; run a show, manage channels, keys and webhooks)`,
+    `  API reference:  ${base}/docs`,
+    '',
+  ];
   const token = server.firstRun.setupToken;
   if (token) {
     lines.push(
-      '  First run: open this one-time link to create the owner account and your first API key:',
+      '  First run: open this one-time link to create the owner account and your first API key,',
+      '  then go on to the dashboard:',
       '',
       `    ${base}/setup?token=${token}`,
       '',
@@ -19,7 +26,7 @@ export function printBanner(server: ServerHandle): void {
     );
   }
   lines.push(
-    '  Next, with your key in ONAIR_KEY: create a channel and give it a scoreboard:',
+    '  Or, with your key in ONAIR_KEY: create a channel and give it a scoreboard:',
     `    curl -s -X POST ${base}/v1/channels -H "Authorization: Bearer $ONAIR_KEY" \\`,
     `      -H 'Content-Type: application/json' -d '{"name":"Main"}'`,
     '  then follow "Walk-through" in README.md (scene, output URL in OBS, PATCH a score).',
