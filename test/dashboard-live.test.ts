@@ -72,7 +72,10 @@ describe('running a show', () => {
     await addScoreboard(api(server.url, server.key), channelId, 'Score');
 
     await page.getByRole('button', { name: 'Cue Score' }).click();
-    const row = page.getByRole('option', { name: /^Score/ });
+    const row = page
+      .getByRole('list', { name: /Scenes/ })
+      .getByRole('listitem')
+      .filter({ hasText: 'Score' });
     await expect.poll(() => row.getByText('CUED').count()).toBe(1);
     const preview = await monitor(page, 'Preview monitor');
     await expect.poll(() => drawn(preview, 'homeName')).toBe('HOME');
@@ -128,8 +131,8 @@ describe('running a show', () => {
     await expect
       .poll(() =>
         page
-          .getByRole('listbox', { name: /Scenes/ })
-          .getByRole('option', { selected: true })
+          .getByRole('list', { name: /Scenes/ })
+          .locator('li[aria-current="true"]')
           .count(),
       )
       .toBe(1);
@@ -171,7 +174,9 @@ describe('several people', () => {
       .poll(
         () =>
           one.page
-            .getByRole('option', { name: /^Score/ })
+            .getByRole('list', { name: /Scenes/ })
+            .getByRole('listitem')
+            .filter({ hasText: 'Score' })
             .getByText('CUED')
             .count(),
         { timeout: 1000 },

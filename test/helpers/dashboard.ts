@@ -3,6 +3,7 @@
  * screenshots of its pages as test artifacts (.tmp/screenshots/, kept by CI with the test report).
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -39,4 +40,37 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/**
+ * Runs axe-core (WCAG 2.1 A and AA rules: labels, names, contrast, roles, landmarks…) on the page as it
+ * is now and returns what it finds. Injected through the debugging protocol, so the page's own
+ * Content-Security-Policy (no inline script) stays in force.
+ */
+export async function accessibilityViolations(page: Page): Promise<AxeViolation[]> {
+  const source = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(source);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<AxeResults> } }).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => n.target.join(' ')),
+    }));
+  });
+}
+
+interface AxeResults {
+  violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
 }

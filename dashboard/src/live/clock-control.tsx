@@ -73,24 +73,16 @@ export function ClockControl({
             <button type="button" onClick={() => void act('reset')}>
               Reset
             </button>
-            <button
-              type="button"
-              aria-label={`${def.label} minus 10 seconds`}
-              onClick={() => void act('adjust', -10_000)}
-            >
+            <button type="button" onClick={() => void act('adjust', -10_000)}>
               −10s
             </button>
-            <button type="button" aria-label={`${def.label} minus 1 second`} onClick={() => void act('adjust', -1000)}>
+            <button type="button" onClick={() => void act('adjust', -1000)}>
               −1s
             </button>
-            <button type="button" aria-label={`${def.label} plus 1 second`} onClick={() => void act('adjust', 1000)}>
+            <button type="button" onClick={() => void act('adjust', 1000)}>
               +1s
             </button>
-            <button
-              type="button"
-              aria-label={`${def.label} plus 10 seconds`}
-              onClick={() => void act('adjust', 10_000)}
-            >
+            <button type="button" onClick={() => void act('adjust', 10_000)}>
               +10s
             </button>
           </div>

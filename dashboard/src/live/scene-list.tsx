@@ -50,12 +50,11 @@ export function SceneList({ live, state, channelId, canPlay, canEdit, selected, 
           No scenes yet. {canEdit && <a href={href('channels', channelId, 'scenes')}>Add one from a template</a>}
         </p>
       )}
-      <ul class="scene-list" role="listbox" aria-label="Scenes (J/K to move)">
+      <ul class="scene-list" aria-label="Scenes (J / K select)">
         {scenes.map((scene) => (
           <li
             key={scene.id}
-            role="option"
-            aria-selected={selected === scene.id}
+            aria-current={selected === scene.id ? 'true' : undefined}
             class={selected === scene.id ? 'selected' : ''}
             data-scene={scene.id}
             onClick={() => onSelect(scene.id)}
