@@ -69,6 +69,12 @@ it('lists channels with what is on air, renames, shows the output URLs, rotates 
   await expect.poll(() => page.getByRole('heading', { name: 'Channels', level: 1 }).count()).toBe(1);
   await expect.poll(() => row.count()).toBe(0);
   expect((await call('GET', `/v1/channels/${channelId}`)).status).toBe(404);
+  // A link to the deleted channel's live view says so, and opens no live connection.
+  const sockets: string[] = [];
+  page.on('websocket', (ws) => sockets.push(ws.url()));
+  await page.goto(`${server.url}/#/channels/${channelId}/live`);
+  await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/not found|does not exist/i);
+  expect(sockets).toEqual([]);
 });
 
 it('passes axe-core’s WCAG 2.1 AA checks on the sign-in page, the channel list, a channel’s settings and the live view', async () => {

@@ -4,7 +4,7 @@
  * shortcuts. State comes from the channel's WebSocket, so every operator sees every change at once.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { getChannel } from '../channels-api.js';
+import { getChannel, type Channel } from '../channels-api.js';
 import { Problem } from '../components/problem.js';
 import { useLoad } from '../components/use-load.js';
 import { href, navigate } from '../router.js';
@@ -19,8 +19,22 @@ import { clear, cue, cut, SceneList, sortedScenes } from './scene-list.js';
 import { SHORTCUTS, shortcutOf } from './shortcuts.js';
 import { TriggerButtons } from './trigger-buttons.js';
 
+/** The channel is read first: an unknown channel (or one outside the workspace) opens no connection. */
 export function LivePage({ channelId }: { channelId: string }) {
   const { data: channel, error } = useLoad(() => getChannel(channelId), [channelId]);
+  if (channel) return <LiveView channel={channel} />;
+  return (
+    <main id="main" class="page">
+      <p class="crumbs">
+        <a href={href('channels')}>Channels</a> ›
+      </p>
+      {error ? <Problem error={error} /> : <p class="loading">Loading…</p>}
+    </main>
+  );
+}
+
+function LiveView({ channel }: { channel: Channel }) {
+  const channelId = channel.id;
   const live = useMemo(() => openLiveChannel(channelId), [channelId]);
   useEffect(() => () => live.close(), [live]);
   const [selected, setSelected] = useState<string | null>(null);
@@ -42,7 +56,7 @@ export function LivePage({ channelId }: { channelId: string }) {
           <p class="crumbs">
             <a href={href('channels')}>Channels</a> ›
           </p>
-          <h1>{channel?.name ?? 'Channel'}</h1>
+          <h1>{channel.name}</h1>
           <span class={`line-status ${status}`} role="status">
             {status === 'open' ? 'Live' : status === 'ended' ? 'Ended' : 'Connecting…'}
           </span>
@@ -51,10 +65,9 @@ export function LivePage({ channelId }: { channelId: string }) {
             Channel settings
           </a>
         </div>
-        <Problem error={error} />
         <div class="live-grid">
           <div class="live-main">
-            {channel && <Monitors channel={channel} />}
+            <Monitors channel={channel} />
             <SceneList
               live={live}
               state={state}
