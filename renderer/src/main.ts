@@ -1,8 +1,9 @@
 /**
- * The output page: reads what the URL asks for, keeps the channel state from the render socket, and
- * draws it on the stage on the display's frames. Composition only; each part lives in its own module.
+ * The output page: reads what the URL asks for, keeps the channel state from the render socket (or, in sketch
+ * mode, from the snapshots its parent posts), and draws it on the stage on the display's frames. Composition
+ * only; each part lives in its own module.
  */
-import type { InputValue } from '../../src/protocol/index.js';
+import type { FrameMessage, HeartbeatMessage, InputValue, SnapshotMessage } from '../../src/protocol/index.js';
 import { applyMessage, initialState, markDisconnected, type ChannelState } from './channel-state.js';
 import { createConnection, type Connection, type ConnectionStatus } from './connection.js';
 import { mergeEffects, noEffects, type Effects } from './effects.js';
@@ -11,6 +12,7 @@ import { createFontLoader } from './font-loader.js';
 import { createFrameLoop } from './frame-loop.js';
 import { installHostHooks } from './host-hooks.js';
 import { parsePageParams, socketUrl } from './page-params.js';
+import { createSketchFeed } from './sketch-feed.js';
 import { createStage } from './stage.js';
 import { mergeOverrides } from './template-data.js';
 
@@ -54,22 +56,26 @@ function start(): void {
     return stage.tick(state, overrides);
   });
 
-  const connection: Connection = createConnection({
-    url: socketUrl(location.protocol, location.host, params),
-    onMessage(msg, receivedAt) {
-      const result = applyMessage(state, msg, receivedAt);
-      state = result.state;
-      if (result.outcome === 'applied') {
-        if (msg.type === 'frame') frames += 1;
-        pending = mergeEffects(pending, result.effects);
-        redraw();
-      }
-      return result.outcome === 'gap' ? 'resync' : 'ok';
-    },
-    onDisconnect() {
-      state = markDisconnected(state);
-    },
-  });
+  const onMessage = (msg: SnapshotMessage | FrameMessage | HeartbeatMessage, receivedAt: number) => {
+    const result = applyMessage(state, msg, receivedAt);
+    state = result.state;
+    if (result.outcome === 'applied') {
+      if (msg.type === 'frame') frames += 1;
+      pending = mergeEffects(pending, result.effects);
+      redraw();
+    }
+    return result.outcome === 'gap' ? 'resync' : 'ok';
+  };
+  // Sketch mode: each posted snapshot goes through the same reducer as the socket's.
+  const connection: Connection = params.sketch
+    ? createSketchFeed(window, onMessage)
+    : createConnection({
+        url: socketUrl(location.protocol, location.host, params),
+        onMessage,
+        onDisconnect() {
+          state = markDisconnected(state);
+        },
+      });
 
   installHostHooks(window, {
     play: () => stage.setShown(true),

@@ -8,6 +8,7 @@ describe('page params', () => {
       token: 'abc',
       bus: 'preview',
       clean: false,
+      sketch: false,
     });
     expect(parsePageParams('/render/ch_1', '?token=abc&bus=preview&clean=1').clean).toBe(true);
   });
@@ -18,9 +19,23 @@ describe('page params', () => {
       token: null,
       bus: 'program',
       clean: false,
+      sketch: false,
     });
     expect(parsePageParams('/render/ch_1', '?bus=nonsense').bus).toBe('program');
     expect(parsePageParams('/render/ch_1', '?clean=0').clean).toBe(false);
+  });
+
+  it('reads sketch mode: the program bus, never a badge, whatever else the URL says', () => {
+    expect(parsePageParams('/render/ch_1', '?sketch=1')).toEqual({
+      channelId: 'ch_1',
+      token: null,
+      bus: 'program',
+      clean: true,
+      sketch: true,
+    });
+    expect(parsePageParams('/render/ch_1', '?sketch=true&bus=preview')).toMatchObject({ bus: 'program', clean: true });
+    expect(parsePageParams('/render/ch_1', '?sketch=0').sketch).toBe(false);
+    expect(parsePageParams('/render/ch_1', '?token=t').sketch).toBe(false);
   });
 
   it('finds no channel in another path', () => {
@@ -28,7 +43,7 @@ describe('page params', () => {
   });
 
   it('builds the socket URL on the page host with the matching scheme', () => {
-    const params = { channelId: 'ch 1', token: 'a&b', bus: 'program' as const, clean: false };
+    const params = { channelId: 'ch 1', token: 'a&b', bus: 'program' as const, clean: false, sketch: false };
     expect(socketUrl('http:', 'localhost:3000', params)).toBe('ws://localhost:3000/v1/ws?channel=ch+1&token=a%26b');
     expect(socketUrl('https:', 'tv.example', { ...params, token: null })).toBe('wss://tv.example/v1/ws?channel=ch+1');
   });

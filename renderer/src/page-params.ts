@@ -1,4 +1,7 @@
-/** What the output page's URL asks for: `/render/<channelId>?token=…&bus=program|preview&clean=1`. */
+/**
+ * What the output page's URL asks for: `/render/<channelId>?token=…&bus=program|preview&clean=1`, or
+ * `/render/<channelId>?sketch=1` for a page that draws what its parent posts (sketch-feed.ts).
+ */
 
 export type Bus = 'program' | 'preview';
 
@@ -9,16 +12,24 @@ export interface PageParams {
   bus: Bus;
   /** `clean=1`: no "PREVIEW" badge on the preview bus (a clean feed for a multiviewer). */
   clean: boolean;
+  /**
+   * `sketch=1`: no socket; the page draws the snapshots its same-origin parent posts (a scene editor's preview).
+   * It draws the program bus, with no badge.
+   */
+  sketch: boolean;
 }
 
 export function parsePageParams(pathname: string, search: string): PageParams {
   const query = new URLSearchParams(search);
   const match = /\/render\/([^/]+)\/?$/.exec(pathname);
+  const flag = (name: string) => query.get(name) === '1' || query.get(name) === 'true';
+  const sketch = flag('sketch');
   return {
     channelId: match?.[1] ? safeDecode(match[1]) : '',
     token: query.get('token'),
-    bus: query.get('bus') === 'preview' ? 'preview' : 'program',
-    clean: query.get('clean') === '1' || query.get('clean') === 'true',
+    bus: !sketch && query.get('bus') === 'preview' ? 'preview' : 'program',
+    clean: sketch || flag('clean'),
+    sketch,
   };
 }
 

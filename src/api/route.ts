@@ -16,6 +16,8 @@ import { ProblemSchema } from './schemas/common.js';
 
 export const PERMISSION_EXTENSION = 'x-onair-permission';
 export const BUCKET_EXTENSION = 'x-onair-rate-limit';
+/** The bucket a route's `?dryRun=1` counts against, when it has one (RouteRule.dryRunBucket). */
+export const DRY_RUN_BUCKET_EXTENSION = 'x-onair-rate-limit-dry-run';
 
 const problem = (description: string) => ({
   description,
@@ -41,6 +43,16 @@ export interface RouteRule {
   permission: Permission;
   /** The rate-limit bucket the route counts against (docs/api.md, "Rate limits"). */
   bucket: BucketName;
+  /**
+   * A route that can be dry-run (`?dryRun=1` or `true`: check everything, save nothing) counts those calls against
+   * this bucket instead of `bucket` (a scene editor validates as the user types).
+   */
+  dryRunBucket?: BucketName;
+}
+
+/** `?dryRun=1` or `?dryRun=true`: the one reading of the flag, shared by the guard and the handlers. */
+export function isDryRun(value: string | undefined): boolean {
+  return value === '1' || value === 'true';
 }
 
 /** Permission, then rate limit; returns the RateLimit-* headers for the answer. */
@@ -64,7 +76,9 @@ export async function checkRoute(
 /** Permission, then rate limit, then the handler; RateLimit-* headers go on the answer. */
 export function routeGuard(deps: Pick<ApiDeps, 'engine' | 'limiter'>, rule: RouteRule): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
-    const headers = await checkRoute(deps, rule, c.get('principal'), c.req.param('id'));
+    const dryBucket = isDryRun(c.req.query('dryRun')) ? rule.dryRunBucket : undefined;
+    const applied = { ...rule, bucket: dryBucket ?? rule.bucket };
+    const headers = await checkRoute(deps, applied, c.get('principal'), c.req.param('id'));
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
@@ -103,6 +117,7 @@ export function routeDefiner(deps: Pick<ApiDeps, 'engine' | 'limiter'>) {
       ...config,
       [PERMISSION_EXTENSION]: rule.permission,
       [BUCKET_EXTENSION]: rule.bucket,
+      ...(rule.dryRunBucket === undefined ? {} : { [DRY_RUN_BUCKET_EXTENSION]: rule.dryRunBucket }),
       security: SECURITY,
       middleware: middlewareFor(routeGuard(deps, rule), config),
       responses: { ...ERROR_RESPONSES, ...config.responses },

@@ -1,15 +1,12 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import type { Engine, SceneRecord } from '../../engine/index.js';
-import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { SceneDefinition } from '../../protocol/index.js';
-import { findTemplate, TEMPLATES } from '../../templates/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { routeDefiner } from '../route.js';
+import { isDryRun, routeDefiner } from '../route.js';
 import { ChannelIdParam, ListQuery, listOf, page, json } from '../schemas/common.js';
-import { assertDeletable, assertLayerKept } from './on-air-checks.js';
+import { assertDeletable } from './on-air-checks.js';
 import { sceneView } from './scene-view.js';
-import { normaliseDefinition, SceneIn, SceneOut, SceneUpdate } from './schemas.js';
+import { DRY_RUN_SCENE_ID, findScene, sceneToCreate, sceneToReplace } from './scene-writes.js';
+import { SceneIn, SceneOut, SceneUpdate } from './schemas.js';
 
 const SceneParams = ChannelIdParam.extend({
   sceneId: z
@@ -19,39 +16,47 @@ const SceneParams = ChannelIdParam.extend({
     .openapi({ param: { name: 'sceneId', in: 'path' } }),
 });
 
+/** `?dryRun=1`: every check of the write, nothing saved (docs/api.md, "Dry runs of scene writes"). */
+const DryRunQuery = z.object({
+  dryRun: z
+    .enum(['0', '1', 'true', 'false'])
+    .optional()
+    .openapi({
+      description:
+        '`1` or `true`: run every check and answer the scene as it would be saved (200), saving nothing. ' +
+        'Counts against the `reads` bucket.',
+    }),
+});
+
+/** Writes that can be dry-run count those against reads: an editor validates as the user types. */
+const WRITE = { permission: 'channels:write', bucket: 'creates', dryRunBucket: 'reads' } as const;
+
 export function sceneRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
   const route = routeDefiner(deps);
   const { engine, store } = deps;
 
   app.openapi(
-    route(
-      { permission: 'channels:write', bucket: 'creates' },
-      {
-        method: 'post',
-        path: '/channels/{id}/scenes',
-        tags: ['Scenes'],
-        summary: 'Add a scene from a template or a definition',
-        request: { params: ChannelIdParam, body: { required: true, ...json(SceneIn) } },
-        responses: {
-          201: { description: 'Created', ...json(SceneOut) },
-          409: { description: "An input clashes with the channel's" },
+    route(WRITE, {
+      method: 'post',
+      path: '/channels/{id}/scenes',
+      tags: ['Scenes'],
+      summary: 'Add a scene from a template or a definition (or, with ?dryRun=1, only check it)',
+      request: { params: ChannelIdParam, query: DryRunQuery, body: { required: true, ...json(SceneIn) } },
+      responses: {
+        200: {
+          description: `Dry run: the scene as it would be created, id \`${DRY_RUN_SCENE_ID}\`; nothing saved`,
+          ...json(SceneOut),
         },
+        201: { description: 'Created', ...json(SceneOut) },
+        409: { description: "An input clashes with the channel's" },
       },
-    ),
+    }),
     async (c) => {
       const { id } = c.req.valid('param');
-      const body = c.req.valid('json');
-      const now = new Date().toISOString();
-      const scene: SceneRecord = {
-        id: newId('sc'),
-        channelId: id,
-        name: body.name,
-        definition: resolveDefinition(body),
-        createdAt: now,
-        updatedAt: now,
-      };
-      engine.checkScene(scene);
+      const dry = isDryRun(c.req.valid('query').dryRun);
+      const scene = sceneToCreate(engine, id, c.req.valid('json'), dry ? DRY_RUN_SCENE_ID : newId('sc'));
+      if (dry) return c.json(sceneView(scene), 200);
       await store.insertScene(scene);
       engine.upsertScene(scene);
       return c.json(sceneView(scene), 201);
@@ -97,32 +102,21 @@ export function sceneRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   );
 
   app.openapi(
-    route(
-      { permission: 'channels:write', bucket: 'creates' },
-      {
-        method: 'put',
-        path: '/channels/{id}/scenes/{sceneId}',
-        tags: ['Scenes'],
-        summary: "Replace a scene's definition",
-        request: { params: SceneParams, body: { required: true, ...json(SceneUpdate) } },
-        responses: {
-          200: { description: 'The scene', ...json(SceneOut) },
-          409: { description: "An input clashes with the channel's, or the layer changes while on a bus" },
-        },
+    route(WRITE, {
+      method: 'put',
+      path: '/channels/{id}/scenes/{sceneId}',
+      tags: ['Scenes'],
+      summary: "Replace a scene's definition (or, with ?dryRun=1, only check the replacement)",
+      request: { params: SceneParams, query: DryRunQuery, body: { required: true, ...json(SceneUpdate) } },
+      responses: {
+        200: { description: 'The scene (dry run: as it would be saved; nothing saved)', ...json(SceneOut) },
+        409: { description: "An input clashes with the channel's, or the layer changes while on a bus" },
       },
-    ),
+    }),
     async (c) => {
       const { id, sceneId } = c.req.valid('param');
-      const body = c.req.valid('json');
-      const before = findScene(engine, id, sceneId);
-      const scene: SceneRecord = {
-        ...before,
-        name: body.name ?? before.name,
-        definition: normaliseDefinition(body.definition),
-        updatedAt: new Date().toISOString(),
-      };
-      engine.checkScene(scene);
-      assertLayerKept(engine, before, scene);
+      const scene = sceneToReplace(engine, id, sceneId, c.req.valid('json'));
+      if (isDryRun(c.req.valid('query').dryRun)) return c.json(sceneView(scene), 200);
       await store.updateScene(scene);
       engine.upsertScene(scene);
       return c.json(sceneView(scene), 200);
@@ -155,22 +149,4 @@ export function sceneRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   );
 
   return app;
-}
-
-function findScene(engine: Engine, channelId: string, sceneId: string): SceneRecord {
-  const scene = engine.scenes(channelId).find((s) => s.id === sceneId);
-  if (!scene) throw new AppError('not_found', `Scene ${sceneId} is not in channel ${channelId}.`);
-  return scene;
-}
-
-function resolveDefinition(body: z.infer<typeof SceneIn>): SceneDefinition {
-  if (body.definition) return normaliseDefinition(body.definition);
-  const template = findTemplate(body.template ?? '');
-  if (!template) {
-    const known = TEMPLATES.map((t) => t.id).join(', ');
-    throw new AppError('invalid_request', `Unknown template "${body.template}". Known templates: ${known}.`, {
-      errors: [{ path: 'template', message: `unknown template; one of ${known}` }],
-    });
-  }
-  return structuredClone(template.definition);
 }

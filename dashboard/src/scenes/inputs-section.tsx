@@ -1,0 +1,136 @@
+/** The scene's inputs (docs/scenes.md, "Inputs"): name, type, label, default; a clock's direction too. */
+import { CLOCK_DIRECTIONS, INPUT_TYPES } from '../../../src/protocol/index.js';
+import type { FieldError } from '../api.js';
+import { convertInput, freeName, isObj, listOf, removed, replaced, withKey, type Obj } from './draft.js';
+import { NumberField, OtherErrors, SelectField, TextField } from './fields.js';
+import { fieldId, unshownErrors } from './path-errors.js';
+
+const SHOWN = ['name', 'type', 'label', 'default', 'direction'];
+
+export function InputsSection({
+  definition,
+  errors,
+  onChange,
+}: {
+  definition: Obj;
+  errors: readonly FieldError[];
+  onChange: (definition: Obj) => void;
+}) {
+  const inputs = listOf(definition, 'inputs');
+  const setInputs = (next: unknown[]) => onChange(withKey(definition, 'inputs', next));
+  const listErrors = unshownErrors(
+    errors,
+    'definition.inputs',
+    inputs.map((_, i) => String(i)),
+  );
+  return (
+    <section class="editor-section" aria-labelledby="inputs-title">
+      <h2 id="inputs-title">Inputs</h2>
+      <p class="hint">
+        The values the scene shows, shared by every scene of the channel that declares the same name. A clock's stop
+        time is edited in the JSON view.
+      </p>
+      <OtherErrors where="the inputs" errors={listErrors} />
+      {inputs.length === 0 && <p class="empty">No inputs.</p>}
+      {inputs.map((input, index) => {
+        const path = `definition.inputs.${index}`;
+        const item: Obj = isObj(input) ? input : {};
+        const title = `Input ${index + 1}`;
+        const set = (key: string) => (value: unknown) => setInputs(replaced(inputs, index, withKey(item, key, value)));
+        return (
+          <fieldset class="card" key={index} id={fieldId(path)} tabIndex={-1}>
+            <legend>
+              {title}
+              {typeof item.name === 'string' && item.name ? ` · ${item.name}` : ''}
+            </legend>
+            <div class="card-actions">
+              <button type="button" class="danger" onClick={() => setInputs(removed(inputs, index))}>
+                Remove<span class="visually-hidden"> {title}</span>
+              </button>
+            </div>
+            <OtherErrors where={title} errors={unshownErrors(errors, path, SHOWN)} />
+            <div class="field-grid">
+              <TextField errors={errors} label="Name" path={`${path}.name`} value={item.name} onChange={set('name')} />
+              <SelectField
+                errors={errors}
+                label="Type"
+                path={`${path}.type`}
+                value={item.type}
+                options={INPUT_TYPES}
+                onChange={(t) => setInputs(replaced(inputs, index, convertInput(item, t ?? 'text')))}
+              />
+              <TextField
+                errors={errors}
+                label="Label"
+                path={`${path}.label`}
+                value={item.label}
+                optional
+                onChange={set('label')}
+              />
+              <DefaultField item={item} path={`${path}.default`} errors={errors} onChange={set('default')} />
+              {item.type === 'clock' && (
+                <SelectField
+                  errors={errors}
+                  label="Direction"
+                  path={`${path}.direction`}
+                  value={item.direction}
+                  options={CLOCK_DIRECTIONS}
+                  none="up (default)"
+                  onChange={set('direction')}
+                />
+              )}
+            </div>
+          </fieldset>
+        );
+      })}
+      <button
+        type="button"
+        onClick={() => setInputs([...inputs, { name: freeName('input', inputs), type: 'text', default: '' }])}
+      >
+        Add input
+      </button>
+    </section>
+  );
+}
+
+/** The default, in the control its type needs; empty leaves it out (the type's default). */
+function DefaultField({
+  item,
+  path,
+  errors,
+  onChange,
+}: {
+  item: Obj;
+  path: string;
+  errors: readonly FieldError[];
+  onChange: (value: unknown) => void;
+}) {
+  const value = item.default;
+  if (item.type === 'number' || item.type === 'clock') {
+    const label = item.type === 'clock' ? 'Default (ms)' : 'Default';
+    return <NumberField errors={errors} label={label} path={path} value={value} onChange={onChange} />;
+  }
+  if (item.type === 'boolean') {
+    return (
+      <SelectField
+        errors={errors}
+        label="Default"
+        path={path}
+        value={typeof value === 'boolean' ? String(value) : value}
+        options={['true', 'false']}
+        none="false (default)"
+        onChange={(v) => onChange(v === undefined ? undefined : v === 'true')}
+      />
+    );
+  }
+  return (
+    <TextField
+      errors={errors}
+      label="Default"
+      path={path}
+      value={value}
+      optional={item.type !== 'text'}
+      onChange={onChange}
+    />
+  );
+}

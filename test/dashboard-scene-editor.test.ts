@@ -1,0 +1,172 @@
+/**
+ * The scene editor in headless Chromium against the real server (docs/dashboard.md): a scene started from the
+ * scoreboard template, edited in the form and drawn by the sketch preview (the real output page, fed by
+ * postMessage, no socket); an error shown at the element it names; nothing stored or on air until Save; Save
+ * creates it. A viewer sees the definition read-only.
+ */
+import type { Browser, Frame, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { addMember, setupOwner } from './helpers/access-fixtures.js';
+import { expectStatus, type Api, type Channel, type List, type Scene, type State } from './helpers/api.js';
+import { launchChromium } from './helpers/browser.js';
+import { accessibilityViolations, saveScreenshot, signedInPage, signIn } from './helpers/dashboard.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+let browser: Browser;
+let server: TestServer;
+let owner: Awaited<ReturnType<typeof setupOwner>>;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchChromium();
+  owner = await setupOwner(server);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.dispose();
+});
+afterEach(async () => {
+  for (const context of browser.contexts()) await context.close();
+});
+
+/** The output page's test handle (renderer/src/main.ts); test/helpers/browser-globals.d.ts types only part of it. */
+interface OnairHandle {
+  drawn(): { layer: number; sceneId: string | null }[];
+}
+
+/** What each layer of the preview's output page draws. */
+function drawnLayers(frame: Frame): Promise<{ layer: number; sceneId: string | null }[]> {
+  return frame.evaluate(() => (window.__onair as unknown as OnairHandle | undefined)?.drawn() ?? []);
+}
+
+/** The preview's output page, once it draws a scene. */
+async function preview(page: Page): Promise<Frame> {
+  const handle = await page.getByTitle('Scene preview').elementHandle();
+  const frame = await handle.contentFrame();
+  await expect.poll(async () => (await drawnLayers(frame!)).some((d) => d.sceneId !== null)).toBe(true);
+  return frame!;
+}
+
+/** Text the preview draws for the element named `name`. */
+function drawn(frame: Frame, name: string): Promise<string> {
+  return frame.evaluate((n) => document.querySelector(`[data-name="${n}"]`)?.textContent ?? '', name);
+}
+
+const scenesOf = async (call: Api, channelId: string) =>
+  expectStatus(await call<List<Scene>>('GET', `/v1/channels/${channelId}/scenes`), 200).data;
+
+it('starts from the scoreboard template, previews edits, shows an error at its element, and saves', async () => {
+  const channel = expectStatus(await owner.call<Channel>('POST', '/v1/channels', { name: 'Studio' }), 201);
+  const context = await browser.newContext({ viewport: { width: 1600, height: 900 } });
+  const page = await context.newPage();
+  await signIn(page, server.url, owner.email);
+  const sockets: string[] = [];
+  page.on('websocket', (ws) => sockets.push(ws.url()));
+
+  await page.goto(`${server.url}/#/channels/${channel.id}/scenes`);
+  await page.getByRole('radio', { name: /Scoreboard/ }).check();
+  await page.getByLabel('Scene name').fill('Match bug');
+  await page.getByRole('button', { name: 'Open in the editor' }).click();
+
+  // The template is drawn by the output page in sketch mode, on its layer, as a scene that does not exist.
+  const frame = await preview(page);
+  expect(await drawnLayers(frame)).toEqual([{ layer: 10, sceneId: 'sc_dryrun' }]);
+  await expect.poll(() => drawn(frame, 'homeName')).toMatch(/^home$/i);
+  await expect.poll(() => page.getByRole('status').filter({ hasText: 'Valid' }).count()).toBe(1);
+
+  // Element 3 is the home team's name: its text, then its colour, changed in the form reach the preview.
+  const homeName = page.getByRole('group', { name: /^Element 3/ });
+  await homeName.getByLabel('Text').fill('Go {home}');
+  await expect.poll(() => drawn(frame, 'homeName')).toMatch(/^go home$/i);
+  await homeName.getByLabel('Colour', { exact: true }).fill('#ff0000');
+  await expect
+    .poll(() =>
+      frame.evaluate(() => {
+        const el = document.querySelector('[data-name="homeName"]');
+        return el ? getComputedStyle(el.querySelector('*') ?? el).color : '';
+      }),
+    )
+    .toBe('rgb(255, 0, 0)');
+
+  // An error: the message appears in element 3's card, under its field, and in the list at the top.
+  await homeName.getByLabel('Font size').fill('-5');
+  await expect.poll(() => homeName.locator('.field-error').allTextContents()).toEqual([expect.stringMatching(/>=1/)]);
+  await expect
+    .poll(() => page.getByRole('list', { name: 'All problems' }).textContent())
+    .toContain('definition.elements.2.fontSize');
+  await expect.poll(() => homeName.getByLabel('Font size').getAttribute('aria-invalid')).toBe('true');
+  // The preview keeps the last valid version.
+  expect(await drawn(frame, 'homeName')).toMatch(/^go home$/i);
+  // Choosing it in the list shows its field.
+  await page.getByRole('button', { name: 'definition.elements.2.fontSize' }).click();
+  await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('f-definition-elements-2-fontSize');
+  // The JSON view lists it too, and says plainly when what is typed there is not JSON.
+  await page.getByRole('button', { name: 'JSON' }).click();
+  await expect
+    .poll(() => page.getByRole('list', { name: 'Problems in the definition' }).textContent())
+    .toContain('definition.elements.2.fontSize');
+  const json = page.getByRole('textbox', { name: 'Definition (JSON)' });
+  const text = await json.inputValue();
+  expect(JSON.parse(text)).toMatchObject({ layer: 10, elements: { 2: { fontSize: -5, text: 'Go {home}' } } });
+  await json.fill(text.slice(0, -1));
+  await expect.poll(() => page.getByRole('alert').filter({ hasText: 'not valid JSON' }).count()).toBe(1);
+  expect(await page.getByRole('button', { name: 'Create scene' }).isDisabled()).toBe(true);
+  await json.fill(text);
+  await expect.poll(() => page.getByRole('alert').filter({ hasText: 'not valid JSON' }).count()).toBe(0);
+  await page.getByRole('button', { name: 'Form' }).click();
+  await homeName.getByLabel('Font size').fill('40');
+  await expect.poll(() => homeName.locator('.field-error').count()).toBe(0);
+  await expect.poll(() => page.getByRole('status').filter({ hasText: 'Valid' }).count()).toBe(1);
+
+  // Until Save, the dry runs stored nothing and put nothing on air; the preview opened no socket.
+  expect(await scenesOf(owner.call, channel.id)).toEqual([]);
+  const state = expectStatus(await owner.call<State>('GET', `/v1/channels/${channel.id}/state`), 200);
+  expect(state.program).toEqual([]);
+  expect(sockets).toEqual([]);
+  await saveScreenshot(page, 'scene-editor');
+
+  await page.getByRole('button', { name: 'Create scene' }).click();
+  await expect.poll(() => page.url()).toMatch(/#\/channels\/[^/]+\/scenes\/sc_[0-9a-f]+$/);
+  const [saved] = await scenesOf(owner.call, channel.id);
+  expect(saved).toMatchObject({ name: 'Match bug', layer: 10 });
+  const element = (saved!.definition as { elements: Record<string, unknown>[] }).elements[2];
+  expect(element).toMatchObject({ name: 'homeName', text: 'Go {home}', color: '#ff0000', fontSize: 40 });
+  // The saved scene opens in the editor, drawn under its own id.
+  await expect.poll(() => page.getByRole('heading', { name: 'Scene: Match bug' }).count()).toBe(1);
+  const again = await preview(page);
+  expect(await drawnLayers(again)).toEqual([{ layer: 10, sceneId: saved!.id }]);
+  expect(await accessibilityViolations(page)).toEqual([]);
+
+  // Deleting a scene on air is refused with the server's reason; once it is cleared, it goes.
+  expectStatus(await owner.call('POST', `/v1/channels/${channel.id}/program`, { sceneId: saved!.id }), 200);
+  await page.getByRole('button', { name: 'Delete scene…' }).click();
+  await page.getByRole('button', { name: 'Delete scene', exact: true }).click();
+  await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/on program on layer 10/);
+  expect(await scenesOf(owner.call, channel.id)).toHaveLength(1);
+  expectStatus(await owner.call('POST', `/v1/channels/${channel.id}/clear`, {}), 200);
+  await page.getByRole('button', { name: 'Delete scene…' }).click();
+  await page.getByRole('button', { name: 'Delete scene', exact: true }).click();
+  await expect.poll(() => page.url()).toMatch(/#\/channels\/[^/]+\/live$/);
+  expect(await scenesOf(owner.call, channel.id)).toEqual([]);
+});
+
+it('shows a viewer the definition read-only, with no editor controls', async () => {
+  const channel = expectStatus(await owner.call<Channel>('POST', '/v1/channels', { name: 'Annex' }), 201);
+  const scene = expectStatus(
+    await owner.call<Scene>('POST', `/v1/channels/${channel.id}/scenes`, { name: 'Lower', template: 'lower-third' }),
+    201,
+  );
+  const viewer = await addMember(server.url, owner.call, 'viewer@example.com', 'viewer');
+  const { page } = await signedInPage(browser, server.url, viewer.email);
+  await page.goto(`${server.url}/#/channels/${channel.id}/scenes/${scene.id}`);
+  await expect.poll(() => page.getByRole('heading', { name: 'Scene: Lower' }).count()).toBe(1);
+  const frame = await preview(page);
+  expect(await drawnLayers(frame)).toEqual([{ layer: 20, sceneId: scene.id }]);
+  const json = page.getByRole('textbox', { name: 'Definition (JSON)' });
+  expect(await json.getAttribute('readonly')).not.toBeNull();
+  expect(JSON.parse(await json.inputValue())).toEqual(scene.definition);
+  for (const name of ['Save', 'Form', 'Delete scene…', 'Add element'])
+    expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+  await page.goto(`${server.url}/#/channels/${channel.id}/scenes`);
+  await expect.poll(() => page.getByText('Creating scenes needs the channels:write permission.').count()).toBe(1);
+});
