@@ -1,6 +1,6 @@
 /**
  * The operator dashboard running a show in headless Chromium against the real server (docs/dashboard.md):
- * first-run setup → sign in → a channel → a scene → cue → take → scores and names, drawn by the program
+ * first-run setup → sign in → a channel → a scene from a template in the editor → cue → take → scores and names, drawn by the program
  * monitor and by a separate output page; two operators seeing each other's changes; a viewer with no write
  * controls whose writes the API refuses anyway; the connection banner when the server is killed, cleared
  * with a resync when it is back. Screenshots of the live view are saved as artifacts.
@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/main.js';
 import { addMember, setupOwner } from './helpers/access-fixtures.js';
-import { addScoreboard, api, createChannelWithScoreboard, expectStatus, type Channel } from './helpers/api.js';
+import { api, createChannelWithScoreboard, expectStatus, type Channel } from './helpers/api.js';
 import { launchChromium } from './helpers/browser.js';
 import { saveScreenshot, signedInPage, signIn } from './helpers/dashboard.js';
 import { makeDataDir, serverEnv, startTestServer, TEST_KEY, type TestServer } from './helpers/server.js';
@@ -69,7 +69,16 @@ describe('running a show', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'Cup final' }).count()).toBe(1);
     const channelId = /#\/channels\/([^/]+)\/live/.exec(page.url())![1]!;
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Live' }).count()).toBe(1);
-    await addScoreboard(api(server.url, server.key), channelId, 'Score');
+    // A scene from the scoreboard template, made in the scene editor, then back to the live view.
+    await page.getByRole('link', { name: 'Add one from a template' }).click();
+    await page.getByRole('radio', { name: /Scoreboard/ }).check();
+    await page.getByLabel('Scene name').fill('Score');
+    await page.getByRole('button', { name: 'Open in the editor' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Valid' }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Create scene' }).click();
+    await expect.poll(() => page.url()).toMatch(/#\/channels\/[^/]+\/scenes\/sc_[0-9a-f]+$/);
+    await page.getByRole('link', { name: 'Back to live view' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Live' }).count()).toBe(1);
 
     await page.getByRole('button', { name: 'Cue Score' }).click();
     const row = page
