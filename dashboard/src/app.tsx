@@ -7,9 +7,9 @@ import { ChannelsPage } from './pages/channels.js';
 import { ChannelSettingsPage } from './pages/channel-settings.js';
 import { LivePage } from './live/live-page.js';
 import { SceneEditorPage } from './scenes/scene-editor-page.js';
-import { KeysPage } from './settings/keys-page.js';
-import { WebhooksPage } from './settings/webhooks-page.js';
-import { MembersPage } from './settings/members-page.js';
+import { ApiKeysPage } from './settings/api-keys.js';
+import { WebhooksPage } from './settings/webhook-subscriptions.js';
+import { MembersPage } from './settings/workspace-members.js';
 import { href, route } from './router.js';
 import { can, isOwner, logout, me, switchWorkspace, workspaces } from './session.js';
 
@@ -88,7 +88,7 @@ function View() {
     if (third === 'settings') return <ChannelSettingsPage channelId={second} />;
     if (third === 'scenes') return <SceneEditorPage channelId={second} sceneId={fourth ?? null} />;
   }
-  if (first === 'settings' && second === 'keys') return <KeysPage />;
+  if (first === 'settings' && second === 'keys') return <ApiKeysPage />;
   if (first === 'settings' && second === 'webhooks') return <WebhooksPage />;
   if (first === 'settings' && second === 'members') return <MembersPage />;
   return <ChannelsPage />;

@@ -8,7 +8,7 @@ import { Problem } from '../components/problem.js';
 import { useLoad } from '../components/use-load.js';
 import { href, navigate } from '../router.js';
 import { can } from '../session.js';
-import { IncomingHooksSection } from '../settings/incoming-hooks-section.js';
+import { IncomingHooksSection } from '../settings/channel-incoming-hooks.js';
 
 /** One channel's settings: name and frame rate, its output URLs, token rotation, incoming hooks, deletion. */
 export function ChannelSettingsPage({ channelId }: { channelId: string }) {

@@ -1,0 +1,195 @@
+/** API keys (docs/dashboard.md, "Settings"): create with permissions and an optional channel lock, the secret once, revoke. */
+import { useState } from 'preact/hooks';
+import { api, listAll } from '../api.js';
+import { listChannels, type Channel } from '../channels-api.js';
+import { ConfirmButton } from '../components/confirm-button.js';
+import { formValues } from '../components/form-values.js';
+import { fieldErrors, Problem } from '../components/problem.js';
+import { SecretOnce } from '../components/secret-once.js';
+import { useLoad } from '../components/use-load.js';
+
+interface Key {
+  id: string;
+  name: string;
+  prefix: string;
+  permissions: string[];
+  channelIds: string[] | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+const PERMISSIONS: { name: string; does: string }[] = [
+  { name: 'channels:read', does: 'read channels, state, scenes, events' },
+  { name: 'channels:write', does: 'create and change channels, scenes, incoming hooks' },
+  { name: 'inputs:write', does: 'set inputs and clocks' },
+  { name: 'playout:write', does: 'cue, take, cut, clear, triggers' },
+  { name: 'webhooks:manage', does: 'outgoing webhooks' },
+  { name: 'keys:manage', does: 'API keys (never beyond its own)' },
+];
+
+export function ApiKeysPage() {
+  const { data, error, reload } = useLoad(
+    async () => ({ keys: await listAll<Key>('/v1/keys'), channels: await listChannels() }),
+    [],
+  );
+  const [created, setCreated] = useState<(Key & { secret: string }) | null>(null);
+  const [actionError, setActionError] = useState<unknown>(null);
+  const names = new Map((data?.channels ?? []).map((c) => [c.id, c.name]));
+  return (
+    <main id="main" class="page">
+      <h1>API keys</h1>
+      <p class="hint">
+        Scripts, scorekeepers and control apps send a key as <code>Authorization: Bearer onair_sk_…</code>. A key can be
+        limited to some permissions and locked to some channels.
+      </p>
+      <Problem error={error ?? actionError} />
+      {created && (
+        <SecretOnce label={`Secret of ${created.name}`} value={created.secret} onDone={() => setCreated(null)} />
+      )}
+      {data && (
+        <CreateKey
+          channels={data.channels}
+          onCreated={async (key) => {
+            setCreated(key);
+            await reload();
+          }}
+        />
+      )}
+      {data && data.keys.length === 0 && <p class="empty">No keys yet.</p>}
+      {data && data.keys.length > 0 && (
+        <table class="list" aria-label="API keys">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Starts with</th>
+              <th scope="col">Permissions</th>
+              <th scope="col">Channels</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.keys.map((key) => (
+              <tr key={key.id} data-key={key.id}>
+                <td>{key.name}</td>
+                <td>
+                  <code>{key.prefix}…</code>
+                </td>
+                <td>{key.permissions.includes('*') ? 'everything' : key.permissions.join(', ')}</td>
+                <td>{key.channelIds ? key.channelIds.map((id) => names.get(id) ?? id).join(', ') : 'all'}</td>
+                <td>{key.lastUsedAt ? new Date(key.lastUsedAt).toLocaleString() : 'never'}</td>
+                <td class="actions">
+                  {key.revokedAt ? (
+                    <span class="status-disabled">revoked</span>
+                  ) : (
+                    <ConfirmButton
+                      question={`Revoke ${key.name}? Anything using it stops working at once.`}
+                      confirmLabel="Revoke"
+                      onConfirm={async () => {
+                        try {
+                          await api('DELETE', `/v1/keys/${encodeURIComponent(key.id)}`);
+                          setActionError(null);
+                          await reload();
+                        } catch (err) {
+                          setActionError(err);
+                        }
+                      }}
+                    >
+                      Revoke {key.name}
+                    </ConfirmButton>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </main>
+  );
+}
+
+function CreateKey({
+  channels,
+  onCreated,
+}: {
+  channels: Channel[];
+  onCreated: (key: Key & { secret: string }) => Promise<void>;
+}) {
+  const [error, setError] = useState<unknown>(null);
+  const [everything, setEverything] = useState(false);
+  const submit = async (event: Event) => {
+    const form = event.currentTarget as HTMLFormElement;
+    const values = formValues(event);
+    const data = new FormData(form);
+    const permissions = everything ? ['*'] : data.getAll('permission').map(String);
+    const channelIds = data.getAll('channel').map(String);
+    try {
+      const key = await api<Key & { secret: string }>('POST', '/v1/keys', {
+        name: (values.name ?? '').trim(),
+        permissions,
+        ...(channelIds.length > 0 ? { channelIds } : {}),
+      });
+      form.reset();
+      setEverything(false);
+      setError(null);
+      await onCreated(key);
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <form class="stack-form panel" onSubmit={(e) => void submit(e)} aria-labelledby="new-key-title">
+      <h2 id="new-key-title">New key</h2>
+      <label>
+        Name
+        <input name="name" required maxLength={100} placeholder="Scorekeeper, court 1" />
+      </label>
+      <FieldErrors error={error} path="name" />
+      <fieldset>
+        <legend>Permissions</legend>
+        <label class="check">
+          <input type="checkbox" checked={everything} onChange={(e) => setEverything(e.currentTarget.checked)} />
+          Everything (<code>*</code>)
+        </label>
+        {PERMISSIONS.map((p) => (
+          <label class="check" key={p.name}>
+            <input type="checkbox" name="permission" value={p.name} disabled={everything} />
+            <code>{p.name}</code> — {p.does}
+          </label>
+        ))}
+      </fieldset>
+      <FieldErrors error={error} path="permissions" />
+      {channels.length > 0 && (
+        <fieldset>
+          <legend>Lock to channels (none ticked: every channel, and it may create channels)</legend>
+          {channels.map((c) => (
+            <label class="check" key={c.id}>
+              <input type="checkbox" name="channel" value={c.id} />
+              {c.name}
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <FieldErrors error={error} path="channelIds" />
+      <Problem error={error} />
+      <div>
+        <button type="submit" class="primary">
+          Create key
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function FieldErrors({ error, path }: { error: unknown; path: string }) {
+  const messages = fieldErrors(error, path);
+  if (messages.length === 0) return null;
+  return (
+    <p class="field-error">
+      {path}: {messages.join('; ')}
+    </p>
+  );
+}

@@ -1,3 +1,0 @@
-export function IncomingHooksSection({ channelId }: { channelId: string }) {
-  return <section data-channel={channelId} />;
-}
