@@ -1,11 +1,13 @@
 /**
  * The dashboard's settings in headless Chromium against the real server (docs/dashboard.md, "Settings"): an API
  * key made in the page works from Node within its channel lock and stops when revoked; a webhook to a local
- * HTTPS receiver answering 500 shows its failed delivery and the ping result; an invitation link shown once;
- * an incoming hook made with a mapping, posted to from Node, its posts (and their errors) listed. axe-core checks
- * each page.
+ * HTTPS receiver answering 500 shows its failed delivery and the ping result, is switched off and added again; a
+ * long delivery log shows its newest lines; an invitation link shown once; an incoming hook made with a mapping,
+ * posted to from Node, its posts (and their errors) listed. Field errors are shown beside (and named by) their
+ * fields. axe-core checks each page.
  */
-import type { Browser, Page } from 'playwright-core';
+import crypto from 'node:crypto';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { setupOwner, type Member } from './helpers/access-fixtures.js';
 import { api, createChannelWithScoreboard, expectStatus, type Api } from './helpers/api.js';
@@ -48,17 +50,33 @@ async function start(): Promise<void> {
 /** The secret a SecretOnce box shows, by its label. */
 const shownOnce = (label: string | RegExp) => page.getByRole('textbox', { name: label }).inputValue();
 
+/** The text of what a field (or group of fields) names as its description: its errors, shown beside it. */
+async function describedBy(field: Locator): Promise<string> {
+  const ids = await field.getAttribute('aria-describedby');
+  if (!ids) return '';
+  const texts = await Promise.all(ids.split(' ').map((id) => page.locator(`[id="${id}"]`).textContent()));
+  return texts.join(' ');
+}
+
 it('creates a channel-locked API key whose secret works from Node, then revokes it', async () => {
   await start();
   const one = await createChannelWithScoreboard(call, 'Court 1');
   const two = await createChannelWithScoreboard(call, 'Court 2');
   await page.getByRole('link', { name: 'API keys' }).click();
+
+  // No permission ticked: the server's answer is shown beside the permissions.
   await page.getByLabel('Name', { exact: true }).fill('Scorekeeper court 1');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const permissions = page.getByRole('group', { name: /^Permissions/ });
+  await expect.poll(() => describedBy(permissions)).toMatch(/\S/);
+  expect(expectStatus(await call<{ data: unknown[] }>('GET', '/v1/keys'), 200).data).toHaveLength(1); // bootstrap
+
   await page.getByRole('checkbox', { name: /inputs:write/ }).check();
   await page.getByRole('checkbox', { name: 'Court 1' }).check();
   await page.getByRole('button', { name: 'Create key' }).click();
   const secret = await shownOnce('Secret of Scorekeeper court 1');
   expect(secret).toMatch(/^onair_sk_/);
+  expect(await describedBy(permissions)).toBe('');
   await saveScreenshot(page, 'settings-keys');
   expect(await accessibilityViolations(page)).toEqual([]);
 
@@ -70,8 +88,10 @@ it('creates a channel-locked API key whose secret works from Node, then revokes 
     });
   expect((await patch(one.channelId)).status).toBe(200);
   expect((await patch(two.channelId)).status).toBe(404);
-  const row = page.locator('tr', { hasText: 'Scorekeeper court 1' });
+  const row = page.getByRole('row', { name: /Scorekeeper court 1/ });
   expect(await row.textContent()).toContain('Court 1');
+  expect(await row.textContent()).not.toContain('Court 2');
+  expect(await row.textContent()).toContain(secret.slice(0, 13));
   await page.getByRole('button', { name: 'Done' }).click();
   await row.getByRole('button', { name: 'Revoke Scorekeeper court 1' }).click();
   await page.getByRole('button', { name: 'Revoke', exact: true }).click();
@@ -85,54 +105,133 @@ it('subscribes a webhook whose endpoint answers 500: the failed delivery and its
   receivers.push(receiver);
   const { channelId } = await createChannelWithScoreboard(call, 'Main');
   await page.getByRole('link', { name: 'Webhooks' }).click();
-  await page.getByLabel('Endpoint URL (https, public)').fill(receiver.url);
+  await expect.poll(() => page.getByText('none ticked: every event type, including types added later').count()).toBe(1);
+
+  // A refused endpoint: the server's reason beside the URL field, nothing created.
+  const urlField = page.getByLabel('Endpoint URL (https, public)');
+  await urlField.fill('ftp://scores.example.com/hooks');
+  await page.getByRole('button', { name: 'Add subscription' }).click();
+  await expect.poll(() => describedBy(urlField)).toMatch(/This endpoint is refused/);
+  const subscriptions = async () =>
+    expectStatus(
+      await call<{ data: { id: string; status: string; url: string; events: string[] }[] }>('GET', '/v1/webhooks'),
+      200,
+    ).data;
+  expect(await subscriptions()).toEqual([]);
+
+  await urlField.fill(receiver.url);
   await page.getByRole('checkbox', { name: 'channel.bind_updated' }).check();
   await page.getByRole('button', { name: 'Add subscription' }).click();
   expect(await shownOnce(/^Signing secret for/)).toMatch(/^whsec_/);
+  expect(await describedBy(urlField)).toBe('');
   expectStatus(await call('PATCH', `/v1/channels/${channelId}/inputs`, { scoreA: 1 }), 200);
   await expect.poll(() => receiver.received.length).toBeGreaterThanOrEqual(3);
 
   const card = page.getByRole('region', { name: `Subscription ${receiver.url}` });
+  expect(await card.textContent()).toContain('Enabled');
   await card.getByRole('button', { name: 'Deliveries' }).click();
   const log = card.getByRole('table', { name: 'Deliveries' });
   await expect
     .poll(async () => {
       await card.getByRole('button', { name: 'Refresh' }).click();
-      return log.locator('tr[data-outcome="failed"]').count();
+      return log.locator('tbody tr[data-outcome="failed"]').count();
     })
     .toBe(3);
   expect(await log.textContent()).toContain('HTTP 500');
+  expect(await log.textContent()).toContain('channel.bind_updated');
   await card.getByRole('button', { name: 'Ping' }).click();
-  await expect.poll(() => card.getByRole('status').textContent()).toMatch(/Ping failed: HTTP 500/);
+  await expect.poll(() => card.getByRole('status').textContent()).toMatch(/Ping failed · HTTP 500 · \d+ ms/);
   await page.reload();
-  await expect.poll(() => card.textContent()).toContain('consecutive failures: 3');
+  await expect.poll(() => card.textContent()).toContain('Consecutive failures: 3');
   expect(await accessibilityViolations(page)).toEqual([]);
 
   // Twenty failures in a row switch it off; the page says why, and "Add again" makes a new one with a new secret.
   for (let n = 2; n <= 7; n++)
     expectStatus(await call('PATCH', `/v1/channels/${channelId}/inputs`, { scoreA: n }), 200);
-  const subscriptions = async () =>
-    expectStatus(await call<{ data: { id: string; status: string }[] }>('GET', '/v1/webhooks'), 200).data;
   await expect.poll(async () => (await subscriptions())[0]?.status).toBe('disabled');
   const old = (await subscriptions())[0]!.id;
   await page.reload();
-  await expect.poll(() => card.textContent()).toMatch(/Switched off .*Last error .*HTTP 500/);
+  await expect.poll(() => card.textContent()).toMatch(/Disabled.*Switched off .* after 20 failed attempts/);
+  expect(await card.textContent()).toMatch(/Last error, .*HTTP 500.*\(HTTP status 500\)/);
   await saveScreenshot(page, 'settings-webhooks');
+  expect(await accessibilityViolations(page)).toEqual([]);
   await card.getByRole('button', { name: 'Add again (new secret)' }).click();
-  expect(await shownOnce(/^Signing secret for/)).toMatch(/^whsec_/);
+  expect(await shownOnce(/^Signing secret for .* \(added again\)/)).toMatch(/^whsec_/);
   await expect.poll(async () => (await subscriptions()).map((x) => x.status)).toEqual(['enabled']);
-  expect((await subscriptions())[0]!.id).not.toBe(old);
+  const again = (await subscriptions())[0]!;
+  expect(again.id).not.toBe(old);
+  expect(again).toMatchObject({ url: new URL(receiver.url).href, events: ['channel.bind_updated'] });
+  await expect.poll(() => page.getByRole('region', { name: /^Subscription / }).count()).toBe(1);
+  await expect.poll(() => card.textContent()).toContain('Enabled');
 });
 
-it('invites a member with a role and shows the one-time link', async () => {
+it("shows a long delivery log's newest attempts first, and newer ones after a refresh", async () => {
+  await start();
+  const receiver = await startReceiver(204);
+  receivers.push(receiver);
+  const channels = await Promise.all(['A', 'B', 'C', 'D', 'E'].map((n) => createChannelWithScoreboard(call, n)));
+  const sub = expectStatus(
+    await call<{ id: string }>('POST', '/v1/webhooks', { url: receiver.url, events: ['channel.bind_updated'] }),
+    201,
+  );
+  // 125 events over five channels (each channel has its own 30 updates a second): two pages of the log.
+  await Promise.all(
+    channels.map(async ({ channelId }) => {
+      for (let n = 1; n <= 25; n++)
+        expectStatus(await call('PATCH', `/v1/channels/${channelId}/inputs`, { scoreA: n }), 200);
+    }),
+  );
+  await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(125);
+  const wholeLog = async () => {
+    const lines: { eventId: string }[] = [];
+    let cursor = '';
+    for (;;) {
+      const page = expectStatus(
+        await call<{ data: { eventId: string }[]; nextCursor: string | null }>(
+          'GET',
+          `/v1/webhooks/${sub.id}/deliveries?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
+        ),
+        200,
+      );
+      lines.push(...page.data);
+      if (!page.nextCursor) return lines;
+      cursor = page.nextCursor;
+    }
+  };
+  await expect.poll(async () => (await wholeLog()).length).toBe(125);
+  const newest = (await wholeLog()).at(-1)!.eventId;
+
+  await page.getByRole('link', { name: 'Webhooks' }).click();
+  const card = page.getByRole('region', { name: `Subscription ${receiver.url}` });
+  await card.getByRole('button', { name: 'Deliveries' }).click();
+  const rows = card.getByRole('table', { name: 'Deliveries' }).locator('tbody tr');
+  await expect.poll(() => rows.count()).toBe(25);
+  expect(await rows.first().getAttribute('data-event')).toBe(newest);
+  await card.getByRole('button', { name: 'Show 25 older' }).click();
+  await expect.poll(() => rows.count()).toBe(50);
+
+  expectStatus(await call('PATCH', `/v1/channels/${channels[0]!.channelId}/inputs`, { scoreA: 99 }), 200);
+  await expect.poll(async () => (await wholeLog()).length).toBe(126);
+  const newer = (await wholeLog()).at(-1)!.eventId;
+  await card.getByRole('button', { name: 'Refresh' }).click();
+  await expect.poll(() => rows.first().getAttribute('data-event')).toBe(newer);
+  expect(await rows.count()).toBe(50);
+  expect(await card.locator('tbody tr[data-outcome="succeeded"]').count()).toBe(50);
+});
+
+it('invites a member with a role and shows the one-time link; the last owner cannot be demoted', async () => {
   await start();
   await page.getByRole('link', { name: 'Members' }).click();
+  expect(await page.getByText(/viewer: reads only/).count()).toBe(1);
   await page.getByLabel('Invite by email').fill('camera@example.com');
-  await page.getByLabel(/^Role(?! of)/).selectOption('viewer');
+  await page.getByRole('combobox', { name: /^Role(?! of)/ }).selectOption('viewer');
   await page.getByRole('button', { name: 'Invite' }).click();
   const link = await shownOnce('Invitation link for camera@example.com');
   expect(link).toMatch(/\/invite\?token=/);
-  await expect.poll(() => page.getByText(/camera@example.com as viewer/).count()).toBe(1);
+  const pending = page.getByRole('table', { name: 'Pending invitations' });
+  const invited = pending.getByRole('row').filter({ hasText: 'camera@example.com' });
+  await expect.poll(() => invited.count()).toBe(1);
+  expect(await invited.getByRole('cell').allTextContents()).toContain('viewer');
   const accepted = await fetch(`${server.url}/v1/auth/accept-invite`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -141,23 +240,53 @@ it('invites a member with a role and shows the one-time link', async () => {
   expect(accepted.status).toBe(200);
   await page.reload();
   await expect.poll(() => page.getByLabel('Role of camera@example.com').inputValue()).toBe('viewer');
+  expect(await page.getByText('Pending invitations').count()).toBe(1);
+  expect(await pending.count()).toBe(0);
   expect(await accessibilityViolations(page)).toEqual([]);
+
+  // Demoting the only owner is refused: the reason is shown and the role stays as it is.
+  await page.getByLabel('Role of owner@example.com').selectOption('operator');
+  await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/owner/i);
+  expect(await page.getByLabel('Role of owner@example.com').inputValue()).toBe('owner');
+  await page.getByLabel('Role of camera@example.com').selectOption('operator');
+  await expect.poll(() => page.getByText('camera@example.com is now operator.').count()).toBe(1);
+  const members = expectStatus(
+    await owner.call<{ data: { email: string; role: string }[] }>('GET', '/v1/members'),
+    200,
+  ).data;
+  expect(members.find((m) => m.email === 'camera@example.com')?.role).toBe('operator');
 });
 
 it('creates an incoming hook with a mapping; posts from Node show in its recent posts, errors included', async () => {
   await start();
   const { channelId } = await createChannelWithScoreboard(call, 'Main');
   await page.goto(`${server.url}/#/channels/${channelId}/settings`);
-  const form = page.getByRole('form', { name: 'Create hook' });
+  const form = page.getByRole('form', { name: 'New hook' });
   await form.getByLabel('Hook name').fill('Scorekeeper');
-  await form.getByLabel('JSON field (dotted path allowed)').fill('game.home.score');
-  await form.getByLabel('Sets input').selectOption('scoreA');
-  await form.getByRole('button', { name: 'Add to mapping' }).click();
+  expect(await form.getByText('every top-level field sets the input of the same name').count()).toBe(1);
+
+  // The same field twice is said beside it, and nothing is created.
+  for (const n of [1, 2]) {
+    await form.getByRole('button', { name: 'Add a field' }).click();
+    await form.getByLabel(`JSON field ${n}`, { exact: true }).fill('game.home.score');
+  }
   await form.getByRole('button', { name: 'Create hook' }).click();
-  const url = await shownOnce('Hook URL');
+  await expect.poll(() => describedBy(form.getByLabel('JSON field 2', { exact: true }))).toContain('listed twice');
+  await form.getByRole('button', { name: 'Remove field 2' }).click();
+  await form.getByLabel('Input for field 1').selectOption('scoreA');
+  await form.getByRole('button', { name: 'Create hook' }).click();
+  const url = await shownOnce('URL of Scorekeeper');
   expect(url).toContain('/v1/hooks/');
-  const post = (body: unknown) =>
-    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const curl = await page.getByText(/^curl -s -X POST/).textContent();
+  expect(curl).toContain(url);
+  expect(curl).toContain(`-d '{"game":{"home":{"score":1}}}'`);
+
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   expect((await post({ game: { home: { score: 4 } } })).status).toBe(200);
   expect((await post({ game: { home: { score: 'lots' } } })).status).toBe(400);
   const state = expectStatus(
@@ -166,11 +295,53 @@ it('creates an incoming hook with a mapping; posts from Node show in its recent 
   );
   expect(state.inputs.scoreA).toBe(4);
   const hook = page.getByRole('group', { name: 'Hook Scorekeeper' });
+  const mapping = hook.getByRole('listitem');
+  expect(await mapping.allTextContents()).toEqual(['game.home.score → scoreA']);
   await hook.getByRole('button', { name: 'Refresh posts' }).click();
-  const posts = hook.getByRole('table', { name: 'Recent posts' });
+  const posts = hook.getByRole('table', { name: 'Recent posts to Scorekeeper' });
   await expect.poll(() => posts.locator('tbody tr').count()).toBe(2);
-  expect(await posts.textContent()).toContain('{"scoreA":4}');
-  expect(await posts.textContent()).toMatch(/invalid_request.*must be a number/);
+  expect(await posts.locator('tbody tr').first().textContent()).toMatch(/400.*invalid_request.*must be a number/);
+  expect(await posts.locator('tbody tr').last().textContent()).toContain('{"scoreA":4}');
+  expect(await hook.textContent()).toContain('1 failed');
   await saveScreenshot(page, 'channel-settings');
   expect(await accessibilityViolations(page)).toEqual([]);
+
+  // Editing the mapping keeps the URL.
+  await hook.getByRole('button', { name: 'Edit Scorekeeper' }).click();
+  const edit = hook.getByRole('form', { name: 'Edit Scorekeeper' });
+  await edit.getByLabel('JSON field 1', { exact: true }).fill('home');
+  await edit.getByRole('button', { name: 'Save hook' }).click();
+  await expect.poll(() => mapping.allTextContents()).toEqual(['home → scoreA']);
+  expect((await post({ home: 6 })).status).toBe(200);
+  const after = expectStatus(
+    await call<{ inputs: Record<string, unknown> }>('GET', `/v1/channels/${channelId}/state`),
+    200,
+  );
+  expect(after.inputs.scoreA).toBe(6);
+
+  // A signed hook: the secret is shown once too, and the curl signs its post.
+  await page.getByRole('button', { name: 'Done' }).click();
+  await form.getByLabel('Hook name').fill('Signed feed');
+  await form.getByLabel(/Require a signature/).check();
+  await form.getByRole('button', { name: 'Create hook' }).click();
+  const signedUrl = await shownOnce('URL of Signed feed');
+  const secret = await shownOnce('Signing secret of Signed feed');
+  expect(secret).toMatch(/^whsec_/);
+  expect(await page.getByText(/X-Service-Signature/).textContent()).toContain(secret);
+  const body = JSON.stringify({ scoreB: 3 });
+  const ts = String(Math.floor(Date.now() / 1000));
+  const signature = 'v1=' + crypto.createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex');
+  const unsigned = await fetch(signedUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  expect(unsigned.status).toBe(401);
+  const signed = await fetch(signedUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-service-timestamp': ts, 'x-service-signature': signature },
+    body,
+  });
+  expect(signed.status).toBe(200);
+  const signedHook = page.getByRole('group', { name: 'Hook Signed feed' });
+  expect(await signedHook.textContent()).toContain('required: unsigned posts are refused');
+  await signedHook.getByRole('button', { name: 'Refresh posts' }).click();
+  await expect.poll(() => signedHook.locator('tbody tr').count()).toBe(2);
+  expect(await signedHook.locator('tbody tr').first().textContent()).toContain('{"scoreB":3}');
 });

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 
 /**
  * A secret the server shows only once (an API key, a webhook signing secret, an incoming hook URL): shown in
@@ -6,13 +6,14 @@ import { useState } from 'preact/hooks';
  */
 export function SecretOnce({ label, value, onDone }: { label: string; value: string; onDone?: () => void }) {
   const [copied, setCopied] = useState(false);
+  const id = useId();
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value);
       setCopied(true);
     } catch {
       // Clipboard refused (an http:// page on another host): the text is selected for a manual copy.
-      const field = document.getElementById('secret-once') as HTMLInputElement | null;
+      const field = document.getElementById(id) as HTMLInputElement | null;
       field?.select();
     }
   };
@@ -23,7 +24,7 @@ export function SecretOnce({ label, value, onDone }: { label: string; value: str
       </p>
       <div class="row">
         <input
-          id="secret-once"
+          id={id}
           class="mono"
           readOnly
           value={value}

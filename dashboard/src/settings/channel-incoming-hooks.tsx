@@ -9,9 +9,10 @@ import { ConfirmButton } from '../components/confirm-button.js';
 import { Problem } from '../components/problem.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { useLoad } from '../components/use-load.js';
-import { FieldErrors } from './api-keys.js';
+import { FieldErrors, invalid, when } from './field-errors.js';
+import { CurlExample, curlExample, exampleBody } from './hook-example.js';
 import { HookPosts } from './hook-posts.js';
-import { MappingEditor, type InputChoice } from './mapping-editor.js';
+import { duplicateFields, MappingEditor, toRows, type InputChoice, type MappingRow } from './mapping-editor.js';
 
 interface Hook {
   id: string;
@@ -19,7 +20,9 @@ interface Hook {
   mapping: Record<string, string>;
   requireSignature: boolean;
   createdAt: string;
+  updatedAt: string;
 }
+type CreatedHook = Hook & { url: string; secret: string | null };
 
 export function IncomingHooksSection({ channelId }: { channelId: string }) {
   const base = `/v1/channels/${encodeURIComponent(channelId)}/incoming-hooks`;
@@ -29,35 +32,36 @@ export function IncomingHooksSection({ channelId }: { channelId: string }) {
     for (const scene of scenes) for (const i of scene.inputs) if (!inputs.has(i.name)) inputs.set(i.name, i);
     return { hooks: await listAll<Hook>(base), inputs: [...inputs.values()] };
   }, [channelId]);
-  const [created, setCreated] = useState<{ url: string; secret: string | null } | null>(null);
-  const [actionError, setActionError] = useState<unknown>(null);
+  const [created, setCreated] = useState<CreatedHook | null>(null);
   return (
     <section aria-labelledby="hooks-title">
       <h2 id="hooks-title">Incoming hooks</h2>
       <p class="hint">
         A hook is a URL your scorekeeper or game server POSTs JSON to; its fields are mapped onto this channel's inputs
-        and drawn on the next frame. The URL is the credential.
+        and drawn on the next frame. The URL is the credential: it is shown once, when the hook is created.
       </p>
-      <Problem error={error ?? actionError} />
-      {created && (
-        <>
-          <SecretOnce label="Hook URL" value={created.url} onDone={() => setCreated(null)} />
-          {created.secret && <SecretOnce label="Hook signing secret" value={created.secret} />}
-          <pre class="mono">{`curl -s -X POST '${created.url}' -H 'Content-Type: application/json' -d '{"scoreA": 1}'`}</pre>
-        </>
+      <Problem error={error} />
+      {!data && !error && <p class="loading">Loading hooks…</p>}
+      {created && data && (
+        <div class="panel hook-created">
+          <SecretOnce label={`URL of ${created.name}`} value={created.url} onDone={() => setCreated(null)} />
+          {created.secret && <SecretOnce label={`Signing secret of ${created.name}`} value={created.secret} />}
+          <CurlExample command={curlExample(created.url, exampleBody(created.mapping, data.inputs), created.secret)} />
+        </div>
       )}
       {data && (
         <HookForm
           inputs={data.inputs}
+          title="New hook"
           submitLabel="Create hook"
           withSignature
           onSubmit={async (body) => {
-            const hook = await api<{ url: string; secret: string | null }>('POST', base, body);
-            setCreated({ url: hook.url, secret: hook.secret });
+            setCreated(await api<CreatedHook>('POST', base, body));
             await reload();
           }}
         />
       )}
+      {data && data.hooks.length === 0 && <p class="empty">No incoming hooks yet.</p>}
       {data?.hooks.map((hook) => (
         <HookCard
           key={hook.id}
@@ -65,30 +69,40 @@ export function IncomingHooksSection({ channelId }: { channelId: string }) {
           inputs={data.inputs}
           path={`${base}/${encodeURIComponent(hook.id)}`}
           onChanged={reload}
-          onError={setActionError}
         />
       ))}
     </section>
   );
 }
 
-function HookCard(props: {
-  hook: Hook;
-  inputs: InputChoice[];
-  path: string;
-  onChanged: () => Promise<void>;
-  onError: (err: unknown) => void;
-}) {
+function HookCard(props: { hook: Hook; inputs: InputChoice[]; path: string; onChanged: () => Promise<void> }) {
   const { hook, path } = props;
   const [editing, setEditing] = useState(false);
+  const [error, setError] = useState<unknown>(null);
   const mapping = Object.entries(hook.mapping);
   return (
     <div class="panel" role="group" aria-label={`Hook ${hook.name}`} data-hook={hook.id}>
       <h3>{hook.name}</h3>
-      <p>
-        {mapping.length === 0 ? 'Field names are input names.' : mapping.map(([f, i]) => `${f} → ${i}`).join(', ')}
-        {hook.requireSignature ? ' · signed posts only' : ''}
-      </p>
+      <dl class="hook-facts">
+        <dt>Mapping</dt>
+        <dd>
+          {mapping.length === 0 ? (
+            'none: each top-level field sets the input of the same name'
+          ) : (
+            <ul>
+              {mapping.map(([field, input]) => (
+                <li key={field}>
+                  <code>{field}</code> → <code>{input}</code>
+                </li>
+              ))}
+            </ul>
+          )}
+        </dd>
+        <dt>Signature</dt>
+        <dd>{hook.requireSignature ? 'required: unsigned posts are refused' : 'not required'}</dd>
+        <dt>Created</dt>
+        <dd>{when(hook.createdAt)}</dd>
+      </dl>
       <div class="row">
         <button type="button" aria-expanded={editing} onClick={() => setEditing(!editing)}>
           {editing ? 'Close editor' : `Edit ${hook.name}`}
@@ -101,17 +115,19 @@ function HookCard(props: {
               await api('DELETE', path);
               await props.onChanged();
             } catch (err) {
-              props.onError(err);
+              setError(err);
             }
           }}
         >
           Delete {hook.name}
         </ConfirmButton>
       </div>
+      <Problem error={error} />
       {editing && (
         <HookForm
           inputs={props.inputs}
           initial={hook}
+          title={`Edit ${hook.name}`}
           submitLabel="Save hook"
           onSubmit={async (body) => {
             await api('PATCH', path, { name: body.name, mapping: body.mapping });
@@ -120,7 +136,7 @@ function HookCard(props: {
           }}
         />
       )}
-      <HookPosts path={`${path}/deliveries`} />
+      <HookPosts path={`${path}/deliveries`} name={hook.name} />
     </div>
   );
 }
@@ -134,20 +150,25 @@ interface HookBody {
 function HookForm(props: {
   inputs: InputChoice[];
   initial?: Hook;
+  title: string;
   submitLabel: string;
   withSignature?: boolean;
   onSubmit: (body: HookBody) => Promise<void>;
 }) {
   const [name, setName] = useState(props.initial?.name ?? '');
-  const [rows, setRows] = useState<[string, string][]>(Object.entries(props.initial?.mapping ?? {}));
+  const [rows, setRows] = useState<MappingRow[]>(toRows(props.initial?.mapping ?? {}));
   const [signed, setSigned] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const id = props.initial ? `hook-${props.initial.id}` : 'new-hook';
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (duplicateFields(rows).size > 0) return; // said beside the rows
+    setBusy(true);
     try {
       await props.onSubmit({
         name: name.trim(),
-        mapping: Object.fromEntries(rows),
+        mapping: Object.fromEntries(rows.map((r) => [r.field.trim(), r.input])),
         ...(props.withSignature ? { requireSignature: signed } : {}),
       });
       if (!props.initial) {
@@ -158,26 +179,36 @@ function HookForm(props: {
       setError(null);
     } catch (err) {
       setError(err);
+    } finally {
+      setBusy(false);
     }
   };
   return (
-    <form class="stack-form" onSubmit={(e) => void submit(e)} aria-label={props.submitLabel}>
+    <form class="stack-form" onSubmit={(e) => void submit(e)} aria-label={props.title}>
+      <h3 class={props.initial ? 'visually-hidden' : undefined}>{props.title}</h3>
       <label>
         Hook name
-        <input value={name} required maxLength={100} onInput={(e) => setName(e.currentTarget.value)} />
+        <input
+          value={name}
+          required
+          maxLength={200}
+          placeholder="Scorekeeper"
+          onInput={(e) => setName(e.currentTarget.value)}
+          {...invalid(error, 'name', `${id}-name-error`)}
+        />
       </label>
-      <MappingEditor inputs={props.inputs} value={rows} onChange={setRows} />
-      <FieldErrors error={error} path="mapping" />
+      <FieldErrors error={error} path="name" id={`${id}-name-error`} />
+      <MappingEditor inputs={props.inputs} rows={rows} onChange={setRows} error={error} idPrefix={id} />
       {props.withSignature && (
         <label class="check">
           <input type="checkbox" checked={signed} onChange={(e) => setSigned(e.currentTarget.checked)} />
-          Require a signature (the sender signs each post with the secret shown once)
+          Require a signature (each post signed with a secret shown once, as in docs/incoming-hooks.md)
         </label>
       )}
       <Problem error={error} />
       <div>
-        <button type="submit" class="primary">
-          {props.submitLabel}
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? 'Saving…' : props.submitLabel}
         </button>
       </div>
     </form>

@@ -1,6 +1,8 @@
+/** An incoming hook's last 50 posts, newest first, with what each applied and ignored, its errors in plain sight. */
 import { api, type Page } from '../api.js';
 import { Problem } from '../components/problem.js';
 import { useLoad } from '../components/use-load.js';
+import { when } from './field-errors.js';
 
 interface Post {
   at: string;
@@ -8,12 +10,13 @@ interface Post {
   applied: Record<string, unknown>;
   ignored: string[];
   error: string | null;
+  payload: string;
   dryRun: boolean;
 }
 
-/** An incoming hook's last 50 posts, newest first, errors in plain sight. */
-export function HookPosts({ path }: { path: string }) {
+export function HookPosts({ path, name }: { path: string; name: string }) {
   const { data, error, reload } = useLoad(() => api<Page<Post>>('GET', path), [path]);
+  const failed = data?.data.filter((p) => p.error !== null).length ?? 0;
   return (
     <div class="hook-posts">
       <div class="row">
@@ -21,11 +24,13 @@ export function HookPosts({ path }: { path: string }) {
         <button type="button" class="quiet" onClick={() => void reload()}>
           Refresh posts
         </button>
+        {failed > 0 && <span class="status-disabled">{failed} failed</span>}
       </div>
       <Problem error={error} />
+      {!data && !error && <p class="loading">Loading posts…</p>}
       {data && data.data.length === 0 && <p class="empty">Nothing posted yet.</p>}
       {data && data.data.length > 0 && (
-        <table class="list" aria-label="Recent posts">
+        <table class="list" aria-label={`Recent posts to ${name}`}>
           <thead>
             <tr>
               <th scope="col">When</th>
@@ -33,13 +38,14 @@ export function HookPosts({ path }: { path: string }) {
               <th scope="col">Applied</th>
               <th scope="col">Ignored</th>
               <th scope="col">Error</th>
+              <th scope="col">Body</th>
             </tr>
           </thead>
           <tbody>
             {data.data.map((p, i) => (
-              <tr key={`${p.at}-${i}`}>
+              <tr key={`${p.at}-${i}`} data-status={p.status}>
                 <td>
-                  {new Date(p.at).toLocaleTimeString()}
+                  {when(p.at)}
                   {p.dryRun ? ' (dry run)' : ''}
                 </td>
                 <td class={p.status < 300 ? 'status-enabled' : 'status-disabled'}>{p.status}</td>
@@ -47,7 +53,13 @@ export function HookPosts({ path }: { path: string }) {
                   <code>{JSON.stringify(p.applied)}</code>
                 </td>
                 <td>{p.ignored.join(', ')}</td>
-                <td class={p.error ? 'field-error' : ''}>{p.error ?? ''}</td>
+                <td class={p.error ? 'field-error' : undefined}>{p.error ?? ''}</td>
+                <td>
+                  <details>
+                    <summary>Body</summary>
+                    <pre class="mono post-body">{p.payload}</pre>
+                  </details>
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,4 +1,10 @@
-import { useState } from 'preact/hooks';
+/**
+ * An incoming hook's mapping as rows of "JSON field → input". A field may be a dotted path into nested objects
+ * (`game.home.score`, up to 8 names); the input is one the channel's scenes declare. No rows: each top-level
+ * field sets the input of the same name.
+ */
+import { ApiError } from '../api.js';
+import { FieldErrors, invalid } from './field-errors.js';
 
 export interface InputChoice {
   name: string;
@@ -6,70 +12,118 @@ export interface InputChoice {
   type: string;
 }
 
-/**
- * Rows of "JSON field → input". A field may be a dotted path into nested objects (`game.home.score`); the input
- * is one the channel's scenes declare. No rows: each field sets the input of the same name.
- */
+export interface MappingRow {
+  key: number;
+  field: string;
+  input: string;
+}
+
+/** The API's rule for a field path (src/api/incoming-hooks/routes.ts), checked by the browser before sending. */
+const FIELD_PATTERN = '[A-Za-z0-9_\\-]{1,64}(\\.[A-Za-z0-9_\\-]{1,64}){0,7}';
+
+let nextKey = 1;
+
+export function toRows(mapping: Record<string, string>): MappingRow[] {
+  return Object.entries(mapping).map(([field, input]) => ({ key: nextKey++, field, input }));
+}
+
+/** Fields listed twice, which the server would see as one. */
+export function duplicateFields(rows: MappingRow[]): Set<string> {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const { field } of rows) (seen.has(field.trim()) ? twice : seen).add(field.trim());
+  return twice;
+}
+
 export function MappingEditor({
   inputs,
-  value,
+  rows,
   onChange,
+  error,
+  idPrefix,
 }: {
   inputs: InputChoice[];
-  value: [string, string][];
-  onChange: (rows: [string, string][]) => void;
+  rows: MappingRow[];
+  onChange: (rows: MappingRow[]) => void;
+  error: unknown;
+  idPrefix: string;
 }) {
-  const [field, setField] = useState('');
-  const [input, setInput] = useState(inputs[0]?.name ?? '');
-  const add = () => {
-    if (!field.trim() || !input) return;
-    onChange([...value.filter(([f]) => f !== field.trim()), [field.trim(), input]]);
-    setField('');
-  };
+  const set = (key: number, change: Partial<MappingRow>) =>
+    onChange(rows.map((r) => (r.key === key ? { ...r, ...change } : r)));
+  const twice = duplicateFields(rows);
   return (
     <fieldset class="mapping">
-      <legend>Mapping (none: a field sets the input of the same name)</legend>
-      {value.length > 0 && (
-        <ul>
-          {value.map(([f, i]) => (
-            <li key={f}>
-              <code>{f}</code> → <code>{i}</code>{' '}
-              <button type="button" class="quiet" onClick={() => onChange(value.filter(([x]) => x !== f))}>
-                Remove {f}
-              </button>
-            </li>
-          ))}
-        </ul>
+      <legend>Mapping: JSON field → input</legend>
+      <p class="hint">
+        A field may be a dotted path into nested objects, e.g. <code>game.home.score</code>. No rows: every top-level
+        field sets the input of the same name (<code>{'{"scoreA": 2}'}</code> sets <code>scoreA</code>).
+      </p>
+      {inputs.length === 0 && (
+        <p class="hint">This channel's scenes declare no inputs yet: add a scene first, or keep the mapping empty.</p>
       )}
-      <div class="row">
-        <label>
-          JSON field (dotted path allowed)
-          <input
-            value={field}
-            placeholder="game.home.score"
-            onInput={(e) => setField(e.currentTarget.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') {
-                e.preventDefault();
-                add();
-              }
-            }}
-          />
-        </label>
-        <label>
-          Sets input
-          <select value={input} onChange={(e) => setInput(e.currentTarget.value)}>
-            {inputs.map((i) => (
-              <option key={i.name} value={i.name}>
-                {i.label} ({i.name}, {i.type})
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="button" onClick={add}>
-          Add to mapping
+      {rows.map((row, n) => {
+        const errorId = `${idPrefix}-row-${row.key}-error`;
+        const messages = [
+          ...(twice.has(row.field.trim()) ? ['this field is listed twice'] : []),
+          ...rowErrors(error, row.field.trim()),
+        ];
+        const known = inputs.some((i) => i.name === row.input);
+        return (
+          <div class="row mapping-row" key={row.key}>
+            <label>
+              JSON field {n + 1}
+              <input
+                value={row.field}
+                required
+                pattern={FIELD_PATTERN}
+                title="A field name, or a dotted path of up to 8 names (letters, digits, _ and -)"
+                placeholder="game.home.score"
+                onInput={(e) => set(row.key, { field: e.currentTarget.value })}
+                {...invalid(error, '', errorId, messages)}
+              />
+            </label>
+            <span aria-hidden="true">→</span>
+            <label>
+              Input for field {n + 1}
+              <select value={row.input} onChange={(e) => set(row.key, { input: e.currentTarget.value })}>
+                {!known && <option value={row.input}>{row.input} (no scene declares it)</option>}
+                {inputs.map((i) => (
+                  <option key={i.name} value={i.name}>
+                    {i.label} ({i.name}, {i.type})
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="button" class="quiet" onClick={() => onChange(rows.filter((r) => r.key !== row.key))}>
+              Remove field {n + 1}
+            </button>
+            <FieldErrors error={error} path="" id={errorId} messages={messages} />
+          </div>
+        );
+      })}
+      <div>
+        <button
+          type="button"
+          disabled={inputs.length === 0}
+          onClick={() => onChange([...rows, { key: nextKey++, field: '', input: inputs[0]?.name ?? '' }])}
+        >
+          Add a field
         </button>
       </div>
+      <FieldErrors
+        error={error}
+        path="mapping"
+        id={`${idPrefix}-mapping-error`}
+        messages={
+          error instanceof ApiError ? error.errors.filter((e) => e.path === 'mapping').map((e) => e.message) : []
+        }
+      />
     </fieldset>
   );
+}
+
+/** What the server said about one field of the mapping (`errors[].path` is `mapping.<field>`). */
+function rowErrors(error: unknown, field: string): string[] {
+  if (!(error instanceof ApiError) || field === '') return [];
+  return error.errors.filter((e) => e.path === `mapping.${field}`).map((e) => e.message);
 }

@@ -1,7 +1,12 @@
-import { useState } from 'preact/hooks';
+/**
+ * A subscription's delivery log, newest first. The API lists it oldest first with a forward cursor only, so the
+ * page reads forward to its end (at most READ_PAGES pages per click, keeping the newest KEEP lines) and remembers
+ * where the last page started: "Refresh" then reads only what came after.
+ */
+import { useEffect, useState } from 'preact/hooks';
 import { api, type Page } from '../api.js';
 import { Problem } from '../components/problem.js';
-import { useLoad } from '../components/use-load.js';
+import { when } from './field-errors.js';
 
 interface Attempt {
   eventId: string;
@@ -14,36 +19,77 @@ interface Attempt {
   at: string;
 }
 
-/** A subscription's delivery log: every attempt and drop, newest first, with "Load more" for older pages. */
+interface Log {
+  /** Lines of full pages already read (they no longer change), oldest first, the newest KEEP of them. */
+  settled: Attempt[];
+  /** The last page read, which may still grow. */
+  tail: Attempt[];
+  /** Where to read from next: the start of `tail` when `atEnd`, else the page after the last one read. */
+  cursor: string | undefined;
+  atEnd: boolean;
+  read: number;
+}
+
+const PAGE = 100;
+const READ_PAGES = 20;
+const KEEP = 1000;
+const SHOW_STEP = 25;
+
+async function readOn(path: string, from: Log): Promise<Log> {
+  let { settled, cursor } = from;
+  let read = from.read - from.tail.length; // the tail is read again
+  for (let i = 0; i < READ_PAGES; i++) {
+    const query = `?limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const page = await api<Page<Attempt>>('GET', path + query);
+    if (!page.nextCursor) return { settled, tail: page.data, cursor, atEnd: true, read: read + page.data.length };
+    settled = [...settled, ...page.data].slice(-KEEP);
+    read += page.data.length;
+    cursor = page.nextCursor;
+  }
+  return { settled, tail: [], cursor, atEnd: false, read };
+}
+
+const EMPTY: Log = { settled: [], tail: [], cursor: undefined, atEnd: false, read: 0 };
+
 export function WebhookDeliveries({ path }: { path: string }) {
-  const [pages, setPages] = useState(1);
-  const { data, error, reload } = useLoad(async () => {
-    const all: Attempt[] = [];
-    let cursor: string | null = null;
-    // The log is oldest first: read up to 20 pages of 100 and show the newest.
-    for (let i = 0; i < 20; i++) {
-      const page: Page<Attempt> = await api<Page<Attempt>>(
-        'GET',
-        `${path}?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-      );
-      all.push(...page.data);
-      cursor = page.nextCursor;
-      if (!cursor) break;
+  const [log, setLog] = useState<Log | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const [shown, setShown] = useState(SHOW_STEP);
+  const readMore = async (from: Log) => {
+    setBusy(true);
+    try {
+      setLog(await readOn(path, from));
+      setError(null);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
     }
-    return all.reverse();
+  };
+  useEffect(() => {
+    setLog(null);
+    void readMore(EMPTY);
   }, [path]);
-  const shown = (data ?? []).slice(0, pages * 25);
+  const newestFirst = log ? [...log.settled, ...log.tail].reverse() : [];
+  const rows = newestFirst.slice(0, shown);
   return (
     <div class="deliveries">
       <div class="row">
         <h3>Deliveries</h3>
-        <button type="button" class="quiet" onClick={() => void reload()}>
-          Refresh
+        <button type="button" class="quiet" disabled={busy || !log} onClick={() => log && void readMore(log)}>
+          {log && !log.atEnd ? 'Read newer entries' : 'Refresh'}
         </button>
       </div>
       <Problem error={error} />
-      {data && data.length === 0 && <p class="empty">No attempts yet.</p>}
-      {shown.length > 0 && (
+      {!log && !error && <p class="loading">Loading deliveries…</p>}
+      {log && !log.atEnd && (
+        <p class="hint" role="status">
+          The log is long: {log.read} entries read so far, and newer ones follow. "Read newer entries" reads on.
+        </p>
+      )}
+      {log && newestFirst.length === 0 && <p class="empty">No attempts yet.</p>}
+      {rows.length > 0 && (
         <table class="list" aria-label="Deliveries">
           <thead>
             <tr>
@@ -51,32 +97,35 @@ export function WebhookDeliveries({ path }: { path: string }) {
               <th scope="col">Event</th>
               <th scope="col">Attempt</th>
               <th scope="col">Outcome</th>
-              <th scope="col">Status</th>
+              <th scope="col">HTTP status</th>
               <th scope="col">Error</th>
-              <th scope="col">Time</th>
+              <th scope="col">Duration</th>
             </tr>
           </thead>
           <tbody>
-            {shown.map((a) => (
-              <tr key={`${a.eventId}-${a.attempt}-${a.at}`} data-outcome={a.outcome}>
-                <td>{new Date(a.at).toLocaleTimeString()}</td>
+            {rows.map((a) => (
+              <tr key={`${a.eventId}-${a.attempt}-${a.at}`} data-outcome={a.outcome} data-event={a.eventId}>
+                <td>{when(a.at)}</td>
                 <td>
                   <code>{a.type}</code>
                 </td>
                 <td>{a.attempt}</td>
                 <td class={a.outcome === 'succeeded' ? 'status-enabled' : 'status-disabled'}>{a.outcome}</td>
                 <td>{a.status ?? '—'}</td>
-                <td>{a.error ?? ''}</td>
-                <td>{a.durationMs === null ? '' : `${Math.round(a.durationMs)} ms`}</td>
+                <td class={a.error ? 'field-error' : undefined}>{a.error ?? ''}</td>
+                <td>{a.durationMs === null ? '—' : `${Math.round(a.durationMs)} ms`}</td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      {data && data.length > shown.length && (
-        <button type="button" onClick={() => setPages(pages + 1)}>
-          Load more
+      {newestFirst.length > rows.length && (
+        <button type="button" onClick={() => setShown(shown + SHOW_STEP)}>
+          Show {Math.min(SHOW_STEP, newestFirst.length - rows.length)} older
         </button>
+      )}
+      {log && rows.length === newestFirst.length && log.read > newestFirst.length && (
+        <p class="hint">Older entries are not kept on this page ({log.read} read in all).</p>
       )}
     </div>
   );

@@ -1,0 +1,32 @@
+/** Outgoing webhook subscriptions as the API answers them (docs/webhooks.md, "Subscribing"). */
+export interface Subscription {
+  id: string;
+  url: string;
+  events: string[];
+  channelId: string | null;
+  description: string | null;
+  status: 'enabled' | 'disabled';
+  consecutiveFailures: number;
+  lastError: { at: string; message: string; status: number | null } | null;
+  disabledAt: string | null;
+  createdAt: string;
+}
+export type CreatedSubscription = Subscription & { secret: string };
+
+export const EVENT_TYPES = [
+  'channel.played',
+  'channel.scene_loaded',
+  'channel.trigger_fired',
+  'channel.bind_updated',
+  'channel.cleared',
+];
+
+/** The body that subscribes `sub`'s endpoint again: same URL, events, channel and description. */
+export function subscriptionBody(sub: Pick<Subscription, 'url' | 'events' | 'channelId' | 'description'>) {
+  return {
+    url: sub.url,
+    events: sub.events,
+    ...(sub.channelId ? { channelId: sub.channelId } : {}),
+    ...(sub.description ? { description: sub.description } : {}),
+  };
+}
