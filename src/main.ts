@@ -22,7 +22,7 @@ import { createLogger, repeatedOnce } from './logger.js';
 import { MemoryLoginThrottle } from './limits/memory-login-throttle.js';
 import { MemoryRateLimiter } from './limits/memory-rate-limiter.js';
 import { createServerMetrics, type ServerMetrics } from './metrics/server-metrics.js';
-import { startEventPruning } from './store/event-retention.js';
+import { startEventPruning, startIdempotencyPruning } from './store/event-retention.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
 import type { RenderSocketDeps } from './transport/render-socket.js';
@@ -131,6 +131,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       sessionTtlSeconds: config.sessionTtlSeconds,
       webhooks: webhooks.service,
       incomingHooks,
+      secrets: webhooks.box,
     },
     path.join(ROOT, 'public'),
   );
@@ -166,6 +167,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   logger.info({ host: config.host, port, baseUrl, channels: engine.channelCount() }, 'listening');
   const stopPruning = startAccountPruning(store.accounts, logger);
   const stopEventPruning = startEventPruning(store, logger);
+  const stopIdempotencyPruning = startIdempotencyPruning(store, logger);
   await webhooks.start();
 
   let stopping: Promise<void> | null = null;
@@ -174,6 +176,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       health = 'draining';
       stopPruning();
       stopEventPruning();
+      stopIdempotencyPruning();
       transport.stopAccepting();
       await engine.stop();
       await webhooks.stop();

@@ -11,6 +11,7 @@ import { createAuthenticator } from '../src/auth/authenticate.js';
 import { MemoryLoginThrottle } from '../src/limits/memory-login-throttle.js';
 import { MemoryRateLimiter } from '../src/limits/memory-rate-limiter.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { SecretBox } from '../src/webhooks/secret-box.js';
 import {
   addScoreboard,
   api,
@@ -118,6 +119,7 @@ describe('the route table', () => {
           sessionTtlSeconds: 60,
           webhooks: server.handle.webhooks,
           incomingHooks: server.handle.incomingHooks,
+          secrets: SecretBox.fromMaterial('a test key of at least thirty-two characters'),
         },
         dir,
       );

@@ -2,6 +2,7 @@
  * The Hono application: everything HTTP. It knows the engine and the store, never the transport.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { idempotency } from './middleware/idempotency.js';
 import { AppError } from '../errors.js';
 import { authRoutes } from './accounts/auth-routes.js';
 import { memberRoutes } from './accounts/member-routes.js';
@@ -66,6 +67,7 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
   // Registered after doc31: the OpenAPI document answers before authentication runs.
   v1.use('*', authenticate(deps.auth));
   v1.use('*', jsonBody());
+  v1.use('*', idempotency({ store: deps.store.idempotency, box: deps.secrets }));
   for (const routes of [
     channelRoutes,
     sceneRoutes,

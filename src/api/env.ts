@@ -1,4 +1,5 @@
 import type { IncomingHooks } from '../webhooks/incoming/incoming-hooks.js';
+import type { SecretBox } from '../webhooks/secret-box.js';
 import type { WebhookService } from '../webhooks/subscriptions.js';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
@@ -52,6 +53,8 @@ export interface ApiDeps {
   sessionTtlSeconds: number;
   webhooks: WebhookService;
   incomingHooks: IncomingHooks;
+  /** Seals what must not sit in the database in the clear (kept answers of idempotent requests). */
+  secrets: SecretBox;
 }
 
 export interface ApiEnv {

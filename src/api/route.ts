@@ -5,7 +5,7 @@
  * Both are written into the OpenAPI document (`x-onair-permission`, `x-onair-rate-limit`), where a test
  * checks that no route lacks them.
  */
-import { createRoute, type RouteConfig } from '@hono/zod-openapi';
+import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { authorize, type Permission, type Principal } from '../auth/permissions.js';
 import { AppError } from '../errors.js';
@@ -37,6 +37,20 @@ export const ERROR_RESPONSES = {
 } as const;
 
 const SECURITY: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }];
+
+/** Every authenticated POST takes an Idempotency-Key (api/middleware/idempotency.ts checks and applies it). */
+const IdempotencyHeaders = z.object({
+  'idempotency-key': z.string().optional().openapi({
+    description:
+      'Up to 255 visible ASCII characters, unique per request you mean (a UUID). A repeat within 24 hours answers the first response without acting again (`Idempotent-Replayed: true`); the same key for another request is 409 `conflict`.',
+    example: '3f0c2a9e-6f6e-4a55-9d59-0c1f7d1b9e42',
+  }),
+});
+
+function withIdempotency<R extends Pick<RouteConfig, 'method' | 'request'>>(config: R): R {
+  if (config.method !== 'post') return config;
+  return { ...config, request: { ...config.request, headers: IdempotencyHeaders } };
+}
 const SESSION_SECURITY: Record<string, string[]>[] = [{ session: [] }];
 
 export interface RouteRule {
@@ -114,7 +128,7 @@ export function routeDefiner(deps: Pick<ApiDeps, 'engine' | 'limiter'>) {
     config: R,
   ) =>
     createRoute({
-      ...config,
+      ...withIdempotency(config),
       [PERMISSION_EXTENSION]: rule.permission,
       [BUCKET_EXTENSION]: rule.bucket,
       ...(rule.dryRunBucket === undefined ? {} : { [DRY_RUN_BUCKET_EXTENSION]: rule.dryRunBucket }),
@@ -135,7 +149,7 @@ export function operationRouteDefiner() {
     config: R,
   ) =>
     createRoute({
-      ...config,
+      ...withIdempotency(config),
       [PERMISSION_EXTENSION]: op.permission,
       [BUCKET_EXTENSION]: 'updates' satisfies BucketName,
       security: SECURITY,

@@ -1,30 +1,55 @@
 /**
- * The event log keeps 7 days (docs/api.md, "Events"): older events are deleted at start and then every
- * hour, in short batches that let ticks run in between.
+ * What the store keeps for a while only: the event log keeps 7 days (docs/api.md, "Events"), idempotency keys
+ * 24 hours ("Idempotent requests"). Older rows are deleted at start and then every hour, in short batches that
+ * let ticks run in between.
  */
 import type { Logger } from 'pino';
 import type { Store } from './store.js';
 
 export const EVENT_RETENTION_MS = 7 * 24 * 3600_000;
+export const IDEMPOTENCY_RETENTION_MS = 24 * 3600_000;
 const EVERY_MS = 3600_000;
 
-/** Prunes now and on a timer that never keeps the process alive; returns the stop function. */
+interface PruneOptions {
+  everyMs?: number;
+  now?: () => number;
+}
+
+/** Prunes events now and on a timer that never keeps the process alive; returns the stop function. */
 export function startEventPruning(
   store: Pick<Store, 'pruneEvents'>,
   logger: Logger,
-  options: { everyMs?: number; now?: () => number } = {},
+  options: PruneOptions = {},
 ): () => void {
-  const { everyMs = EVERY_MS, now = Date.now } = options;
+  return startPruning('events', (before) => store.pruneEvents(before), EVENT_RETENTION_MS, logger, options);
+}
+
+/** The same for idempotency keys past their 24 hours. */
+export function startIdempotencyPruning(
+  store: Pick<Store, 'idempotency'>,
+  logger: Logger,
+  options: PruneOptions = {},
+): () => void {
+  const prune = (before: string) => store.idempotency.prune(before);
+  return startPruning('idempotency keys', prune, IDEMPOTENCY_RETENTION_MS, logger, options);
+}
+
+function startPruning(
+  what: string,
+  pruneBefore: (before: string) => Promise<number>,
+  retentionMs: number,
+  logger: Logger,
+  { everyMs = EVERY_MS, now = Date.now }: PruneOptions,
+): () => void {
   let running: Promise<void> | null = null;
   const prune = () => {
     // A prune still working through a long log is not started twice.
-    running ??= store
-      .pruneEvents(new Date(now() - EVENT_RETENTION_MS).toISOString())
+    running ??= pruneBefore(new Date(now() - retentionMs).toISOString())
       .then(
         (pruned) => {
-          if (pruned > 0) logger.info({ pruned }, 'events pruned');
+          if (pruned > 0) logger.info({ pruned }, `${what} pruned`);
         },
-        (err: unknown) => logger.error({ err }, 'pruning events failed'),
+        (err: unknown) => logger.error({ err }, `pruning ${what} failed`),
       )
       .finally(() => (running = null));
   };

@@ -8,6 +8,7 @@ import { CHECKPOINT_NICE } from './sqlite/checkpointer.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import { accountStoreContract } from './account-store.contract.js';
 import { storeContract } from './store.contract.js';
+import { idempotencyStoreContract } from './idempotency-store.contract.js';
 import { incomingHookStoreContract } from './incoming-hook-store.contract.js';
 import { webhookStoreContract } from './webhook-store.contract.js';
 
@@ -22,6 +23,7 @@ storeContract('SqliteStore', sqliteHarness);
 accountStoreContract('SqliteStore', sqliteHarness);
 webhookStoreContract('SqliteStore', sqliteHarness);
 incomingHookStoreContract('SqliteStore', sqliteHarness);
+idempotencyStoreContract('SqliteStore', sqliteHarness);
 
 describe('SqliteStore: ticks off the event loop', () => {
   const dirs: string[] = [];

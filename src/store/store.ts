@@ -10,6 +10,7 @@
  * Today: SqliteStore. Several nodes will want a Postgres one behind the same interface.
  */
 import type { AccountStore } from './account-store.js';
+import type { IdempotencyStore } from './idempotency-store.js';
 import type { IncomingHookStore } from './incoming-hook-store.js';
 import type { WebhookStore } from './webhook-store.js';
 import type {
@@ -80,6 +81,7 @@ export interface Store extends TickCommitter {
   readonly accounts: AccountStore;
   readonly webhooks: WebhookStore;
   readonly incomingHooks: IncomingHookStore;
+  readonly idempotency: IdempotencyStore;
 
   defaultOrg(): Promise<OrgRecord>;
 

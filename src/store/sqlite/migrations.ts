@@ -294,6 +294,26 @@ export const MIGRATIONS: readonly Migration[] = [
     // alone that read walked every pending delivery (0.8 ms with 20,000 pending, bench/webhooks.ts).
     sql: `CREATE INDEX webhook_deliveries_next ON webhook_deliveries(next_at) WHERE state = 'pending';`,
   },
+  {
+    version: 8,
+    name: 'idempotency keys',
+    // Issue 14. What a request sent with an Idempotency-Key answered, for 24 hours; the body is sealed (it may
+    // hold a secret shown once). A row without a status is a request still running (or cut off by a restart).
+    sql: `
+      CREATE TABLE idempotency_keys (
+        scope TEXT NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        status INTEGER,
+        headers TEXT,
+        body TEXT,
+        PRIMARY KEY (scope, key)
+      );
+      CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
+    `,
+  },
 ];
 
 function upgradeSceneDefinitions(db: Database.Database): void {

@@ -16,6 +16,7 @@ import { Checkpointer } from './checkpointer.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { EventLog } from './event-log.js';
 import { MIGRATIONS } from './migrations.js';
+import { SqliteIdempotency } from './sqlite-idempotency.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { SqliteIncomingHooks } from './sqlite-incoming-hooks.js';
 import { SqliteWebhooks } from './sqlite-webhooks.js';
@@ -49,6 +50,7 @@ export class SqliteStore implements Store {
   readonly accounts: SqliteAccounts;
   readonly webhooks: SqliteWebhooks;
   readonly incomingHooks: SqliteIncomingHooks;
+  readonly idempotency: SqliteIdempotency;
   private readonly st: Statements;
   private readonly commitTx: (changes: readonly ChannelChange[]) => void;
   private readonly tickWrites: ReturnType<typeof tickWriteBatches>;
@@ -81,6 +83,7 @@ export class SqliteStore implements Store {
       this.events = new EventLog(this.db);
       this.webhooks = new SqliteWebhooks(this.db, this.events);
       this.incomingHooks = new SqliteIncomingHooks(this.db);
+      this.idempotency = new SqliteIdempotency(this.db);
       this.commitTx = this.db.transaction((changes: readonly ChannelChange[]) => this.writeTick(changes));
       this.flusher = synchronous === 'FULL' ? WalFlusher.open(`${file}-wal`) : null;
       this.db.pragma('wal_autocheckpoint = 0');
