@@ -2,7 +2,19 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'renderer/dist/', 'dist/', 'data/', 'public/*.js', 'public/app/', '.tmp/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'renderer/dist/',
+      'dist/',
+      'data/',
+      'public/*.js',
+      'public/app/',
+      '.tmp/',
+      'sdks/typescript/dist/',
+      'sdks/typescript/src/generated/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -32,7 +44,15 @@ export default tseslint.config(
     rules: { 'no-console': ['error', { allow: ['warn'] }] },
   },
   {
-    files: ['test/**', 'bench/**', 'examples/**', '**/*.test.ts', 'renderer/build.mjs', 'dashboard/build.mjs'],
+    files: [
+      'test/**',
+      'bench/**',
+      'examples/**',
+      'sdks/*.ts',
+      '**/*.test.ts',
+      'renderer/build.mjs',
+      'dashboard/build.mjs',
+    ],
     rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
 );

@@ -2,7 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'renderer/src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: [
+      'src/**/*.test.ts',
+      'renderer/src/**/*.test.ts',
+      'test/**/*.test.ts',
+      'sdks/typescript/test/**/*.test.ts',
+    ],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -250,7 +250,11 @@ export function incomingHookRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
       responses: {
         200: {
           description: 'Instructions',
-          ...json(z.object({ message: z.string(), method: z.string(), requireSignature: z.boolean() })),
+          ...json(
+            z
+              .object({ message: z.string(), method: z.string(), requireSignature: z.boolean() })
+              .openapi('IncomingHookUsage'),
+          ),
         },
       },
     }),

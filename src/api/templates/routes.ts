@@ -41,7 +41,11 @@ export function templateRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
         responses: {
           200: {
             description: 'Templates',
-            content: { 'application/json': { schema: z.object({ data: z.array(TemplateOut), nextCursor: z.null() }) } },
+            content: {
+              'application/json': {
+                schema: z.object({ data: z.array(TemplateOut), nextCursor: z.null() }).openapi('TemplateList'),
+              },
+            },
           },
         },
       },

@@ -77,8 +77,45 @@ function view(s: SubscriptionRecord) {
   return { id, url, events, channelId, description, status, consecutiveFailures, lastError, disabledAt, createdAt };
 }
 
+/** What onair POSTs to a subscription's URL (docs/webhooks.md): the event log's envelope, or a ping. */
+const DeliveryBody = z
+  .object({
+    id: z.string().openapi({ description: '`evt_…`: the same as `X-Service-Delivery`, identical across retries.' }),
+    type: z.enum([...ENGINE_EVENT_TYPES, 'webhook.ping']),
+    orgId: z.string(),
+    channelId: z
+      .string()
+      .nullable()
+      .openapi({ description: "A ping carries the subscription's channel, or null when it has none." }),
+    createdAt: z.string(),
+    data: z.record(z.string(), z.unknown()).openapi({ description: 'Depends on the type (docs/api.md, "Events").' }),
+  })
+  .openapi('WebhookDelivery');
+
+const DeliveryHeaders = z.object({
+  'x-service-event': z.string().openapi({ description: 'The event type.' }),
+  'x-service-delivery': z.string().openapi({ description: 'The event id: deduplicate on it.' }),
+  'x-service-timestamp': z.string().openapi({ description: 'Unix seconds of this attempt; part of the signature.' }),
+  'x-service-signature': z.string().openapi({
+    description: '`v1=` + lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the secret.',
+  }),
+});
+
 export function webhookRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
+  app.openAPIRegistry.registerWebhook({
+    method: 'post',
+    path: 'delivery',
+    tags: ['Webhooks'],
+    summary: "What onair POSTs to a subscription's URL: one event, signed",
+    request: {
+      headers: DeliveryHeaders,
+      body: { content: { 'application/json': { schema: DeliveryBody } } },
+    },
+    responses: {
+      200: { description: 'Any 2xx within 10 s accepts it; anything else is retried (+3 s, +6 s).' },
+    },
+  });
   const route = routeDefiner(deps);
   const service = deps.webhooks;
   const tags = ['Webhooks'];

@@ -1,0 +1,3 @@
+module github.com/onair-live/onair/sdks/go
+
+go 1.19

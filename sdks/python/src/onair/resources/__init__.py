@@ -1,0 +1,24 @@
+"""The API's resource groups, one module each; :class:`onair.Client` holds one instance of each."""
+
+from .channels import Channels
+from .events import Events
+from .hooks import Hooks
+from .incoming_hooks import IncomingHooks
+from .keys import Keys
+from .playout import Playout
+from .scenes import Scenes
+from .templates import Templates, TemplateList
+from .webhooks import Webhooks
+
+__all__ = [
+    "Channels",
+    "Events",
+    "Hooks",
+    "IncomingHooks",
+    "Keys",
+    "Playout",
+    "Scenes",
+    "Templates",
+    "TemplateList",
+    "Webhooks",
+]

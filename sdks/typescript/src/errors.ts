@@ -1,0 +1,140 @@
+/**
+ * The SDK's errors. Every failure is one of three classes:
+ *
+ * - OnairApiError: the server answered with an error (a problem+json document, or any other non-2xx answer), or a
+ *   WebSocket op was answered with an `error` message. Match on `code`.
+ * - OnairTransportError: no answer at all (connection refused or reset, DNS, TLS, a timeout, a WebSocket that
+ *   dropped before an op's ack).
+ * - WebhookVerificationError: a webhook delivery failed verification. Match on `code`.
+ */
+
+/** One field at fault in a request, as the server's `errors` array lists them. */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+/** The RFC 9457 problem document the API answers errors with (extra members such as `closest` included). */
+export interface ProblemDocument {
+  type?: string;
+  title?: string;
+  status?: number;
+  code?: string;
+  detail?: string;
+  errors?: FieldError[];
+  [member: string]: unknown;
+}
+
+/** Status and title of each code the server documents (docs/api.md, "Errors"): WebSocket errors carry only the code. */
+const CATALOGUE: Record<string, { status: number; title: string }> = {
+  invalid_request: { status: 400, title: 'Invalid request' },
+  unknown_input: { status: 400, title: 'Unknown input' },
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  bad_signature: { status: 401, title: 'Bad signature' },
+  forbidden: { status: 403, title: 'Forbidden' },
+  not_found: { status: 404, title: 'Not found' },
+  unknown_trigger: { status: 404, title: 'Unknown trigger' },
+  conflict: { status: 409, title: 'Conflict' },
+  preview_empty: { status: 409, title: 'Preview is empty' },
+  payload_too_large: { status: 413, title: 'Payload too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  endpoint_refused: { status: 422, title: 'Endpoint refused' },
+  limit_reached: { status: 422, title: 'Limit reached' },
+  rate_limited: { status: 429, title: 'Rate limited' },
+  internal: { status: 500, title: 'Internal error' },
+  unavailable: { status: 503, title: 'Service unavailable' },
+};
+
+export interface OnairApiErrorInit {
+  status: number;
+  code: string;
+  title: string;
+  detail: string;
+  errors?: FieldError[] | undefined;
+  requestId?: string | undefined;
+  retryAfter?: number | undefined;
+  problem?: ProblemDocument | undefined;
+}
+
+/** The server refused a request: an HTTP error answer, or an `error` message answering a WebSocket op. */
+export class OnairApiError extends Error {
+  /** The HTTP status (for a WebSocket op: the status the same REST call answers for this code). */
+  readonly status: number;
+  /** The stable error code, e.g. `not_found`, `invalid_request`, `rate_limited`; `http_<status>` for a non-JSON body. */
+  readonly code: string;
+  readonly title: string;
+  readonly detail: string;
+  /** One entry per field at fault (validation errors); empty when the server named none. */
+  readonly errors: FieldError[];
+  /** The `X-Request-Id` of the answer: the way to find the request in the server's log. Undefined on the WebSocket. */
+  readonly requestId: string | undefined;
+  /** Seconds the server asked to wait (`Retry-After`), on 429 and 503 answers. */
+  readonly retryAfter: number | undefined;
+  /** The whole problem document, with code-specific members (`closest`, `bucket`, `permission`, …). */
+  readonly problem: ProblemDocument;
+
+  constructor(init: OnairApiErrorInit) {
+    super(`${init.status} ${init.code}: ${init.detail}`);
+    this.name = 'OnairApiError';
+    this.status = init.status;
+    this.code = init.code;
+    this.title = init.title;
+    this.detail = init.detail;
+    this.errors = init.errors ?? [];
+    this.requestId = init.requestId;
+    this.retryAfter = init.retryAfter;
+    this.problem = init.problem ?? {};
+  }
+
+  /** An error from an `error` message on the WebSocket (`code` and `detail` only). */
+  static fromSocket(code: string, detail: string): OnairApiError {
+    const known = CATALOGUE[code];
+    return new OnairApiError({
+      status: known?.status ?? 0,
+      code,
+      title: known?.title ?? code,
+      detail,
+      problem: { code, detail },
+    });
+  }
+}
+
+export type TransportErrorCode =
+  /** The request or the WebSocket op got no answer in time. */
+  | 'timeout'
+  /** The connection could not be made or broke (refused, reset, DNS, TLS). */
+  | 'network'
+  /** The WebSocket dropped, or was closed, after the op was sent and before its answer: it may or may not have been applied. */
+  | 'disconnected'
+  /** The caller's AbortSignal fired, or the live client was closed. */
+  | 'aborted';
+
+/** No answer from the server: the request may or may not have reached it. */
+export class OnairTransportError extends Error {
+  readonly code: TransportErrorCode;
+
+  constructor(code: TransportErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'OnairTransportError';
+    this.code = code;
+  }
+}
+
+export type WebhookVerificationErrorCode =
+  | 'missing_header'
+  | 'invalid_timestamp'
+  | 'timestamp_out_of_tolerance'
+  | 'signature_mismatch'
+  | 'invalid_body'
+  | 'delivery_mismatch';
+
+/** A webhook delivery failed verification: answer it with a 4xx and do not act on it. */
+export class WebhookVerificationError extends Error {
+  readonly code: WebhookVerificationErrorCode;
+
+  constructor(code: WebhookVerificationErrorCode, message: string) {
+    super(message);
+    this.name = 'WebhookVerificationError';
+    this.code = code;
+  }
+}

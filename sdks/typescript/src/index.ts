@@ -1,0 +1,62 @@
+/**
+ * @onair/sdk: the official TypeScript SDK for onair. Works in Node 20+ (install `ws` on Node 20 for the live
+ * client) and in browsers.
+ */
+export { OnairClient, type OnairClientOptions } from './client.js';
+export {
+  OnairApiError,
+  OnairTransportError,
+  WebhookVerificationError,
+  type FieldError,
+  type OnairApiErrorInit,
+  type ProblemDocument,
+  type TransportErrorCode,
+  type WebhookVerificationErrorCode,
+} from './errors.js';
+export { USER_AGENT, type FetchLike, type RequestOptions } from './http.js';
+export { paginate } from './pagination.js';
+export {
+  signWebhook,
+  verifyWebhook,
+  type HeaderBag,
+  type SignatureHeaders,
+  type VerifyWebhookOptions,
+} from './webhooks.js';
+export {
+  LiveChannel,
+  type LiveAck,
+  type LiveChannelOptions,
+  type LiveCloseInfo,
+  type LiveEvents,
+  type LiveOpOptions,
+  type LiveStatus,
+} from './live/channel.js';
+export type { LiveState } from './live/state.js';
+export type { ReconnectOptions } from './live/backoff.js';
+export type { WebSocketConstructor, WebSocketLike } from './live/socket.js';
+export type {
+  AckMessage,
+  ErrorMessage,
+  FiredTrigger,
+  FrameMessage,
+  HeartbeatMessage,
+  PreviewEntry,
+  ProgramEntry,
+  SceneView,
+  ServerMessage,
+  SnapshotMessage,
+} from './live/protocol.js';
+export type { SceneWriteOptions } from './resources/scenes.js';
+export type { HookPostOptions } from './resources/hooks.js';
+export { Channels } from './resources/channels.js';
+export { Scenes } from './resources/scenes.js';
+export { Playout } from './resources/playout.js';
+export { Templates } from './resources/templates.js';
+export { Events } from './resources/events.js';
+export { Keys } from './resources/keys.js';
+export { Webhooks } from './resources/webhooks.js';
+export { IncomingHooks } from './resources/incoming-hooks.js';
+export { Hooks } from './resources/hooks.js';
+export * from './types.js';
+export type { components, paths } from './generated/openapi.js';
+export { VERSION } from './version.js';
