@@ -61,6 +61,8 @@ export interface StartOptions {
   /** Tests only: the resolver webhook saves and deliveries use, and a certificate authority to trust. */
   webhookResolve?: Resolve;
   webhookCa?: string;
+  /** Tests only: the clock the rate limiter reads (epoch milliseconds), to move its windows without waiting. */
+  limiterClock?: () => number;
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<ServerHandle> {
@@ -109,7 +111,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   engine.load(await store.loadChannels());
   const firstRun = await bootstrapCredentials(store, config.bootstrapKey);
   const auth = createAuthenticator(store);
-  const limiter = metrics ? metrics.countRefusals(new MemoryRateLimiter()) : new MemoryRateLimiter();
+  const memoryLimiter = new MemoryRateLimiter(options.limiterClock);
+  const limiter = metrics ? metrics.countRefusals(memoryLimiter) : memoryLimiter;
   const loginThrottle = metrics ? metrics.countLoginThrottle(new MemoryLoginThrottle()) : new MemoryLoginThrottle();
   let baseUrl = config.baseUrl ?? '';
 

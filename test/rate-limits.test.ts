@@ -1,7 +1,9 @@
 /**
  * Rate limits over HTTP and the WebSocket (docs/api.md, "Rate limits"): exact counts for bursts in each bucket, per
  * scope, shared between REST and WebSocket ops, with RateLimit-* headers and 429 rate_limited + Retry-After. The
- * rolling-window exactness itself is proven with a manual clock in src/limits/rate-limiter.contract.ts.
+ * rolling-window exactness itself is proven with a manual clock in src/limits/rate-limiter.contract.ts and over HTTP
+ * in rate-limits-window.test.ts. Here the rate limiter's clock stands still, so a burst counts in one window however
+ * long the machine takes to send it: the counts are exact, never a matter of speed.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -23,7 +25,8 @@ let call: Api;
 const clients: RenderClient[] = [];
 
 beforeEach(async () => {
-  server = await startTestServer();
+  const frozen = Date.now();
+  server = await startTestServer({ limiterClock: () => frozen });
   call = api(server.url, server.key);
 });
 

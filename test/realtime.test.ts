@@ -5,11 +5,13 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { api, createChannelWithScoreboard, getState, patchInputs, type Api } from './helpers/api.js';
+import { HoldableTime } from './helpers/holdable-time.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { ackedFrame, isFrame, RenderClient, type FrameMessage } from './helpers/ws-client.js';
 
 let server: TestServer;
 let call: Api;
+let time: HoldableTime;
 let channelId: string;
 let token: string;
 const clients: RenderClient[] = [];
@@ -22,12 +24,14 @@ async function renderer(auth: { token?: string; key?: string } = { token }): Pro
 }
 
 beforeEach(async () => {
-  server = await startTestServer();
+  time = new HoldableTime();
+  server = await startTestServer({ time });
   call = api(server.url, server.key);
   ({ channelId, token } = await createChannelWithScoreboard(call));
 });
 
 afterEach(async () => {
+  time.release();
   for (const c of clients.splice(0)) c.close();
   await server.dispose();
 });
@@ -52,15 +56,17 @@ describe('PATCH → frame', () => {
 
   it('applies two REST patches sent in the same tick as one frame, both answered with its number', async () => {
     const client = await renderer();
-    // Two idle keep-alive connections, so neither request waits for a connect: both reach the server
-    // in the same turn of its event loop, i.e. within one tick.
-    await Promise.all([getState(call, channelId), getState(call, channelId)]);
     const since = client.mark();
 
-    const [first, second] = await Promise.all([
+    // Ticks wait while both patches reach the channel's queue, whatever the machine's speed; then one tick runs.
+    time.hold();
+    const answers = Promise.all([
       patchInputs(call, channelId, { scoreA: 1, home: 'H1' }),
       patchInputs(call, channelId, { scoreA: 2, away: 'A2' }),
     ]);
+    await expect.poll(() => server.handle.engine.queuedOps(channelId), { timeout: 10_000 }).toBe(2);
+    time.release();
+    const [first, second] = await answers;
 
     expect(second.frame).toBe(first.frame);
     await client.next((m) => isFrame(m) && m.frame === first.frame, { since });

@@ -122,15 +122,26 @@ describe('renderer page in headless Chromium', () => {
     server = await start();
     const base = server.baseUrl;
     const channel = await call('POST', `${base}/v1/channels`, { name: 'Empty' });
-    await call('POST', `${base}/v1/channels/${channel.id as string}/scenes`, { name: 'S', template: 'scoreboard' });
+    const id = channel.id as string;
+    const scene = await call('POST', `${base}/v1/channels/${id}/scenes`, { name: 'S', template: 'scoreboard' });
     const page = await browser.newPage({ viewport: { width: 640, height: 360 } });
 
     await page.goto(channel.outputUrl as string);
     await expect.poll(() => page.evaluate(() => window.__onair?.status())).toBe('open');
     expect((await stageText(page)).trim()).toBe('');
 
-    await page.goto(`${base}/render/${channel.id as string}?token=wrong`);
-    await expect.poll(() => page.evaluate(() => typeof window.__onair)).toBe('object');
+    // On air: the right token paints it...
+    await call('POST', `${base}/v1/channels/${id}/program`, { sceneId: scene.id });
+    await expect.poll(() => stageText(page)).toContain('HOME');
+
+    // ...a wrong one is refused at the upgrade and paints nothing.
+    const refused = new Promise<void>((resolve) => {
+      page.on('websocket', (ws) => {
+        if (ws.url().includes('token=wrong')) ws.on('close', () => resolve());
+      });
+    });
+    await page.goto(`${base}/render/${id}?token=wrong`);
+    await refused;
     expect(await page.evaluate(() => window.__onair?.status())).not.toBe('open');
     expect((await stageText(page)).trim()).toBe('');
     await page.close();

@@ -192,6 +192,11 @@ export class Engine {
     });
   }
 
+  /** Operations waiting for the channel's next tick (for metrics and tests: what one tick will apply). */
+  queuedOps(channelId: string): number {
+    return this.runtime(channelId).queue.length;
+  }
+
   snapshot(channelId: string): SnapshotMessage {
     return buildSnapshot(this.runtime(channelId), this.deps.time.now());
   }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -100,9 +101,34 @@ describe('SqliteStore: ticks off the event loop', () => {
     await Promise.all(writes.map((w) => w!.durable));
   });
 
-  it("synchronous 'normal': nothing is owed after the write (it survives a crash, not a power cut)", async () => {
+  it("synchronous 'normal': nothing is owed after the write, and the tick survives a kill -9 right after it", async () => {
     const { store, tick } = await openStore('normal');
     expect(store.commitTick(1, [tick(1)])).toBeUndefined();
+
+    // Another process commits a tick and is killed the moment commitTick returns: the tick is on disk.
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-store-'));
+    dirs.push(dataDir);
+    const script = `
+      import { SqliteStore } from ${JSON.stringify(new URL('./sqlite/sqlite-store.ts', import.meta.url).href)};
+      const store = new SqliteStore({ dataDir: ${JSON.stringify(dataDir)}, synchronous: 'normal' });
+      const org = await store.defaultOrg();
+      const at = new Date().toISOString();
+      await store.insertChannel({ id: 'ch_test', orgId: org.id, name: 'c', fps: 60, width: 1920, height: 1080,
+        outputToken: 't', createdAt: at, updatedAt: at });
+      const values = new Map([['score', 7]]);
+      store.commitTick(1, [{ channelId: 'ch_test', orgId: org.id, frame: 1, prev: 0, inputs: values,
+        setValues: values, live: { values, clocks: new Map(), program: [], preview: [], frame: 1, updatedAt: at },
+        events: [], acks: [] }]);
+      process.kill(process.pid, 'SIGKILL');
+    `;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    expect(child.signal, child.stderr).toBe('SIGKILL');
+    const reopened = new SqliteStore({ dataDir, synchronous: 'normal' });
+    stores.push(reopened);
+    const [channel] = await reopened.loadChannels();
+    expect(channel?.live.values.get('score')).toBe(7);
   });
 
   it('the worker checkpoints ticks into the database file; the main connection never does', async () => {
