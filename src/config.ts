@@ -3,7 +3,9 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import type { ResourceLimits } from './limits/resource-limits.js';
 import { canonicalIp } from './domain/ip-address.js';
+import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './transport/socket-limits.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -57,7 +59,33 @@ const EnvSchema = z.object({
       return delays;
     }),
   ONAIR_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  // Resource limits (docs/api.md, "Limits"): beyond them, 422 limit_reached or 429 rate_limited.
+  ONAIR_LIMIT_CHANNELS_PER_WORKSPACE: limit(500),
+  ONAIR_LIMIT_SCENES_PER_CHANNEL: limit(100),
+  ONAIR_LIMIT_KEYS_PER_WORKSPACE: limit(500),
+  ONAIR_LIMIT_WEBHOOKS_PER_WORKSPACE: limit(50),
+  ONAIR_LIMIT_INCOMING_HOOKS_PER_CHANNEL: limit(20),
+  ONAIR_LIMIT_WORKSPACES_PER_ACCOUNT: limit(20),
+  ONAIR_LIMIT_CREATES_PER_ACCOUNT: limit(120),
+  ONAIR_LIMIT_CREATES_PER_ADDRESS: limit(300),
+  ONAIR_LIMIT_EVENT_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  // WebSocket limits (docs/api.md, "Real-time WebSocket"); 0 turns a limit off.
+  ONAIR_WS_MAX_PER_CHANNEL: wsLimit(DEFAULT_SOCKET_LIMITS.connectionsPerChannel),
+  ONAIR_WS_MAX_PER_ADDRESS: wsLimit(DEFAULT_SOCKET_LIMITS.connectionsPerAddress),
+  ONAIR_WS_UPGRADES_PER_ADDRESS: wsLimit(DEFAULT_SOCKET_LIMITS.upgradesPerAddress),
+  // uWebSockets.js takes 8 to 960 seconds.
+  ONAIR_WS_IDLE_TIMEOUT_S: z.coerce.number().int().min(8).max(960).default(DEFAULT_SOCKET_LIMITS.idleTimeoutS),
 });
+
+/** A whole number from 0 (no limit) to 1,000,000 with a default. */
+function wsLimit(fallback: number) {
+  return z.coerce.number().int().min(0).max(1_000_000).default(fallback);
+}
+
+/** A whole number from 1 to 1,000,000 with a default. */
+function limit(fallback: number) {
+  return z.coerce.number().int().min(1).max(1_000_000).default(fallback);
+}
 
 export interface Config {
   host: string;
@@ -82,6 +110,9 @@ export interface Config {
     retryDelaysMs: number[];
     timeoutMs: number;
   };
+  limits: ResourceLimits;
+  /** Render WebSocket connection limits (0: none) and idle timeout. */
+  socketLimits: SocketLimits;
 }
 
 export class ConfigError extends Error {}
@@ -111,6 +142,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowPrivate: e.ONAIR_WEBHOOK_ALLOW_PRIVATE,
       retryDelaysMs: e.ONAIR_WEBHOOK_RETRY_DELAYS_MS,
       timeoutMs: e.ONAIR_WEBHOOK_TIMEOUT_MS,
+    },
+    limits: {
+      channelsPerWorkspace: e.ONAIR_LIMIT_CHANNELS_PER_WORKSPACE,
+      scenesPerChannel: e.ONAIR_LIMIT_SCENES_PER_CHANNEL,
+      keysPerWorkspace: e.ONAIR_LIMIT_KEYS_PER_WORKSPACE,
+      webhooksPerWorkspace: e.ONAIR_LIMIT_WEBHOOKS_PER_WORKSPACE,
+      incomingHooksPerChannel: e.ONAIR_LIMIT_INCOMING_HOOKS_PER_CHANNEL,
+      workspacesPerAccount: e.ONAIR_LIMIT_WORKSPACES_PER_ACCOUNT,
+      createsPerAccountPerMinute: e.ONAIR_LIMIT_CREATES_PER_ACCOUNT,
+      createsPerAddressPerMinute: e.ONAIR_LIMIT_CREATES_PER_ADDRESS,
+      eventDays: e.ONAIR_LIMIT_EVENT_DAYS,
+    },
+    socketLimits: {
+      connectionsPerChannel: e.ONAIR_WS_MAX_PER_CHANNEL,
+      connectionsPerAddress: e.ONAIR_WS_MAX_PER_ADDRESS,
+      upgradesPerAddress: e.ONAIR_WS_UPGRADES_PER_ADDRESS,
+      idleTimeoutS: e.ONAIR_WS_IDLE_TIMEOUT_S,
     },
   };
 }

@@ -106,6 +106,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       version,
       resolve: options.webhookResolve,
       trustedCa: options.webhookCa,
+      maxSubscriptions: config.limits.webhooksPerWorkspace,
     },
   );
   engine.load(await store.loadChannels());
@@ -116,7 +117,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const loginThrottle = metrics ? metrics.countLoginThrottle(new MemoryLoginThrottle()) : new MemoryLoginThrottle();
   let baseUrl = config.baseUrl ?? '';
 
-  const incomingHooks = createIncomingHooks({ store: store.incomingHooks, engine, limiter, box: webhooks.box });
+  const incomingHooks = createIncomingHooks({
+    store: store.incomingHooks,
+    engine,
+    limiter,
+    box: webhooks.box,
+    maxHooksPerChannel: config.limits.incomingHooksPerChannel,
+  });
   const api = createApiApp(
     {
       engine,
@@ -135,6 +142,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       webhooks: webhooks.service,
       incomingHooks,
       secrets: webhooks.box,
+      limits: config.limits,
     },
     path.join(ROOT, 'public'),
   );
@@ -149,6 +157,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger,
     maxBodyBytes: MAX_BODY_BYTES,
     trustedProxies: config.trustedProxies,
+    socketLimits: config.socketLimits,
     heartbeatMs: options.heartbeatMs,
     fastPatchInputs: createFastPatch({ engine, limiter, auth, logger, observeRequest: metrics?.request }),
     problem: (err, requestId) => problemResponse(err, requestId),
@@ -169,7 +178,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   health = 'ready';
   logger.info({ host: config.host, port, baseUrl, channels: engine.channelCount() }, 'listening');
   const stopPruning = startAccountPruning(store.accounts, logger);
-  const stopEventPruning = startEventPruning(store, logger);
+  const stopEventPruning = startEventPruning(store, logger, { retentionMs: config.limits.eventDays * 24 * 3600_000 });
   const stopIdempotencyPruning = startIdempotencyPruning(store, logger);
   await webhooks.start();
 

@@ -10,6 +10,7 @@ import { createApiApp } from '../src/api/app.js';
 import { createAuthenticator } from '../src/auth/authenticate.js';
 import { MemoryLoginThrottle } from '../src/limits/memory-login-throttle.js';
 import { MemoryRateLimiter } from '../src/limits/memory-rate-limiter.js';
+import { DEFAULT_LIMITS } from '../src/limits/resource-limits.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { SecretBox } from '../src/webhooks/secret-box.js';
 import {
@@ -120,6 +121,7 @@ describe('the route table', () => {
           webhooks: server.handle.webhooks,
           incomingHooks: server.handle.incomingHooks,
           secrets: SecretBox.fromMaterial('a test key of at least thirty-two characters'),
+          limits: DEFAULT_LIMITS,
         },
         dir,
       );

@@ -1,18 +1,20 @@
 /**
- * A renderer that cannot keep up (docs/api.md, "Real-time WebSocket"): the server must not buffer for it without bound.
- * Past the server's limit it is disconnected (uWS closeOnBackpressureLimit) rather than silently skipped, so it cannot
- * sit on stale values; reconnecting, as the output page does at once, gives it the current state.
+ * A renderer that cannot keep up (docs/api.md, "Real-time WebSocket", "Slow consumers"): the server must not buffer
+ * for it without bound. Past the server's 256 KiB limit it is closed with 4100 rather than silently skipped, so it
+ * cannot sit on stale values: what it reads is a gapless run of frames and then the close frame, and reconnecting,
+ * as the output page does at once, gives it the current state.
  *
  * Volume, not patch count, is what overflows a paused reader: the kernel's socket buffers on loopback hold a few MB
  * before the server's own 256 KiB limit is even reached. With 30 updates/s per channel (docs/api.md, "Rate limits"),
- * the flood sends maximal patches (≈64 KB) at the permitted rate until 8 MB of frames went out.
+ * the flood sends maximal patches (≈64 KB) at the permitted rate until the server has closed the paused renderer
+ * (its connection count drops), or 16 MB of frames went out.
  */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { api, createChannelWithScoreboard, expectStatus, getState, type Api } from './helpers/api.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { RenderClient, type WsAuth } from './helpers/ws-client.js';
+import { openConnections, RenderClient, type WsAuth } from './helpers/ws-client.js';
 
-const FLOOD_BYTES = 8 * 1024 * 1024;
+const FLOOD_BYTES = 16 * 1024 * 1024;
 /** Patches per rolling second: under the limit of 30, leaving room for timing jitter. */
 const BURST = 28;
 const WINDOW_MS = 1_100;
@@ -54,11 +56,17 @@ function patchFor(n: number): Record<string, string | number> {
 /** Rate pacing (docs/api.md, "Rate limits"), not a wait for an outcome: resolves at `at` (epoch ms). */
 const pace = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 
-/** One patch per tick (each answered before the next), in bursts that respect the updates limit. */
+/** Whether the server still holds an output-token connection (the paused renderer's). */
+const slowStillOpen = async () => ((await openConnections(server.url)).output ?? 0) > 0;
+
+/**
+ * One patch per tick (each answered before the next), in bursts that respect the updates limit, until the server
+ * has closed the paused renderer or FLOOD_BYTES went out.
+ */
 async function flood(operator: RenderClient): Promise<number> {
   let bytes = 0;
   let applied = 0;
-  for (let n = 0; bytes < FLOOD_BYTES;) {
+  for (let n = 0; bytes < FLOOD_BYTES && (await slowStillOpen());) {
     const burstStart = Date.now();
     for (let i = 0; i < BURST; i++, n++) {
       const msg = JSON.stringify({ op: 'patch', id: `p${n}`, inputs: patchFor(n) });
@@ -76,25 +84,34 @@ async function flood(operator: RenderClient): Promise<number> {
   return applied;
 }
 
-it('disconnects a paused renderer past the limit, and a reconnect restores the current state', async () => {
+it('closes a paused renderer past the limit with 4100, and a reconnect restores the current state', async () => {
   const slow = await connect({ token });
   const operator = await connect({ key: server.key });
   slow.pause();
 
   const applied = await flood(operator);
-  expect(applied).toBeGreaterThan(100);
+  expect(await slowStillOpen(), 'the server closed the paused renderer during the flood').toBe(false);
+  expect(applied).toBeGreaterThan(10);
   const final = await getState(call, channelId);
   // The operator read everything as it came: its mirror is the reference a renderer should reach.
   expect(operator.mirror!.inputs).toEqual(final.inputs);
+  expect(operator.readyState).toBe(1); // OPEN: a client that reads is never closed
 
+  // Reading again, it gets what was queued before the close, then the close frame itself.
   slow.resume();
   const closed = await Promise.race([
     slow.closed,
     new Promise<null>((resolve) => setTimeout(() => resolve(null), 5_000)),
   ]);
-  expect(closed, 'the slow renderer is closed, not left on stale values').not.toBeNull();
+  expect(closed, 'the slow renderer is closed, not left on stale values').toEqual({
+    code: 4100,
+    reason: 'slow consumer: reconnect and resync',
+  });
+  // Nothing was dropped before the close: every frame it got follows the previous one.
+  expect(slow.gaps).toBe(0);
   // It was not fed the whole flood: the server stopped buffering for it.
   expect(slow.messages.length).toBeLessThan(applied);
+  expect(slow.mirror!.frame).toBeLessThan(final.frame);
 
   const again = await connect({ token });
   expect(again.mirror!.inputs).toEqual(final.inputs);

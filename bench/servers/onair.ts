@@ -71,6 +71,10 @@ async function main(): Promise<void> {
     ONAIR_BOOTSTRAP_KEY: BENCH_KEY,
     ONAIR_LOG_LEVEL: cfg.accessLog ? 'info' : 'warn',
     ONAIR_DB_SYNC: cfg.dbSync ?? 'full',
+    // Every bench client comes from 127.0.0.1: the per-address WebSocket limits would refuse the fan-out runs.
+    ONAIR_WS_MAX_PER_CHANNEL: '0',
+    ONAIR_WS_MAX_PER_ADDRESS: '0',
+    ONAIR_WS_UPGRADES_PER_ADDRESS: '0',
   });
   const manual = cfg.framesPerTurn ? new ManualTime(Date.now()) : null;
   const time = manual ?? (cfg.warp ? warpedTime(cfg.warp) : undefined);

@@ -6,7 +6,8 @@
  * - `socketio`: socket.io, emitting to a room (what NodeCG and SPX use).
  * Frames have onair's JSON shape and size. Renderers and control sockets connect with ?channel=<id>.
  * For fan-out, `drive` publishes one frame per channel per event-loop turn. uWS skips subscribers past
- * maxBackpressure by itself (as in onair); `ws` and socket.io would buffer without bound, so their round
+ * maxBackpressure by itself (onair instead closes a subscriber past 256 KiB with 4100); `ws` and socket.io would
+ * buffer without bound, so their round
  * is skipped while a sampled renderer has more than that buffered.
  *
  * `tickHz` (uws only) is the frame-clocked variant the latency target is stated against ("publish →

@@ -7,6 +7,7 @@ import type { Principal } from '../auth/permissions.js';
 import type { Engine } from '../engine/index.js';
 import type { LoginThrottle } from '../limits/login-throttle.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { ResourceLimits } from '../limits/resource-limits.js';
 import type { Store } from '../store/store.js';
 import type { RendererAssets } from './render/renderer-assets.js';
 
@@ -55,6 +56,8 @@ export interface ApiDeps {
   incomingHooks: IncomingHooks;
   /** Seals what must not sit in the database in the clear (kept answers of idempotent requests). */
   secrets: SecretBox;
+  /** How much of each thing a workspace, channel or account may have (ONAIR_LIMIT_*). */
+  limits: ResourceLimits;
 }
 
 export interface ApiEnv {

@@ -9,8 +9,9 @@ import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { authorize, type Permission, type Principal } from '../auth/permissions.js';
 import { AppError } from '../errors.js';
-import { admit } from '../limits/enforce.js';
+import { admit, admitCustom } from '../limits/enforce.js';
 import type { BucketName } from '../limits/rate-limiter.js';
+import { CLIENT_ADDRESS_HEADER as CLIENT_HEADER } from './accounts/sign-in.js';
 import type { ApiDeps, ApiEnv } from './env.js';
 import { ProblemSchema } from './schemas/common.js';
 
@@ -69,12 +70,34 @@ export function isDryRun(value: string | undefined): boolean {
   return value === '1' || value === 'true';
 }
 
+/**
+ * Creates also count per account (a dashboard user, over all their workspaces) and per client address, so a
+ * fresh workspace's bucket is no way around the limit (docs/api.md, "Rate limits"). Checked before the
+ * workspace's bucket: a request refused here takes nothing from it.
+ */
+async function admitCreator(
+  deps: Pick<ApiDeps, 'limiter' | 'limits'>,
+  principal: Principal,
+  client: string | undefined,
+): Promise<void> {
+  const minute = 60_000;
+  if (client) {
+    const rule = { limit: deps.limits.createsPerAddressPerMinute, windowMs: minute };
+    await admitCustom(deps.limiter, `creates:address:${client}`, rule, 'creates from this address');
+  }
+  if (principal.kind === 'user') {
+    const rule = { limit: deps.limits.createsPerAccountPerMinute, windowMs: minute };
+    await admitCustom(deps.limiter, `creates:account:${principal.userId}`, rule, 'creates by this account');
+  }
+}
+
 /** Permission, then rate limit; returns the RateLimit-* headers for the answer. */
 export async function checkRoute(
-  deps: Pick<ApiDeps, 'engine' | 'limiter'>,
+  deps: Pick<ApiDeps, 'engine' | 'limiter' | 'limits'>,
   rule: RouteRule,
   principal: Principal,
   channelId: string | undefined,
+  client?: string,
 ): Promise<Record<string, string>> {
   if (channelId === undefined) {
     authorize(principal, rule.permission);
@@ -84,15 +107,20 @@ export async function checkRoute(
     authorize(principal, rule.permission, { orgId, channelId });
   }
   const scope = rule.bucket === 'updates' && channelId !== undefined ? channelId : principal.orgId;
+  if (rule.bucket === 'creates') await admitCreator(deps, principal, client);
   return (await admit(deps.limiter, rule.bucket, scope)).headers;
 }
 
 /** Permission, then rate limit, then the handler; RateLimit-* headers go on the answer. */
-export function routeGuard(deps: Pick<ApiDeps, 'engine' | 'limiter'>, rule: RouteRule): MiddlewareHandler<ApiEnv> {
+export function routeGuard(
+  deps: Pick<ApiDeps, 'engine' | 'limiter' | 'limits'>,
+  rule: RouteRule,
+): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     const dryBucket = isDryRun(c.req.query('dryRun')) ? rule.dryRunBucket : undefined;
     const applied = { ...rule, bucket: dryBucket ?? rule.bucket };
-    const headers = await checkRoute(deps, applied, c.get('principal'), c.req.param('id'));
+    const client = c.req.header(CLIENT_HEADER);
+    const headers = await checkRoute(deps, applied, c.get('principal'), c.req.param('id'), client);
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
@@ -122,7 +150,7 @@ function middlewareFor(guard: MiddlewareHandler<ApiEnv>, config: Pick<RouteConfi
   return config.method !== 'get' && config.request?.body === undefined ? [guard, noBody] : [guard];
 }
 
-export function routeDefiner(deps: Pick<ApiDeps, 'engine' | 'limiter'>) {
+export function routeDefiner(deps: Pick<ApiDeps, 'engine' | 'limiter' | 'limits'>) {
   return <P extends string, R extends Omit<RouteConfig, 'path' | 'middleware'> & { path: P }>(
     rule: RouteRule,
     config: R,
@@ -165,7 +193,7 @@ export function operationRouteDefiner() {
 export type AccountAccess = 'public' | 'authenticated' | 'session' | 'owner';
 
 export function accountGuard(
-  deps: Pick<ApiDeps, 'limiter'>,
+  deps: Pick<ApiDeps, 'limiter' | 'limits'>,
   access: AccountAccess,
   bucket: BucketName | null,
 ): MiddlewareHandler<ApiEnv> {
@@ -178,13 +206,16 @@ export function accountGuard(
         throw new AppError('forbidden', 'Only the workspace owner can do this.');
     }
     if (bucket === null) return next();
+    if (bucket === 'creates' && access !== 'public') {
+      await admitCreator(deps, c.get('principal'), c.req.header(CLIENT_HEADER));
+    }
     const { headers } = await admit(deps.limiter, bucket, access === 'public' ? 'public' : c.get('principal').orgId);
     await next();
     for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
   };
 }
 
-export function accountRouteDefiner(deps: Pick<ApiDeps, 'limiter'>) {
+export function accountRouteDefiner(deps: Pick<ApiDeps, 'limiter' | 'limits'>) {
   return <P extends string, R extends Omit<RouteConfig, 'path' | 'middleware'> & { path: P }>(
     access: AccountAccess,
     bucket: BucketName | null,

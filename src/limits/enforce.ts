@@ -34,15 +34,22 @@ export async function admit(limiter: RateLimiter, bucket: BucketName, scope: str
   return { decision, headers };
 }
 
-/** A limit outside the buckets (WebSocket resync requests): throws rate_limited when exceeded. */
+/**
+ * A limit outside the buckets (WebSocket resync requests, creates per account and per address): throws
+ * rate_limited when exceeded, saying what was counted when `what` is given ("creates from this account").
+ */
 export async function admitCustom(
   limiter: RateLimiter,
   key: string,
   rule: { limit: number; windowMs: number },
+  what?: string,
 ): Promise<void> {
   const decision = await limiter.take(key, rule.limit, rule.windowMs);
   if (!decision.allowed) {
     const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-    throw new AppError('rate_limited', `Too many attempts. Retry in ${seconds} s.`, { retryAfter: seconds });
+    const detail = what
+      ? `Too many ${what}: at most ${rule.limit} per ${rule.windowMs / 1000} s. Retry in ${seconds} s.`
+      : `Too many attempts. Retry in ${seconds} s.`;
+    throw new AppError('rate_limited', detail, { retryAfter: seconds });
   }
 }

@@ -129,6 +129,9 @@ export const CloseCode = {
   notFound: 4004,
   tokenRotated: 4009,
   channelDeleted: 4010,
+  /** Too many error replies in 10 s: the client keeps sending what cannot be done (429 as a close code). */
+  tooManyErrors: 4029,
+  /** More unsent data than the server keeps for a connection: reconnect and start from a fresh snapshot. */
   slowConsumer: 4100,
 } as const;
 export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode];

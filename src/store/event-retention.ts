@@ -15,13 +15,18 @@ interface PruneOptions {
   now?: () => number;
 }
 
+interface EventPruneOptions extends PruneOptions {
+  /** How long events are kept (ONAIR_LIMIT_EVENT_DAYS); 7 days unless given. */
+  retentionMs?: number;
+}
+
 /** Prunes events now and on a timer that never keeps the process alive; returns the stop function. */
 export function startEventPruning(
   store: Pick<Store, 'pruneEvents'>,
   logger: Logger,
-  options: PruneOptions = {},
+  { retentionMs = EVENT_RETENTION_MS, ...options }: EventPruneOptions = {},
 ): () => void {
-  return startPruning('events', (before) => store.pruneEvents(before), EVENT_RETENTION_MS, logger, options);
+  return startPruning('events', (before) => store.pruneEvents(before), retentionMs, logger, options);
 }
 
 /** The same for idempotency keys past their 24 hours. */

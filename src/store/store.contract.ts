@@ -159,9 +159,12 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
       expect(await store.listKeys(orgId, { limit: 50 })).toEqual(keys);
       expect(ids(await store.listKeys(orgId, { limit: 1, after: keys[0]!.id }))).toEqual([keys[1]!.id]);
       expect(await store.listKeys('org_other', { limit: 50 })).toEqual([]);
+      expect(await store.countActiveKeys(orgId)).toBe(3);
       await store.revokeKey(keys[2]!.id, ISO);
       await store.revokeKey(keys[2]!.id, LATER); // the first revocation time stands
       await reopen();
+      expect(await store.countActiveKeys(orgId)).toBe(2);
+      expect(await store.countActiveKeys('org_other')).toBe(0);
       expect(await store.getKey(keys[2]!.id)).toEqual({ ...keys[2], revokedAt: ISO });
       expect(ids(await store.listKeys(orgId, { limit: 50 }))).toEqual(ids(keys));
     });

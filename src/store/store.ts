@@ -88,6 +88,8 @@ export interface Store extends TickCommitter {
   insertKey(key: ApiKeyRecord): Promise<void>;
   findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
   countKeys(): Promise<number>;
+  /** A workspace's keys that are not revoked. */
+  countActiveKeys(orgId: string): Promise<number>;
   touchKey(id: string, at: string): Promise<void>;
   getKey(id: string): Promise<ApiKeyRecord | undefined>;
   /** Keys of a workspace, revoked ones included, in creation order. */

@@ -2,12 +2,11 @@
  * The render WebSocket (docs/api.md, "Real-time WebSocket"). Each connection subscribes to its channel's topic and gets
  * a snapshot; committed frames are serialised once and published to the topic (uWS fans out natively).
  *
- * Slow consumers: a socket whose unsent buffer passes MAX_BACKPRESSURE (after the kernel's own buffer is
- * full) is closed by uWS instead of being skipped silently. A skipped client could sit on stale values
- * until the next change; a closed one reconnects (the output page does so at once) and resumes from a
- * fresh snapshot. Server memory per client stays bounded either way.
+ * What keeps one client from costing the server without bound: connection limits at the upgrade
+ * (socket-limits.ts), a cap on the data waiting for each connection (slow-consumer.ts, close 4100), a budget of
+ * error replies (error-budget.ts, close 4029), pings that find half-open connections (uWS idleTimeout), and
+ * snapshots whose scene definitions are serialised once per change (snapshot-encoder.ts).
  */
-import { STATUS_CODES } from 'node:http';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Principal } from '../auth/permissions.js';
@@ -16,22 +15,17 @@ import type { RateLimiter } from '../limits/rate-limiter.js';
 import { AppError, toProblem } from '../errors.js';
 import { CloseCode, HEARTBEAT_INTERVAL_MS, type ErrorMessage } from '../protocol/index.js';
 import { admitCustom } from '../limits/enforce.js';
-import { requestIdFrom } from '../http/request-id.js';
+import { ErrorBudget } from './error-budget.js';
+import { admitsMore } from './slow-consumer.js';
+import { SnapshotEncoder } from './snapshot-encoder.js';
+import type { SocketData } from './socket-data.js';
 import { ClientMessageError, parseClientMessage, runOp } from './socket-ops.js';
-import { authorizeUpgrade } from './socket-auth.js';
+import { ConnectionLimits, DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits.js';
+import { createUpgradeHandler } from './socket-upgrade.js';
 import { uWS, type TemplatedApp, type WebSocket } from './uws.js';
 
-export const MAX_BACKPRESSURE = 256 * 1024;
-
-export interface SocketData {
-  principal: Principal;
-  channelId: string;
-  closed: boolean;
-  /** Per-connection id, for per-connection limits. */
-  connectionId: number;
-  /** A dashboard session's Cookie header, copied at the upgrade: its ops are authorized afresh each time. */
-  cookie?: string | undefined;
-}
+export type { SocketData } from './socket-data.js';
+export { SLOW_CONSUMER_BYTES } from './slow-consumer.js';
 
 /** A renderer resyncs after a gap; more than this per window is a client bug or abuse (snapshots cost). */
 const RESYNC_LIMIT = { limit: 10, windowMs: 10_000 };
@@ -47,6 +41,10 @@ export interface RenderSocketDeps {
   heartbeatMs?: number | undefined;
   /** Where connections and sent messages are counted, for metrics; nothing is counted without it. */
   counters?: SocketCounters | undefined;
+  /** Connection limits and idle timeout (ONAIR_WS_*); DEFAULT_SOCKET_LIMITS when absent. */
+  socketLimits?: SocketLimits | undefined;
+  /** Proxies whose X-Forwarded-For is believed (canonical addresses); empty: none. */
+  trustedProxies?: ReadonlySet<string> | undefined;
 }
 
 /** Who holds a connection, as metrics name it: output-token renderers, API keys, dashboard sessions. */
@@ -56,17 +54,17 @@ export type SentKind = 'frame' | 'snapshot' | 'reply' | 'heartbeat';
 
 /**
  * Plain numbers the send path adds to and metrics read when scraped: counting costs an addition, not a
- * metrics-library call per message. Bytes are the UTF-8 text handed to uWS for each recipient (queued
- * there; a socket closed for backpressure may not receive all of it).
+ * metrics-library call per message. Bytes are the UTF-8 payload handed to uWS for each recipient (queued
+ * there; a socket closed as a slow consumer may not read all of it).
  */
 export class SocketCounters {
   readonly open: Record<ConnectionKind, number> = { output: 0, key: 0, session: 0 };
   readonly messages: Record<SentKind, number> = { frame: 0, snapshot: 0, reply: 0, heartbeat: 0 };
   readonly bytes: Record<SentKind, number> = { frame: 0, snapshot: 0, reply: 0, heartbeat: 0 };
 
-  sent(kind: SentKind, recipients: number, text: string): void {
+  sent(kind: SentKind, recipients: number, payload: string | Uint8Array): void {
     this.messages[kind] += recipients;
-    this.bytes[kind] += recipients * Buffer.byteLength(text);
+    this.bytes[kind] += recipients * (typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength);
   }
 }
 
@@ -75,15 +73,34 @@ const KIND_OF: Record<Principal['kind'], ConnectionKind> = { output: 'output', k
 export const topicOf = (channelId: string) => `ch/${channelId}`;
 const HEARTBEAT_TOPIC = 'heartbeat';
 
+type Socket = WebSocket<SocketData>;
+
 export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
-  const sockets = new Map<string, Set<WebSocket<SocketData>>>();
-  let connections = 0;
+  /** Open sockets by channel, with their data (read without a call into uWS). */
+  const sockets = new Map<string, Map<Socket, SocketData>>();
   const counters = deps.counters;
-  const send = (ws: WebSocket<SocketData>, msg: object, kind: SentKind) => {
-    if (ws.getUserData().closed) return;
+  const socketLimits = deps.socketLimits ?? DEFAULT_SOCKET_LIMITS;
+  const limits = new ConnectionLimits(socketLimits, deps.limiter);
+  const encoder = new SnapshotEncoder();
+
+  const send = (ws: Socket, data: SocketData, msg: object, kind: SentKind) => {
+    if (!admitsMore(ws, data)) return;
     const text = JSON.stringify(msg);
-    // 2: dropped (over the backpressure limit), not sent.
-    if (ws.send(text, false) !== 2) counters?.sent(kind, 1, text);
+    ws.send(text, false);
+    counters?.sent(kind, 1, text);
+  };
+  const sendSnapshot = (ws: Socket, data: SocketData) => {
+    if (!admitsMore(ws, data)) return;
+    const bytes = encoder.encode(deps.engine.snapshot(data.channelId));
+    ws.send(bytes, false);
+    data.snapshotGrace = bytes.byteLength;
+    counters?.sent('snapshot', 1, bytes);
+  };
+  /** Answers with an error, unless the connection has used its error budget: then it is closed instead. */
+  const sendError = (ws: Socket, data: SocketData, id: string | null, err: unknown) => {
+    if (data.closed) return;
+    if (!(data.errors ??= new ErrorBudget()).take()) return ws.end(CloseCode.tooManyErrors, 'too many bad messages');
+    send(ws, data, errorMessage(id, err), 'reply');
   };
   /** Publishes to every subscriber of a topic (uWS fans out natively) and counts one copy per subscriber. */
   const publish = (topic: string, msg: object, kind: SentKind) => {
@@ -91,91 +108,54 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     app.publish(topic, text, false);
     counters?.sent(kind, app.numSubscribers(topic), text);
   };
+  /** Closes the slow consumers among these sockets before anything more is published to them. */
+  const sweepSlow = (channel: Map<Socket, SocketData> | undefined) => {
+    for (const [ws, data] of channel ?? []) admitsMore(ws, data);
+  };
 
   app.ws<SocketData>('/v1/ws', {
     compression: uWS.DISABLED,
     maxPayloadLength: 64 * 1024,
-    maxBackpressure: MAX_BACKPRESSURE,
-    closeOnBackpressureLimit: 1,
-    idleTimeout: 32,
+    // Off: uWS would drop messages, close frame included; slow-consumer.ts closes with 4100 instead.
+    maxBackpressure: 0,
+    closeOnBackpressureLimit: 0,
+    idleTimeout: socketLimits.idleTimeoutS,
     sendPingsAutomatically: true,
-    upgrade: (res, req, context) => {
-      const aborted = { value: false };
-      res.onAborted(() => (aborted.value = true));
-      const params = new URLSearchParams(req.getQuery() ?? '');
-      const key = req.getHeader('sec-websocket-key');
-      const protocols = req
-        .getHeader('sec-websocket-protocol')
-        .split(',')
-        .map((p) => p.trim())
-        .filter(Boolean);
-      const extensions = req.getHeader('sec-websocket-extensions');
-      const authorization = req.getHeader('authorization') || undefined;
-      const requestId = requestIdFrom(req.getHeader('x-request-id'));
-      const request = {
-        channelId: params.get('channel'),
-        token: params.get('token'),
-        authorization,
-        protocols,
-        cookie: req.getHeader('cookie') || undefined,
-        origin: req.getHeader('origin') || undefined,
-        host: req.getHeader('host') || undefined,
-      };
-      const refuse = (err: unknown) => {
-        if (aborted.value) return;
-        const appError = err instanceof AppError ? err : new AppError('internal');
-        if (appError.code === 'internal') deps.logger.error({ err, reqId: requestId }, 'websocket upgrade failed');
-        else deps.logger.info({ reqId: requestId, status: appError.status, code: appError.code }, 'websocket refused');
-        res.cork(() => {
-          res.writeStatus(`${appError.status} ${STATUS_CODES[appError.status] ?? 'Refused'}`);
-          res.writeHeader('Content-Type', 'application/problem+json').writeHeader('X-Request-Id', requestId);
-          if (appError.retryAfter !== undefined) res.writeHeader('Retry-After', String(appError.retryAfter));
-          res.end(JSON.stringify(toProblem(appError)), true);
-        });
-      };
-      if (!deps.accepting())
-        return refuse(new AppError('unavailable', 'The server is shutting down.', { retryAfter: 1 }));
-      authorizeUpgrade(request, deps.engine, deps.auth).then((grant) => {
-        if (aborted.value) return;
-        const data: SocketData = {
-          principal: grant.principal,
-          channelId: grant.channelId,
-          closed: false,
-          connectionId: ++connections,
-          cookie: grant.principal.kind === 'user' ? request.cookie : undefined,
-        };
-        deps.logger.info({ reqId: requestId, channelId: grant.channelId, as: grant.principal.kind }, 'websocket open');
-        // Not inside res.cork(): this uWS build mishandles an upgrade made while corked.
-        res.upgrade(data, key, grant.protocol, extensions, context);
-      }, refuse);
-    },
+    upgrade: createUpgradeHandler({
+      engine: deps.engine,
+      auth: deps.auth,
+      logger: deps.logger,
+      accepting: deps.accepting,
+      limits,
+      trustedProxies: deps.trustedProxies ?? new Set(),
+    }),
     open: (ws) => {
       const data = ws.getUserData();
       // Counted before anything can end it: close() always follows open() and takes it off again.
       if (counters) counters.open[KIND_OF[data.principal.kind]]++;
+      limits.opened(data.channelId, data.address);
       if (!deps.engine.has(data.channelId)) return ws.end(CloseCode.channelDeleted, 'channel deleted');
-      let set = sockets.get(data.channelId);
-      if (!set) sockets.set(data.channelId, (set = new Set()));
-      set.add(ws);
+      let channel = sockets.get(data.channelId);
+      if (!channel) sockets.set(data.channelId, (channel = new Map<Socket, SocketData>()));
+      channel.set(ws, data);
       // Subscribe and snapshot in one turn: no frame can fall between them.
       ws.subscribe(topicOf(data.channelId));
       ws.subscribe(HEARTBEAT_TOPIC);
-      send(ws, deps.engine.snapshot(data.channelId), 'snapshot');
+      sendSnapshot(ws, data);
     },
-    message: (ws, message) => {
+    message: (ws, message, isBinary) => {
       const data = ws.getUserData();
-      const text = Buffer.from(message).toString('utf8');
+      if (isBinary) return sendError(ws, data, null, new AppError('invalid_request', 'Messages must be JSON text.'));
       let msg;
       try {
-        msg = parseClientMessage(text);
+        msg = parseClientMessage(Buffer.from(message).toString('utf8'));
       } catch (err) {
-        if (err instanceof ClientMessageError) return send(ws, errorMessage(err.id, err.error), 'reply');
-        return send(ws, errorMessage(null, err), 'reply');
+        return sendError(ws, data, err instanceof ClientMessageError ? err.id : null, unwrap(err));
       }
       if (msg.op === 'resync') {
         admitCustom(deps.limiter, `resync:${data.connectionId}`, RESYNC_LIMIT).then(
-          () => send(ws, deps.engine.snapshot(data.channelId), 'snapshot'),
-          (err: unknown) => send(ws, errorMessage(null, err), 'reply'),
+          () => sendSnapshot(ws, data),
+          (err: unknown) => sendError(ws, data, null, err),
         );
         return;
       }
@@ -183,9 +163,9 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       currentPrincipal(data)
         .then((principal) => runOp(msg, principal, data.channelId, deps))
         .then(
-          (ack) => send(ws, ack, 'reply'),
+          (ack) => send(ws, data, ack, 'reply'),
           (err: unknown) => {
-            send(ws, errorMessage(id, err), 'reply');
+            sendError(ws, data, id, err);
             if (err instanceof AppError && err.code === 'unauthorized' && !data.closed)
               ws.end(CloseCode.unauthorized, 'session ended');
           },
@@ -195,15 +175,22 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       const data = ws.getUserData();
       data.closed = true;
       if (counters) counters.open[KIND_OF[data.principal.kind]]--;
-      sockets.get(data.channelId)?.delete(ws);
-      if (sockets.get(data.channelId)?.size === 0) sockets.delete(data.channelId);
+      limits.closed(data.channelId, data.address);
+      const channel = sockets.get(data.channelId);
+      channel?.delete(ws);
+      if (channel?.size === 0) {
+        sockets.delete(data.channelId);
+        encoder.forget(data.channelId);
+      }
     },
   });
 
   const unsubscribe = deps.broker.subscribe((channelId, msg) => {
-    if (msg.kind === 'frame') return publish(topicOf(channelId), msg.message, 'frame');
-    for (const ws of [...(sockets.get(channelId) ?? [])]) {
-      const data = ws.getUserData();
+    if (msg.kind === 'frame') {
+      sweepSlow(sockets.get(channelId));
+      return publish(topicOf(channelId), msg.message, 'frame');
+    }
+    for (const [ws, data] of [...(sockets.get(channelId) ?? [])]) {
       if (msg.reason === 'channel_deleted') ws.end(CloseCode.channelDeleted, 'channel deleted');
       else if (data.principal.kind === 'output') ws.end(CloseCode.tokenRotated, 'output token rotated');
     }
@@ -225,9 +212,8 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
 
   /** Closes session sockets whose session ended or lost the channel's workspace (checked every heartbeat). */
   const sweepSessions = () => {
-    for (const set of sockets.values()) {
-      for (const ws of set) {
-        const data = ws.getUserData();
+    for (const channel of sockets.values()) {
+      for (const [ws, data] of channel) {
         if (data.principal.kind !== 'user') continue;
         currentPrincipal(data).catch(() => {
           if (!data.closed) ws.end(CloseCode.unauthorized, 'session ended');
@@ -237,6 +223,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
   };
 
   const heartbeat = setInterval(() => {
+    for (const channel of sockets.values()) sweepSlow(channel);
     publish(HEARTBEAT_TOPIC, { type: 'heartbeat', serverTime: Date.now() }, 'heartbeat');
     sweepSessions();
   }, deps.heartbeatMs ?? HEARTBEAT_INTERVAL_MS);
@@ -244,9 +231,8 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
 
   // A revoked key loses its open connections at once, not at its next operation.
   const stopRevokes = deps.auth.onRevoked((keyId) => {
-    for (const set of sockets.values()) {
-      for (const ws of [...set]) {
-        const p = ws.getUserData().principal;
+    for (const channel of sockets.values()) {
+      for (const [ws, { principal: p }] of [...channel]) {
         if (p.kind === 'key' && p.keyId === keyId) ws.end(CloseCode.unauthorized, 'API key revoked');
       }
     }
@@ -256,12 +242,17 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     connections: () => [...sockets.values()].reduce((n, s) => n + s.size, 0),
     /** Closes every socket with 1001 so renderers reconnect (to this node after restart, or another). */
     closeAll(code: number = CloseCode.goingAway, reason = 'server restarting'): void {
-      for (const set of sockets.values()) for (const ws of [...set]) ws.end(code, reason);
+      for (const channel of sockets.values()) for (const ws of [...channel.keys()]) ws.end(code, reason);
       unsubscribe();
       stopRevokes();
       clearInterval(heartbeat);
     },
   };
+}
+
+/** A message that could not be read carries the error to answer with. */
+function unwrap(err: unknown): unknown {
+  return err instanceof ClientMessageError ? err.error : err;
 }
 
 function errorMessage(id: string | null, err: unknown): ErrorMessage {

@@ -12,6 +12,7 @@ import type { RateLimiter } from '../limits/rate-limiter.js';
 import { createFastRoute, type FastRouteHandler } from './fast-route.js';
 import { createHttpBridge, type FetchHandler } from './http-bridge.js';
 import { attachRenderSocket } from './render-socket.js';
+import type { SocketLimits } from './socket-limits.js';
 import { assertNativeUws, listenExclusive, uWS, type us_listen_socket } from './uws.js';
 
 export interface TransportDeps {
@@ -25,6 +26,8 @@ export interface TransportDeps {
   /** Proxies whose X-Forwarded-For is believed (canonical addresses); empty: none. */
   trustedProxies?: ReadonlySet<string> | undefined;
   heartbeatMs?: number | undefined;
+  /** WebSocket connection limits and idle timeout (config.ts, ONAIR_WS_*); the defaults when absent. */
+  socketLimits?: SocketLimits | undefined;
   /** Answers PATCH /v1/channels/:id/inputs without Fetch objects (the hottest route). */
   fastPatchInputs?: FastRouteHandler | undefined;
   problem: (error: AppError, requestId: string) => Response;

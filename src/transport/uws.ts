@@ -7,7 +7,14 @@ import uWS from 'uWebSockets.js';
 
 import type { TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 
-export type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket, WebSocket } from 'uWebSockets.js';
+export type {
+  HttpRequest,
+  HttpResponse,
+  TemplatedApp,
+  us_listen_socket,
+  us_socket_context_t,
+  WebSocket,
+} from 'uWebSockets.js';
 export { uWS };
 
 const require = createRequire(import.meta.url);

@@ -6,6 +6,7 @@
 import { authorize, type Principal } from '../auth/permissions.js';
 import type { Engine } from '../engine/index.js';
 import { AppError } from '../errors.js';
+import { assertRoom } from '../limits/resource-limits.js';
 import { newId } from '../ids.js';
 import type { AttemptRecord, SubscriptionRecord, WebhookStore } from '../store/webhook-store.js';
 import { checkEndpoint, EndpointRefused, type Resolve } from './endpoint-guard/index.js';
@@ -13,9 +14,6 @@ import type { AttemptResult } from './send-attempt.js';
 import type { SecretBox } from './secret-box.js';
 import { newSigningSecret } from './signature.js';
 import type { LiveSubscription, SubscriptionIndex } from './subscription-index.js';
-
-/** Subscriptions per workspace (422 limit_reached beyond). */
-export const MAX_SUBSCRIPTIONS = 50;
 
 export interface NewSubscription {
   url: string;
@@ -34,6 +32,8 @@ export interface WebhookServiceDeps {
   /** Sends a signed `webhook.ping` now. */
   ping: (target: Pick<LiveSubscription, 'url' | 'secret'>, body: Buffer, eventId: string) => Promise<AttemptResult>;
   now?: () => number;
+  /** Subscriptions per workspace (422 limit_reached beyond). */
+  maxSubscriptions: number;
 }
 
 export function createWebhookService(deps: WebhookServiceDeps) {
@@ -52,9 +52,12 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       authorize(principal, 'webhooks:manage', { orgId: principal.orgId });
       checkChannel(deps.engine, principal, input.channelId);
       const url = await checkUrl(input.url, deps);
-      if ((await deps.store.countSubscriptions(principal.orgId)) >= MAX_SUBSCRIPTIONS) {
-        throw new AppError('limit_reached', `A workspace has at most ${MAX_SUBSCRIPTIONS} webhook subscriptions.`);
-      }
+      assertRoom(
+        await deps.store.countSubscriptions(principal.orgId),
+        deps.maxSubscriptions,
+        'A workspace has at most {limit} webhook subscriptions',
+        'ONAIR_LIMIT_WEBHOOKS_PER_WORKSPACE',
+      );
       const id = newId('wh');
       const secret = newSigningSecret();
       const record: SubscriptionRecord = {

@@ -36,6 +36,8 @@ export interface WebhookSettings {
   resolve?: Resolve | undefined;
   /** Tests only: certificates to trust besides the system's. */
   trustedCa?: string | undefined;
+  /** Subscriptions per workspace (ONAIR_LIMIT_WEBHOOKS_PER_WORKSPACE). */
+  maxSubscriptions: number;
 }
 
 export interface WebhookRecorder {
@@ -97,6 +99,7 @@ export function createWebhooks(
   const ping = (target: { url: string; secret: string }, body: Buffer, eventId: string): Promise<AttemptResult> =>
     sendAttempt(target, { eventId, type: 'webhook.ping', body }, sendOptions);
   const service = createWebhookService({
+    maxSubscriptions: settings.maxSubscriptions,
     store: deps.store,
     engine: deps.engine,
     box,

@@ -63,6 +63,8 @@ export class RenderClient {
   synced = false;
   /** Frames whose `prev` did not match: each one made the client ask for a resync. */
   gaps = 0;
+  /** Payload bytes of every message received. */
+  bytesReceived = 0;
   snapshots = 0;
   /** Triggers fired in the frames applied, in order (a snapshot never replays them). */
   readonly fired: FiredTrigger[] = [];
@@ -73,7 +75,10 @@ export class RenderClient {
     // A socket error also closes it; tests look at the close code, so the error itself needs no handler.
     ws.on('error', () => undefined);
     // Text messages arrive as Buffers (the default binaryType).
-    ws.on('message', (data: Buffer) => this.receive(JSON.parse(data.toString('utf8')) as ServerMessage));
+    ws.on('message', (data: Buffer) => {
+      this.bytesReceived += data.byteLength;
+      this.receive(JSON.parse(data.toString('utf8')) as ServerMessage);
+    });
     this.closed = new Promise((resolve) => {
       ws.on('close', (code, reason) => {
         resolve({ code, reason: reason.toString() });
@@ -110,6 +115,11 @@ export class RenderClient {
 
   sendText(text: string): void {
     this.ws.send(text);
+  }
+
+  /** Sends a binary frame (the server takes JSON text only). */
+  sendBinary(data: Uint8Array): void {
+    this.ws.send(data, { binary: true });
   }
 
   /** Stops reading from the socket (the server's send buffer fills up); resume() reads again. */
@@ -240,4 +250,16 @@ export function isFrame(m: ServerMessage): m is FrameMessage {
 
 export function isSnapshot(m: ServerMessage): m is SnapshotMessage {
   return m.type === 'snapshot';
+}
+
+/**
+ * Open WebSocket connections by kind (output, key, session), as the server counts them: its `onair_connections`
+ * gauge at GET /metrics (served without a token unless ONAIR_METRICS_TOKEN is set). A connection leaves the count
+ * when the server closes it, whether or not the client has read the close yet.
+ */
+export async function openConnections(baseUrl: string): Promise<Record<string, number>> {
+  const text = await (await fetch(new URL('/metrics', baseUrl))).text();
+  const open: Record<string, number> = {};
+  for (const match of text.matchAll(/^onair_connections\{kind="(\w+)"\} (\d+)$/gm)) open[match[1]!] = Number(match[2]);
+  return open;
 }

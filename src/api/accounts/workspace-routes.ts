@@ -1,6 +1,7 @@
 /** Workspaces (docs/api.md, "Accounts"): session users only. Members and invitations: member-routes.ts. */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { AppError } from '../../errors.js';
+import { assertRoom } from '../../limits/resource-limits.js';
 import { newId } from '../../ids.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { json, listOf } from '../schemas/common.js';
@@ -25,6 +26,13 @@ export function workspaceRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     async (c) => {
       const p = c.get('principal');
       if (p.kind !== 'user') throw new AppError('forbidden', 'This needs a dashboard session.');
+      const owned = (await userWorkspaces(accounts, p.userId)).filter((w) => w.role === 'owner').length;
+      assertRoom(
+        owned,
+        deps.limits.workspacesPerAccount,
+        'An account owns at most {limit} workspaces',
+        'ONAIR_LIMIT_WORKSPACES_PER_ACCOUNT',
+      );
       const org = { id: newId('org'), name: c.req.valid('json').name, createdAt: new Date().toISOString() };
       await accounts.insertOrg(org);
       await accounts.insertMembership({ userId: p.userId, orgId: org.id, role: 'owner', createdAt: org.createdAt });

@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { ChannelRecord, FrameRate } from '../../engine/index.js';
 import { AppError } from '../../errors.js';
+import { assertRoom } from '../../limits/resource-limits.js';
 import { newId, newOutputToken } from '../../ids.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { routeDefiner } from '../route.js';
@@ -32,6 +33,13 @@ export function channelRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
       if (principal.kind !== 'output' && principal.channelIds) {
         throw new AppError('forbidden', 'A channel-locked key cannot create channels.');
       }
+      const max = deps.limits.channelsPerWorkspace;
+      assertRoom(
+        (await store.listChannels(principal.orgId, { limit: max })).length,
+        max,
+        'A workspace has at most {limit} channels',
+        'ONAIR_LIMIT_CHANNELS_PER_WORKSPACE',
+      );
       const now = new Date().toISOString();
       const record: ChannelRecord = {
         id: newId('ch'),

@@ -2,6 +2,7 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { assertWithin, mintKey } from '../../auth/mint-key.js';
 import { PERMISSIONS, type Grant, type Principal } from '../../auth/permissions.js';
 import { AppError } from '../../errors.js';
+import { assertRoom } from '../../limits/resource-limits.js';
 import type { ApiKeyRecord, Store } from '../../store/store.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { routeDefiner } from '../route.js';
@@ -115,6 +116,12 @@ export function keyRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
           });
         }
       }
+      assertRoom(
+        await store.countActiveKeys(principal.orgId),
+        deps.limits.keysPerWorkspace,
+        'A workspace has at most {limit} API keys that are not revoked',
+        'ONAIR_LIMIT_KEYS_PER_WORKSPACE',
+      );
       const { record, secret } = mintKey(principal.orgId, { ...body, permissions: body.permissions });
       await store.insertKey(record);
       return c.json({ ...keyView(record), secret }, 201);

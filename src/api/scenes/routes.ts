@@ -1,5 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { newId } from '../../ids.js';
+import { assertRoom } from '../../limits/resource-limits.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { isDryRun, routeDefiner } from '../route.js';
 import { ChannelIdParam, ListQuery, listOf, page, json } from '../schemas/common.js';
@@ -55,6 +56,12 @@ export function sceneRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     async (c) => {
       const { id } = c.req.valid('param');
       const dry = isDryRun(c.req.valid('query').dryRun);
+      assertRoom(
+        engine.scenes(id).length,
+        deps.limits.scenesPerChannel,
+        'A channel has at most {limit} scenes',
+        'ONAIR_LIMIT_SCENES_PER_CHANNEL',
+      );
       const scene = sceneToCreate(engine, id, c.req.valid('json'), dry ? DRY_RUN_SCENE_ID : newId('sc'));
       if (dry) return c.json(sceneView(scene), 200);
       await store.insertScene(scene);

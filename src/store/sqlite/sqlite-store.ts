@@ -183,6 +183,10 @@ export class SqliteStore implements Store {
     return (this.st.countKeys.get() as { n: number }).n;
   }
 
+  async countActiveKeys(orgId: string): Promise<number> {
+    return (this.st.countActiveKeys.get(orgId) as { n: number }).n;
+  }
+
   async touchKey(id: string, at: string): Promise<void> {
     this.st.touchKey.run(at, id);
   }

@@ -18,6 +18,7 @@ export function prepareStatements(db: Database.Database) {
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
     keyByHash: p('SELECT * FROM api_keys WHERE hash = ?'),
     countKeys: p('SELECT count(*) AS n FROM api_keys'),
+    countActiveKeys: p('SELECT count(*) AS n FROM api_keys WHERE org_id = ? AND revoked_at IS NULL'),
     touchKey: p('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
     keyById: p('SELECT * FROM api_keys WHERE id = ?'),
     listKeys: p('SELECT * FROM api_keys WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?'),

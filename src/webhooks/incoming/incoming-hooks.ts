@@ -10,6 +10,7 @@ import type { Engine } from '../../engine/index.js';
 import { AppError, toProblem } from '../../errors.js';
 import { newId, randomBase62, sha256Hex } from '../../ids.js';
 import { admit } from '../../limits/enforce.js';
+import { assertRoom } from '../../limits/resource-limits.js';
 import type { RateLimiter } from '../../limits/rate-limiter.js';
 import { applyHookPost, perform } from '../../operations/index.js';
 import type { HookDeliveryRecord, IncomingHookRecord, IncomingHookStore } from '../../store/incoming-hook-store.js';
@@ -17,8 +18,7 @@ import type { SecretBox } from '../secret-box.js';
 import { newSigningSecret } from '../signature.js';
 import { mapPayload } from './hook-mapping.js';
 
-/** Hooks per channel (422 limit_reached beyond), and posts each keeps in its log. */
-export const MAX_HOOKS_PER_CHANNEL = 20;
+/** Posts each hook keeps in its log. */
 export const LOG_KEEP = 50;
 const PAYLOAD_CAP = 2048;
 const SIGNATURE_TOLERANCE_S = 300;
@@ -52,6 +52,8 @@ export interface IncomingHooksDeps {
   limiter: RateLimiter;
   box: SecretBox;
   now?: () => number;
+  /** Hooks per channel (422 limit_reached beyond). */
+  maxHooksPerChannel: number;
 }
 
 export function createIncomingHooks(deps: IncomingHooksDeps) {
@@ -77,9 +79,12 @@ export function createIncomingHooks(deps: IncomingHooksDeps) {
       authorize(principal, 'channels:write', { orgId, channelId });
       const mapping = s.mapping ?? {};
       checkMapping(deps.engine, channelId, mapping);
-      if ((await deps.store.listHooks(channelId)).length >= MAX_HOOKS_PER_CHANNEL) {
-        throw new AppError('limit_reached', `A channel has at most ${MAX_HOOKS_PER_CHANNEL} incoming webhooks.`);
-      }
+      assertRoom(
+        (await deps.store.listHooks(channelId)).length,
+        deps.maxHooksPerChannel,
+        'A channel has at most {limit} incoming webhooks',
+        'ONAIR_LIMIT_INCOMING_HOOKS_PER_CHANNEL',
+      );
       const id = newId('hook');
       const token = randomBase62(32);
       const secret = s.requireSignature ? newSigningSecret() : null;

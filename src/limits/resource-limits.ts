@@ -1,0 +1,43 @@
+/**
+ * How much of each thing one workspace, channel or account may have (docs/api.md, "Limits"). The defaults fit a
+ * large league; each is an ONAIR_LIMIT_* setting. Beyond a count limit a create answers 422 limit_reached, naming
+ * the limit and its value, and nothing is created.
+ */
+import { AppError } from '../errors.js';
+
+export interface ResourceLimits {
+  channelsPerWorkspace: number;
+  scenesPerChannel: number;
+  /** Keys not revoked. */
+  keysPerWorkspace: number;
+  webhooksPerWorkspace: number;
+  incomingHooksPerChannel: number;
+  /** Workspaces an account owns (it may be a member of more, by invitation). */
+  workspacesPerAccount: number;
+  /** Creates, changes and deletes (the creates bucket) by one dashboard user, over all their workspaces. */
+  createsPerAccountPerMinute: number;
+  /** The same from one client address, whoever sends them. */
+  createsPerAddressPerMinute: number;
+  /** Days the event log keeps. */
+  eventDays: number;
+}
+
+export const DEFAULT_LIMITS: ResourceLimits = {
+  channelsPerWorkspace: 500,
+  scenesPerChannel: 100,
+  keysPerWorkspace: 500,
+  webhooksPerWorkspace: 50,
+  incomingHooksPerChannel: 20,
+  workspacesPerAccount: 20,
+  createsPerAccountPerMinute: 120,
+  createsPerAddressPerMinute: 300,
+  eventDays: 7,
+};
+
+/** Throws 422 limit_reached when `count` things already fill `limit` ("A workspace has at most 500 channels."). */
+export function assertRoom(count: number, limit: number, sentence: string, setting: string): void {
+  if (count < limit) return;
+  throw new AppError('limit_reached', `${sentence.replace('{limit}', String(limit))} (${setting}).`, {
+    extra: { limit, setting },
+  });
+}

@@ -1,0 +1,19 @@
+/** What the render socket keeps per connection (uWS user data): copied at the upgrade, never a uWS object. */
+import type { Principal } from '../auth/permissions.js';
+import type { ErrorBudget } from './error-budget.js';
+
+export interface SocketData {
+  principal: Principal;
+  channelId: string;
+  /** The client's address as the connection limits count it (socket-limits.ts). */
+  address: string;
+  closed: boolean;
+  /** Per-connection id, for per-connection limits. */
+  connectionId: number;
+  /** A dashboard session's Cookie header, copied at the upgrade: its ops are authorized afresh each time. */
+  cookie?: string | undefined;
+  /** Bytes of the last snapshot sent, allowed on top of the slow-consumer cap until it has drained below it. */
+  snapshotGrace: number;
+  /** Error replies in the rolling window; made at the connection's first error. */
+  errors?: ErrorBudget | undefined;
+}
