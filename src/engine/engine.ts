@@ -278,7 +278,7 @@ export class Engine {
       written = await this.deps.committer.commitTick(frame, changes);
     } catch (err) {
       this.deps.onTickError?.(err, { frame });
-      this.refuse(changes);
+      this.refuse(changes, err);
       return;
     } finally {
       g.inflight = null;
@@ -294,11 +294,17 @@ export class Engine {
     void flushed.finally(() => this.flushing.delete(flushed));
   }
 
-  /** A failed write: ops are refused (their callers retry); scene and format changes are tried again. */
-  private refuse(changes: ChannelChange[]): void {
-    const refusal = new AppError('unavailable', 'Storage refused the write; nothing was applied. Retry shortly.', {
-      retryAfter: 1,
-    });
+  /**
+   * A failed write: ops are refused (their callers retry); scene and format changes are tried again. The store's
+   * own `unavailable` (a full disk, a read-only one) is passed on as it is: it says what happened.
+   */
+  private refuse(changes: ChannelChange[], cause: unknown): void {
+    const refusal =
+      cause instanceof AppError && cause.code === 'unavailable'
+        ? cause
+        : new AppError('unavailable', 'Storage refused the write; nothing was applied. Retry shortly.', {
+            retryAfter: 1,
+          });
     for (const c of changes) {
       for (const a of c.acks) a.pending.reject(refusal);
       const rt = this.channels.get(c.channelId);

@@ -1,6 +1,6 @@
 /**
  * Storage: how long each tick's write and each flush of the WAL take, and whether the store still
- * confirms writes (once it fails it stays failed until a restart: see Store.failure()).
+ * accepts writes (Store.failure(): a full disk ends when space is freed, anything else at a restart).
  */
 import { Gauge, Histogram, type Registry } from 'prom-client';
 import type { StoreTimings } from '../store/sqlite/sqlite-store.js';
@@ -26,7 +26,7 @@ export function storageMetrics(registry: Registry, failure: () => string | null)
   });
   new Gauge({
     name: 'onair_storage_failed',
-    help: '1 once the disk failed to confirm a write: writes are refused until a restart; else 0',
+    help: '1 while storage refuses writes (a full disk until space is freed, a failure until a restart); else 0',
     registers,
     collect() {
       this.set(failure() ? 1 : 0);

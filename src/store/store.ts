@@ -74,8 +74,10 @@ export interface EventPage {
 export interface Store extends TickCommitter {
   close(): Promise<void>;
   /**
-   * Why writes can no longer be confirmed durable (the store refuses to acknowledge any more), or null.
-   * Health checks report it; the cure is a restart, which recovers from what is on disk.
+   * Why the store refuses writes, or null: the disk is full, read-only or failing, or a flush could not be
+   * confirmed. Meanwhile every write rejects with AppError `unavailable` and reads go on. Health checks report it.
+   * A full disk ends by itself once space is freed; anything else lasts until a restart, which recovers from
+   * what is on disk.
    */
   failure(): string | null;
   readonly accounts: AccountStore;

@@ -27,7 +27,7 @@ export class SecretBox {
     if (material !== undefined) return { box: SecretBox.fromMaterial(material), created: false };
     const file = path.join(dataDir, KEY_FILE);
     try {
-      fs.writeFileSync(file, `${crypto.randomBytes(32).toString('hex')}\n`, { flag: 'wx', mode: 0o600 });
+      createDurably(file, `${crypto.randomBytes(32).toString('hex')}\n`);
       return { box: SecretBox.fromMaterial(fs.readFileSync(file, 'utf8').trim()), created: true };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -58,5 +58,32 @@ export class SecretBox {
     decipher.setAAD(Buffer.from(boundTo));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+  }
+}
+
+/**
+ * Creates `file` with `text` (mode 0600) unless it exists (EEXIST), so that a crash or a failing disk right after
+ * never leaves it empty or half written: the text is synced in a temporary file, linked into place (atomic, and
+ * refused if the file exists), and the directory synced.
+ */
+function createDurably(file: string, text: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  const fd = fs.openSync(temp, 'w', 0o600);
+  try {
+    fs.writeSync(fd, text);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    fs.linkSync(temp, file);
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+  const dir = fs.openSync(path.dirname(file), 'r');
+  try {
+    fs.fsyncSync(dir);
+  } finally {
+    fs.closeSync(dir);
   }
 }

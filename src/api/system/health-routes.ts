@@ -9,7 +9,7 @@ import type { ApiDeps, ApiEnv, Health } from '../env.js';
 const UNAVAILABLE: Record<Exclude<Health, 'ready'>, string> = {
   starting: 'The server is starting.',
   draining: 'The server is draining.',
-  storage_failed: 'Storage can no longer confirm writes on disk; restart the server (see its log).',
+  storage_failed: 'Storage refuses writes (reads and output pages keep working).',
 };
 
 export function healthRoutes(deps: ApiDeps): Hono<ApiEnv> {
@@ -24,7 +24,8 @@ export function healthRoutes(deps: ApiDeps): Hono<ApiEnv> {
     };
     if (health === 'ready') return c.json({ ok: true, status: health, ...report }, 200);
     // The problem's own `status` is the HTTP status, so the health goes under `health`.
-    throw new AppError('unavailable', UNAVAILABLE[health], { retryAfter: 1, extra: { health, ...report } });
+    const why = health === 'storage_failed' ? ` ${deps.store.failure() ?? ''}`.trimEnd() : '';
+    throw new AppError('unavailable', UNAVAILABLE[health] + why, { retryAfter: 1, extra: { health, ...report } });
   });
 
   app.get('/metrics', async (c) => {

@@ -31,7 +31,7 @@ const checkpoint = () => {
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
   } catch (err) {
-    parentPort.postMessage({ error: String(err && err.message) });
+    parentPort.postMessage({ error: String(err && err.message), code: err && err.code });
   }
 };
 // Nothing runs until the main thread says it wrote: an idle server has no timer here.
@@ -88,8 +88,9 @@ export class Checkpointer {
       this.failed = true;
       options.onFailure(err);
     };
-    this.worker.on('message', (msg: { error?: string; checkpointed?: boolean }) => {
-      if (msg.error) fail(new Error(`WAL checkpoint failed: ${msg.error}`));
+    this.worker.on('message', (msg: { error?: string; code?: string; checkpointed?: boolean }) => {
+      // A full disk passes (storage-faults.ts): the next write asks again, and checkpoints resume with the room.
+      if (msg.error && !msg.code?.startsWith('SQLITE_FULL')) fail(new Error(`WAL checkpoint failed: ${msg.error}`));
       if (msg.checkpointed) this.requested = false;
     });
     this.worker.on('error', fail);

@@ -59,15 +59,26 @@ export class DataDirLock {
       if (isBusy(err)) throw new DataDirInUseError(dataDir, readHolder(dataDir));
       throw err;
     }
-    writeHolder(dataDir);
+    try {
+      writeHolder(dataDir);
+    } catch (err) {
+      // A full or read-only disk: the start fails, and gives the lock back.
+      db.close();
+      throw err;
+    }
     return new DataDirLock(db, dataDir);
   }
 
   /** Gives the directory back; safe to call twice. */
   release(): void {
     if (!this.db.open) return;
-    // The pid file goes first: while the lock is held, nobody else writes it.
-    fs.rmSync(path.join(this.dataDir, HOLDER_FILE), { force: true });
+    // The pid file goes first: while the lock is held, nobody else writes it. On a file system gone read-only it
+    // stays: it only names a holder, and the next start writes its own.
+    try {
+      fs.rmSync(path.join(this.dataDir, HOLDER_FILE), { force: true });
+    } catch {
+      // left for the next start to overwrite
+    }
     this.db.close();
   }
 }
@@ -81,8 +92,18 @@ function writeHolder(dataDir: string): void {
   const holder: Holder = { pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() };
   const file = path.join(dataDir, HOLDER_FILE);
   const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, `${JSON.stringify(holder)}\n`);
-  fs.renameSync(temp, file);
+  try {
+    fs.writeFileSync(temp, `${JSON.stringify(holder)}\n`);
+    fs.renameSync(temp, file);
+  } catch (err) {
+    // On a full disk, no empty temporary file is left behind by each start that fails.
+    try {
+      fs.rmSync(temp, { force: true });
+    } catch {
+      // a read-only file system, where it could not be made either
+    }
+    throw err;
+  }
 }
 
 /** The holder as it described itself; null when it has not written its file yet or the file is damaged. */

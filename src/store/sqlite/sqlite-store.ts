@@ -3,12 +3,15 @@
  * one transaction. Every write survives a process crash or kill -9 once written. With `synchronous: 'full'`
  * it also survives a power cut before it is acknowledged: other writes sync inside SQLite; a tick is
  * written without syncing and flushed by WalFlusher off the event loop (several ticks share a flush).
- * Checkpoints run on a worker thread (Checkpointer), never inside a tick.
+ * Checkpoints run on a worker thread (Checkpointer), never inside a tick. Every statement goes through
+ * StorageFaults (./storage-faults.ts): a disk that is full, read-only or failing turns writes into 503
+ * `unavailable` and reports the failure, while reads go on.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel, TickWrite } from '../../engine/index.js';
+import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ClockState, SceneDefinition } from '../../protocol/index.js';
 import type { ApiKeyRecord, EventPage, EventQuery, OrgRecord, Page, Store } from '../store.js';
@@ -22,6 +25,7 @@ import { SqliteIncomingHooks } from './sqlite-incoming-hooks.js';
 import { SqliteWebhooks } from './sqlite-webhooks.js';
 import { placeholders, RowBatch } from './row-batch.js';
 import { prepareStatements, type Statements } from './statements.js';
+import { guardDatabase, StorageFaults } from './storage-faults.js';
 import { WalFlusher } from './wal-flush.js';
 import {
   liveFromRow,
@@ -47,6 +51,7 @@ export interface SqliteStoreOptions {
 
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
+  private readonly faults: StorageFaults;
   readonly accounts: SqliteAccounts;
   readonly webhooks: SqliteWebhooks;
   readonly incomingHooks: SqliteIncomingHooks;
@@ -77,14 +82,17 @@ export class SqliteStore implements Store {
       // A WAL grown by a burst is cut back to this size when it is next reset.
       this.db.pragma('journal_size_limit = 67108864');
       migrate(this.db);
-      this.st = prepareStatements(this.db);
-      this.accounts = new SqliteAccounts(this.db);
-      this.tickWrites = tickWriteBatches(this.db);
-      this.events = new EventLog(this.db);
-      this.webhooks = new SqliteWebhooks(this.db, this.events);
-      this.incomingHooks = new SqliteIncomingHooks(this.db);
-      this.idempotency = new SqliteIdempotency(this.db);
-      this.commitTx = this.db.transaction((changes: readonly ChannelChange[]) => this.writeTick(changes));
+      this.faults = new StorageFaults(this.db, options.dataDir);
+      // Everything below runs its statements through the faults' guard.
+      const guarded = guardDatabase(this.db, this.faults);
+      this.st = prepareStatements(guarded);
+      this.accounts = new SqliteAccounts(guarded);
+      this.tickWrites = tickWriteBatches(guarded);
+      this.events = new EventLog(guarded);
+      this.webhooks = new SqliteWebhooks(guarded, this.events);
+      this.incomingHooks = new SqliteIncomingHooks(guarded);
+      this.idempotency = new SqliteIdempotency(guarded);
+      this.commitTx = guarded.transaction((changes: readonly ChannelChange[]) => this.writeTick(changes));
       this.flusher = synchronous === 'FULL' ? WalFlusher.open(`${file}-wal`) : null;
       this.db.pragma('wal_autocheckpoint = 0');
       this.checkpointer = new Checkpointer({
@@ -104,6 +112,7 @@ export class SqliteStore implements Store {
 
   close(): Promise<void> {
     this.closing ??= (async () => {
+      this.faults.close();
       await this.checkpointer.stop();
       await this.flusher?.close();
       this.db.close();
@@ -113,7 +122,7 @@ export class SqliteStore implements Store {
   }
 
   failure(): string | null {
-    return this.flusher?.failure()?.message ?? null;
+    return this.faults.failure() ?? this.flusher?.failure()?.message ?? null;
   }
 
   /** For metrics: the listener the tick-write and WAL-flush durations go to (the last one set). */
@@ -127,9 +136,14 @@ export class SqliteStore implements Store {
 
   commitTick(_frame: number, changes: readonly ChannelChange[]): TickWrite {
     const started = performance.now();
+    const written = this.faults.writeTick(() => this.writeAndFlush(changes));
+    this.written(started);
+    return written;
+  }
+
+  private writeAndFlush(changes: readonly ChannelChange[]): TickWrite {
     if (!this.flusher) {
       this.commitTx(changes);
-      this.written(started);
       return;
     }
     this.st.unsynced.run();
@@ -138,8 +152,9 @@ export class SqliteStore implements Store {
     } finally {
       this.st.synced.run();
     }
-    this.written(started);
-    return { durable: this.flusher.flush() };
+    const durable = this.flusher.flush();
+    void durable.catch((err: Error) => this.faults.unflushed(err.message));
+    return { durable };
   }
 
   /** After a tick's transaction. A listener that throws must not turn a committed tick into a failed one. */
@@ -187,8 +202,13 @@ export class SqliteStore implements Store {
     return (this.st.countActiveKeys.get(orgId) as { n: number }).n;
   }
 
+  /** lastUsedAt is a hint: a disk that refuses it must not refuse the request that used the key. */
   async touchKey(id: string, at: string): Promise<void> {
-    this.st.touchKey.run(at, id);
+    try {
+      this.st.touchKey.run(at, id);
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'unavailable')) throw err;
+    }
   }
 
   async getKey(id: string): Promise<ApiKeyRecord | undefined> {
