@@ -92,12 +92,16 @@ export function idempotency(deps: IdempotencyDeps): MiddlewareHandler<ApiEnv> {
           const value = res.headers.get(name);
           if (value !== null) headers[name] = value;
         }
-        await deps.store.complete(scope, key, {
-          status: res.status,
-          headers,
-          body: text.length === 0 ? '' : deps.box.seal(text, `${scope}\n${key}`),
-        });
+        // The request took effect: its answer goes out even if storage refuses to keep it (a full disk). The
+        // claim then stays pending, and a retry with the key gets 409 rather than a second create.
         kept = true;
+        await deps.store
+          .complete(scope, key, {
+            status: res.status,
+            headers,
+            body: text.length === 0 ? '' : deps.box.seal(text, `${scope}\n${key}`),
+          })
+          .catch((err: unknown) => c.get('log').warn({ err }, 'could not keep the answer of an idempotent request'));
       }
     } finally {
       if (!kept) await deps.store.release(scope, key);
