@@ -109,8 +109,8 @@ it('closes a paused renderer past the limit with 4100, and a reconnect restores 
   });
   // Nothing was dropped before the close: every frame it got follows the previous one.
   expect(slow.gaps).toBe(0);
-  // It was not fed the whole flood: the server stopped buffering for it.
-  expect(slow.messages.length).toBeLessThan(applied);
+  // It was not fed the whole flood: the server stopped buffering for it before the last frame. (Counting messages
+  // says nothing here: frames coalesce the patches of one tick.)
   expect(slow.mirror!.frame).toBeLessThan(final.frame);
 
   const again = await connect({ token });

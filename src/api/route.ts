@@ -48,9 +48,19 @@ const IdempotencyHeaders = z.object({
   }),
 });
 
-function withIdempotency<R extends Pick<RouteConfig, 'method' | 'request'>>(config: R): R {
+function withIdempotency<R extends Pick<RouteConfig, 'method' | 'request' | 'responses'>>(config: R): R {
   if (config.method !== 'post') return config;
-  return { ...config, request: { ...config.request, headers: IdempotencyHeaders } };
+  return {
+    ...config,
+    request: { ...config.request, headers: IdempotencyHeaders },
+    responses: { 409: problem('conflict (an Idempotency-Key reused, or still running)'), ...config.responses },
+  };
+}
+
+/** Creating routes can meet a count limit (docs/api.md, "Limits"). */
+function withLimits<R extends Pick<RouteConfig, 'method' | 'responses'>>(config: R, bucket: BucketName | null): R {
+  if (config.method !== 'post' || bucket !== 'creates') return config;
+  return { ...config, responses: { 422: problem('limit_reached or endpoint_refused'), ...config.responses } };
 }
 const SESSION_SECURITY: Record<string, string[]>[] = [{ session: [] }];
 
@@ -156,7 +166,7 @@ export function routeDefiner(deps: Pick<ApiDeps, 'engine' | 'limiter' | 'limits'
     config: R,
   ) =>
     createRoute({
-      ...withIdempotency(config),
+      ...withLimits(withIdempotency(config), rule.bucket),
       [PERMISSION_EXTENSION]: rule.permission,
       [BUCKET_EXTENSION]: rule.bucket,
       ...(rule.dryRunBucket === undefined ? {} : { [DRY_RUN_BUCKET_EXTENSION]: rule.dryRunBucket }),
@@ -222,7 +232,7 @@ export function accountRouteDefiner(deps: Pick<ApiDeps, 'limiter' | 'limits'>) {
     config: R,
   ) =>
     createRoute({
-      ...config,
+      ...withLimits(access === 'public' ? config : withIdempotency(config), bucket),
       [PERMISSION_EXTENSION]: access,
       [BUCKET_EXTENSION]: bucket ?? 'none',
       ...(access === 'public' ? {} : { security: access === 'authenticated' ? SECURITY : SESSION_SECURITY }),

@@ -36,10 +36,30 @@ export function createHttpBridge(options: BridgeOptions) {
     res.onAborted(() => {
       state.aborted = true;
     });
+    // Nothing a client sends may throw out of this callback: uWS would take the process down with it.
+    try {
+      bridge(res, req, state);
+    } catch (err) {
+      const refusal = err instanceof AppError ? err : new AppError('invalid_request', 'The request could not be read.');
+      if (!(err instanceof AppError)) options.onError(err);
+      refuse(res, state, options.problem(refusal, requestIdFrom(null)));
+    }
+  };
+
+  function bridge(res: HttpResponse, req: HttpRequest, state: { aborted: boolean }): void {
     const method = req.getCaseSensitiveMethod().toUpperCase();
     const query = req.getQuery();
     const headers = new Headers();
-    req.forEach((key, value) => headers.append(key, value));
+    req.forEach((key, value) => {
+      try {
+        headers.append(key, value);
+      } catch {
+        // uWS hands bytes that are not UTF-8 over as U+FFFD, which a Fetch header cannot hold.
+        throw new AppError('invalid_request', `Header ${key}: its value must be ASCII (or Latin-1) text.`, {
+          errors: [{ path: `header ${key}`, message: 'not ASCII or Latin-1 text' }],
+        });
+      }
+    });
     const url = `http://${headers.get('host') ?? 'localhost'}${req.getUrl()}${query ? `?${query}` : ''}`;
     // Settled here so that answers made outside the app (413, 503) carry the same id the app would use.
     const requestId = requestIdFrom(headers.get('x-request-id'));
@@ -62,9 +82,9 @@ export function createHttpBridge(options: BridgeOptions) {
     if (Number(length ?? 0) > options.maxBodyBytes) return refuse(res, state, problem(tooLarge()));
 
     const dispatch = (body: Uint8Array<ArrayBuffer> | null) => {
-      const request = lightRequest(url, method, headers, body);
+      // Built inside the chain: a URL the client made unreadable (its Host) is an answer, never a throw.
       Promise.resolve()
-        .then(() => options.fetch(request))
+        .then(() => options.fetch(lightRequest(url, method, headers, body)))
         .then((response) => send(res, state, response, false))
         .catch((err: unknown) => {
           options.onError(err);
@@ -73,7 +93,7 @@ export function createHttpBridge(options: BridgeOptions) {
     };
     if (NO_BODY.has(method)) dispatch(null);
     else readBody(res, state, options.maxBodyBytes, () => problem(tooLarge()), dispatch);
-  };
+  }
 }
 
 function readBody(

@@ -70,7 +70,12 @@ export function parseClientMessage(text: string): ParsedMessage {
   const fields = { ...(raw as Record<string, unknown>) };
   delete fields.op;
   delete fields.id;
-  return { op, id, input: op === 'patch' ? patchInput(fields) : fields };
+  try {
+    return { op, id, input: op === 'patch' ? patchInput(fields) : fields };
+  } catch (err) {
+    // The reply names the op it refuses, so a client waiting for its id hears about it.
+    throw err instanceof AppError ? new ClientMessageError(id, err) : err;
+  }
 }
 
 /** A patch's inputs exactly as sent; any other field is a mistake worth naming. */

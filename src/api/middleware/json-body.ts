@@ -48,9 +48,33 @@ export function parseJsonBody(text: string, contentType: string | undefined): un
   if (!JSON_TYPE.test(contentType ?? '')) {
     throw new AppError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
   }
+  if (nestingDepth(text) > MAX_JSON_DEPTH) {
+    throw new AppError('invalid_request', `JSON nested more than ${MAX_JSON_DEPTH} levels deep.`);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
     throw new AppError('invalid_request', `Malformed JSON: ${(err as Error).message}`);
   }
+}
+
+/** Far deeper than any scene (groups nest 8 deep); deep enough nesting would overflow the stack downstream. */
+export const MAX_JSON_DEPTH = 64;
+
+/** The deepest nesting of arrays and objects in JSON text, strings skipped (a scan, no parse). */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
 }
