@@ -114,7 +114,10 @@ interface Arm {
 async function timedTick(store: SqliteStore, broker: MemoryBroker, changes: ChannelChange[]): Promise<number> {
   const t0 = performance.now();
   const written = store.commitTick(changes[0]!.frame, changes);
-  for (const c of changes) broker.publish(c.channelId, { kind: 'frame', message: toFrameMessage(c, Date.now()) });
+  for (const c of changes) {
+    const message = toFrameMessage(c, Date.now());
+    broker.publish(c.channelId, { kind: 'frame', message, buses: message });
+  }
   const us = (performance.now() - t0) * 1000;
   if (written) await written.durable;
   return us;

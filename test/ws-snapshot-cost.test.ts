@@ -1,6 +1,7 @@
 /**
- * What snapshots cost (docs/api.md, "Real-time WebSocket", "Ordering and resync", "Slow consumers"). A snapshot carries
- * every scene's whole definition: with 50 scenes of about 60 KB it is 3 MB, and a connection may ask for 10 in 10 s.
+ * What snapshots cost (docs/api.md, "Real-time WebSocket", "Ordering and resync", "Slow consumers"). A `scenes=all`
+ * snapshot carries every scene's whole definition: with 50 scenes of about 60 KB it is 3 MB, and a connection may ask
+ * for 10 in 10 s.
  * The server serialises a channel's scenes once per change, not once per snapshot; these tests check that what it
  * sends still follows every change, and that a connection asking for snapshots it does not read is closed with 4100
  * once they pile up, instead of the server queueing all of them.
@@ -13,13 +14,12 @@ import { openConnections, RenderClient, type SnapshotMessage, type WsAuth } from
 let server: TestServer;
 let call: Api;
 let channelId: string;
-let token: string;
 const clients: RenderClient[] = [];
 
 beforeEach(async () => {
   server = await startTestServer();
   call = api(server.url, server.key);
-  ({ channelId, token } = await createChannelWithScoreboard(call));
+  ({ channelId } = await createChannelWithScoreboard(call));
 });
 
 afterEach(async () => {
@@ -69,8 +69,8 @@ async function resync(client: RenderClient): Promise<SnapshotMessage> {
 
 const byId = <T extends { id: string }>(scenes: T[]) => [...scenes].sort((a, b) => a.id.localeCompare(b.id));
 
-it('sends snapshots whose scenes follow every change: added, replaced, renamed, deleted', async () => {
-  const renderer = await connect({ token });
+it('sends scenes=all snapshots whose scenes follow every change: added, replaced, renamed, deleted', async () => {
+  const renderer = await connect({ key: server.key, scenes: 'all' });
   const strap = await addScene('Strap', 8);
   expect(byId((await resync(renderer)).scenes)).toEqual(byId(await listedScenes()));
 
@@ -81,22 +81,22 @@ it('sends snapshots whose scenes follow every change: added, replaced, renamed, 
   expect(byId(afterPut.scenes)).toEqual(byId(await listedScenes()));
 
   expectStatus(await call('DELETE', `/v1/channels/${channelId}/scenes/${strap.id}`), 204);
-  const late = await connect({ token });
+  const late = await connect({ key: server.key, scenes: 'all' });
   expect(byId(late.mirror ? Object.values(late.mirror.scenes) : [])).toEqual(byId(await listedScenes()));
   expect(byId((await resync(renderer)).scenes)).toEqual(byId(await listedScenes()));
 });
 
 it('closes a connection with 4100 when the snapshots it asks for pile up unread', async () => {
   for (let i = 0; i < 50; i++) await addScene(`Scene ${i}`, 60);
-  const reader = await connect({ token });
+  const reader = await connect({ key: server.key, scenes: 'all' });
   const snapshotBytes = reader.bytesReceived;
   expect(snapshotBytes).toBeGreaterThan(2_900_000);
 
   // A reader that asks and asks but reads nothing: 10 resyncs (the most allowed) would be 30 MB.
-  const greedy = await connect({ token });
+  const greedy = await connect({ key: server.key, scenes: 'all' });
   greedy.pause();
   for (let i = 0; i < 10; i++) greedy.send({ op: 'resync' });
-  await expect.poll(async () => (await openConnections(server.url)).output, { timeout: 10_000 }).toBe(1);
+  await expect.poll(async () => (await openConnections(server.url)).key, { timeout: 10_000 }).toBe(1);
 
   greedy.resume();
   expect(await greedy.closed).toEqual({ code: 4100, reason: 'slow consumer: reconnect and resync' });

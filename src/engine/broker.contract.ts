@@ -10,7 +10,8 @@ import type { Broker, BrokerMessage } from './broker.js';
 type Received = [channelId: string, frame: number][];
 
 function frame(channelId: string, n: number): BrokerMessage {
-  return { kind: 'frame', message: { type: 'frame', channelId, frame: n, prev: n - 1, serverTime: 0 } };
+  const message = { type: 'frame' as const, channelId, frame: n, prev: n - 1, serverTime: 0 };
+  return { kind: 'frame', message, buses: message };
 }
 
 /** Listener that records (channel, frame number) pairs. */

@@ -10,7 +10,11 @@
 import type { FrameMessage } from '../protocol/index.js';
 
 export type BrokerMessage =
-  | { kind: 'frame'; message: FrameMessage }
+  /**
+   * `message` is for connections that get every scene (`scenes=all`); `buses` for those that get only the scenes on
+   * program and preview (engine/scene-scope.ts): often the very same object.
+   */
+  | { kind: 'frame'; message: FrameMessage; buses: FrameMessage }
   /** Renderers of the channel must be disconnected: the token was rotated or the channel deleted. */
   | { kind: 'revoke'; reason: 'token_rotated' | 'channel_deleted' };
 

@@ -4,7 +4,7 @@
  * after the tick's changes are written, so a failed write leaves the channel as it was.
  */
 import { AppError } from '../errors.js';
-import type { ClockState, InputValue } from '../protocol/index.js';
+import type { ClockState, InputValue, SceneView } from '../protocol/index.js';
 import { busesOf, type SceneOnBus } from './buses.js';
 import type { ChannelChange } from './channel-change.js';
 import { currentClock } from './clocks.js';
@@ -69,6 +69,12 @@ export class ChannelRuntime {
   /** Where the scene is on air or cued, as of the last published tick. */
   busesOf(sceneId: string): SceneOnBus[] {
     return busesOf(sceneId, this.live.program, this.live.preview);
+  }
+
+  /** A scene as renderers get it. */
+  sceneView(sceneId: string): SceneView | undefined {
+    const s = this.scenes.get(sceneId);
+    return s && { id: s.id, name: s.name, definition: s.definition };
   }
 
   upsertScene(scene: SceneRecord): void {

@@ -6,7 +6,7 @@
  * queued work are visited, so idle channels cost nothing per tick. The tick never throws.
  */
 import { AppError } from '../errors.js';
-import type { SnapshotMessage } from '../protocol/index.js';
+import type { SceneScope, SnapshotMessage } from '../protocol/index.js';
 import type { Broker } from './broker.js';
 import { busesOf, EMPTY_BUS, type SceneOnBus } from './buses.js';
 import { opResult, toFrameMessage, type ChannelChange } from './channel-change.js';
@@ -17,6 +17,7 @@ import { frameRate, type FrameRate } from './frame-rate.js';
 import { assertCompatible, type InputRegistry } from './input-registry.js';
 import type { ChannelRecord, SceneRecord, StoredChannel } from './model.js';
 import type { Op, OpResult } from './ops.js';
+import { busesFrame } from './scene-scope.js';
 import { buildSnapshot, buildState, type ChannelState } from './snapshot.js';
 import type { TimeSource } from './time-source.js';
 
@@ -197,8 +198,9 @@ export class Engine {
     return this.runtime(channelId).queue.length;
   }
 
-  snapshot(channelId: string): SnapshotMessage {
-    return buildSnapshot(this.runtime(channelId), this.deps.time.now());
+  /** `scope`: which scene definitions it carries (engine/scene-scope.ts). */
+  snapshot(channelId: string, scope: SceneScope = 'all'): SnapshotMessage {
+    return buildSnapshot(this.runtime(channelId), this.deps.time.now(), scope);
   }
 
   state(channelId: string): ChannelState {
@@ -332,14 +334,14 @@ export class Engine {
 
   private publish(change: ChannelChange): void {
     const rt = this.channels.get(change.channelId);
+    const before = rt?.live ?? change.live;
     if (rt) rt.adopt(change);
     if (change.visible === false) return;
-    this.safely(change.frame, () =>
-      this.deps.broker.publish(change.channelId, {
-        kind: 'frame',
-        message: toFrameMessage(change, this.deps.time.now()),
-      }),
-    );
+    this.safely(change.frame, () => {
+      const message = toFrameMessage(change, this.deps.time.now());
+      const buses = busesFrame(message, before, change.live, (id) => rt?.sceneView(id));
+      this.deps.broker.publish(change.channelId, { kind: 'frame', message, buses });
+    });
   }
 
   private safely(frame: number, fn: () => void): void {

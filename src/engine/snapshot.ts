@@ -2,8 +2,16 @@
  * Whole-channel views: the WebSocket snapshot and the REST state (docs/api.md, "Channels" and "Real-time WebSocket").
  * Clocks are settled at the moment of the view: a countdown that reached zero reads stopped at zero.
  */
-import type { ClockState, InputValue, PreviewEntry, ProgramEntry, SnapshotMessage } from '../protocol/index.js';
+import type {
+  ClockState,
+  InputValue,
+  PreviewEntry,
+  ProgramEntry,
+  SceneScope,
+  SnapshotMessage,
+} from '../protocol/index.js';
 import type { ChannelRuntime } from './channel-runtime.js';
+import { scopedScenes } from './scene-scope.js';
 
 export interface ChannelState {
   channelId: string;
@@ -21,7 +29,7 @@ export interface ChannelState {
 }
 
 /** The snapshot's frame is the channel's last sent frame, so the next frame's `prev` matches it. */
-export function buildSnapshot(rt: ChannelRuntime, now: number): SnapshotMessage {
+export function buildSnapshot(rt: ChannelRuntime, now: number, scope: SceneScope): SnapshotMessage {
   const { record, live } = rt;
   return {
     type: 'snapshot',
@@ -33,7 +41,11 @@ export function buildSnapshot(rt: ChannelRuntime, now: number): SnapshotMessage 
     height: record.height,
     program: live.program,
     preview: live.preview,
-    scenes: [...rt.scenes.values()].map((s) => ({ id: s.id, name: s.name, definition: s.definition })),
+    scenes: scopedScenes(
+      scope,
+      [...rt.scenes.values()].map((s) => ({ id: s.id, name: s.name, definition: s.definition })),
+      live,
+    ),
     inputs: rt.effectiveInputs(),
     clocks: rt.clocks(Math.round(now)),
   };

@@ -42,6 +42,10 @@ export interface SnapshotMessage {
   /** What is on air, one entry per layer, sorted by layer. */
   program: ProgramEntry[];
   preview: PreviewEntry[];
+  /**
+   * Scene definitions: by default only the scenes on program or preview (what a renderer draws); every scene of
+   * the channel for a connection opened with `scenes=all` (docs/api.md, "Connecting").
+   */
   scenes: SceneView[];
   /** Effective value of every declared input (defaults filled in); clocks are in `clocks`. */
   inputs: Record<string, InputValue>;
@@ -65,8 +69,13 @@ export interface FrameMessage {
   /** ...unless the layer is listed here: a cut, drawn at once. */
   cutLayers?: number[];
   preview?: PreviewEntry[];
-  /** Scenes added or changed (an on-air scene whose definition changed is redrawn, without a transition). */
+  /**
+   * Scenes added or changed (an on-air scene whose definition changed is redrawn, without a transition). By default:
+   * scenes that came onto a bus in this frame, and on-bus scenes that changed. With `scenes=all`: every added or
+   * changed scene.
+   */
   scenes?: SceneView[];
+  /** Scenes deleted; by default also scenes that left both buses (the client may forget their definitions). */
   removedScenes?: string[];
   clocks?: Record<string, ClockState>;
   removedClocks?: string[];
@@ -103,6 +112,10 @@ export interface HeartbeatMessage {
 
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 export const HEARTBEAT_DEAD_AFTER_MS = 3 * HEARTBEAT_INTERVAL_MS;
+
+/** Which scene definitions a connection gets: those on the buses (the default), or every scene of the channel. */
+export type SceneScope = 'buses' | 'all';
+export const SCENE_SCOPES: readonly SceneScope[] = ['buses', 'all'];
 
 export type ServerMessage = SnapshotMessage | FrameMessage | AckMessage | ErrorMessage | HeartbeatMessage;
 

@@ -13,7 +13,7 @@ import type { Principal } from '../auth/permissions.js';
 import type { Broker, Engine } from '../engine/index.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { AppError, toProblem } from '../errors.js';
-import { CloseCode, HEARTBEAT_INTERVAL_MS, type ErrorMessage } from '../protocol/index.js';
+import { CloseCode, HEARTBEAT_INTERVAL_MS, type ErrorMessage, type SceneScope } from '../protocol/index.js';
 import { admitCustom } from '../limits/enforce.js';
 import { ErrorBudget } from './error-budget.js';
 import { admitsMore } from './slow-consumer.js';
@@ -70,7 +70,9 @@ export class SocketCounters {
 
 const KIND_OF: Record<Principal['kind'], ConnectionKind> = { output: 'output', key: 'key', user: 'session' };
 
-export const topicOf = (channelId: string) => `ch/${channelId}`;
+/** A channel's frames: `buses` connections subscribe to one topic, `scenes=all` connections to the other. */
+export const topicOf = (channelId: string, scope: SceneScope = 'buses') =>
+  scope === 'all' ? `ch/${channelId}/all` : `ch/${channelId}`;
 const HEARTBEAT_TOPIC = 'heartbeat';
 
 type Socket = WebSocket<SocketData>;
@@ -91,7 +93,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
   };
   const sendSnapshot = (ws: Socket, data: SocketData) => {
     if (!admitsMore(ws, data)) return;
-    const bytes = encoder.encode(deps.engine.snapshot(data.channelId));
+    const bytes = encoder.encode(deps.engine.snapshot(data.channelId, data.scenes), data.scenes);
     ws.send(bytes, false);
     data.snapshotGrace = bytes.byteLength;
     counters?.sent('snapshot', 1, bytes);
@@ -103,10 +105,10 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     send(ws, data, errorMessage(id, err), 'reply');
   };
   /** Publishes to every subscriber of a topic (uWS fans out natively) and counts one copy per subscriber. */
-  const publish = (topic: string, msg: object, kind: SentKind) => {
-    const text = JSON.stringify(msg);
+  const publish = (topic: string, msg: object, kind: SentKind, text = JSON.stringify(msg)) => {
     app.publish(topic, text, false);
     counters?.sent(kind, app.numSubscribers(topic), text);
+    return text;
   };
   /** Closes the slow consumers among these sockets before anything more is published to them. */
   const sweepSlow = (channel: Map<Socket, SocketData> | undefined) => {
@@ -139,7 +141,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       if (!channel) sockets.set(data.channelId, (channel = new Map<Socket, SocketData>()));
       channel.set(ws, data);
       // Subscribe and snapshot in one turn: no frame can fall between them.
-      ws.subscribe(topicOf(data.channelId));
+      ws.subscribe(topicOf(data.channelId, data.scenes));
       ws.subscribe(HEARTBEAT_TOPIC);
       sendSnapshot(ws, data);
     },
@@ -188,7 +190,9 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
   const unsubscribe = deps.broker.subscribe((channelId, msg) => {
     if (msg.kind === 'frame') {
       sweepSlow(sockets.get(channelId));
-      return publish(topicOf(channelId), msg.message, 'frame');
+      const text = publish(topicOf(channelId, 'buses'), msg.buses, 'frame');
+      publish(topicOf(channelId, 'all'), msg.message, 'frame', msg.buses === msg.message ? text : undefined);
+      return;
     }
     for (const [ws, data] of [...(sockets.get(channelId) ?? [])]) {
       if (msg.reason === 'channel_deleted') ws.end(CloseCode.channelDeleted, 'channel deleted');

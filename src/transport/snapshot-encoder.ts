@@ -8,7 +8,7 @@
  * A cached entry is reused only while the channel's scenes are the very same objects in the same order: the engine
  * replaces a scene's record when the scene changes (engine/channel-runtime.ts, upsertScene) and never edits one.
  */
-import type { SceneView, SnapshotMessage } from '../protocol/index.js';
+import type { SceneScope, SceneView, SnapshotMessage } from '../protocol/index.js';
 
 interface EncodedScenes {
   scenes: readonly SceneView[];
@@ -20,28 +20,30 @@ const CLOSE_BRACE = Buffer.from('}');
 export class SnapshotEncoder {
   private readonly byChannel = new Map<string, EncodedScenes>();
 
-  encode(snapshot: SnapshotMessage): Buffer {
+  /** `scope` keeps the two kinds of snapshot (engine/scene-scope.ts) apart in the cache. */
+  encode(snapshot: SnapshotMessage, scope: SceneScope = 'all'): Buffer {
     const { scenes, ...rest } = snapshot;
     const head = JSON.stringify(rest);
-    const scenesJson = this.scenesJson(snapshot.channelId, scenes);
+    const scenesJson = this.scenesJson(`${scope}/${snapshot.channelId}`, scenes);
     return Buffer.concat([Buffer.from(`${head.slice(0, -1)},"scenes":`), scenesJson, CLOSE_BRACE]);
   }
 
   /** Drops a channel's cached scenes (its last connection closed, or it was deleted). */
   forget(channelId: string): void {
-    this.byChannel.delete(channelId);
+    this.byChannel.delete(`buses/${channelId}`);
+    this.byChannel.delete(`all/${channelId}`);
   }
 
-  /** Channels with cached scenes, for tests. */
+  /** Cached scene lists (one per channel and scope), for tests. */
   size(): number {
     return this.byChannel.size;
   }
 
-  private scenesJson(channelId: string, scenes: readonly SceneView[]): Buffer {
-    const cached = this.byChannel.get(channelId);
+  private scenesJson(key: string, scenes: readonly SceneView[]): Buffer {
+    const cached = this.byChannel.get(key);
     if (cached && sameScenes(cached.scenes, scenes)) return cached.json;
     const json = Buffer.from(JSON.stringify(scenes));
-    this.byChannel.set(channelId, { scenes, json });
+    this.byChannel.set(key, { scenes, json });
     return json;
   }
 }

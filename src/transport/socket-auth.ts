@@ -11,9 +11,12 @@ import { authorize, type Principal } from '../auth/permissions.js';
 import type { Engine } from '../engine/index.js';
 import { AppError } from '../errors.js';
 import { assertSameOrigin } from '../http/same-origin.js';
+import { SCENE_SCOPES, type SceneScope } from '../protocol/index.js';
 
 export interface UpgradeRequest {
   channelId: string | null;
+  /** The `scenes` query parameter: which scene definitions the connection wants. */
+  scenes: string | null;
   token: string | null;
   authorization: string | undefined;
   protocols: string[];
@@ -25,6 +28,7 @@ export interface UpgradeRequest {
 export interface SocketGrant {
   principal: Principal;
   channelId: string;
+  scenes: SceneScope;
   /** The subprotocol to answer with ('' for none). */
   protocol: string;
 }
@@ -35,6 +39,7 @@ export async function authorizeUpgrade(req: UpgradeRequest, engine: Engine, auth
   const channelId = req.channelId;
   if (!channelId)
     throw new AppError('invalid_request', 'Name the channel: /v1/ws?channel=<channel id>&token=<output token>.');
+  const scenes = sceneScope(req.scenes);
   const bearer = req.protocols.find((p) => p.startsWith('bearer.'));
   const protocol = req.protocols.includes(SUBPROTOCOL) ? SUBPROTOCOL : (bearer ?? '');
   if (req.token !== null) {
@@ -42,7 +47,10 @@ export async function authorizeUpgrade(req: UpgradeRequest, engine: Engine, auth
     if (!record || !sameToken(record.outputToken, req.token)) {
       throw new AppError('unauthorized', 'The output token is not valid for this channel (it may have been rotated).');
     }
-    return { principal: { kind: 'output', orgId: record.orgId, channelId }, channelId, protocol };
+    // Output tokens are for renderers, which draw the buses: every scene of the channel is for keys and sessions.
+    if (scenes === 'all')
+      throw new AppError('forbidden', 'An output token gets the scenes on the buses only; scenes=all needs a key.');
+    return { principal: { kind: 'output', orgId: record.orgId, channelId }, channelId, scenes, protocol };
   }
   const orgId = engine.has(channelId) ? engine.channelRecord(channelId).orgId : '\u0000missing';
   const principal = bearer
@@ -51,7 +59,13 @@ export async function authorizeUpgrade(req: UpgradeRequest, engine: Engine, auth
       ? await auth.fromAuthorization(req.authorization)
       : await sessionPrincipal(req, orgId, auth);
   authorize(principal, 'channels:read', { orgId, channelId });
-  return { principal, channelId, protocol };
+  return { principal, channelId, scenes, protocol };
+}
+
+function sceneScope(given: string | null): SceneScope {
+  if (given === null) return 'buses';
+  if ((SCENE_SCOPES as readonly string[]).includes(given)) return given as SceneScope;
+  throw new AppError('invalid_request', `scenes must be one of: ${SCENE_SCOPES.join(', ')} (default buses).`);
 }
 
 /** The session's principal in the channel's workspace; a member of another workspace gets not_found. */

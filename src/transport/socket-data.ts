@@ -1,10 +1,13 @@
 /** What the render socket keeps per connection (uWS user data): copied at the upgrade, never a uWS object. */
 import type { Principal } from '../auth/permissions.js';
+import type { SceneScope } from '../protocol/index.js';
 import type { ErrorBudget } from './error-budget.js';
 
 export interface SocketData {
   principal: Principal;
   channelId: string;
+  /** Which scene definitions it is sent (engine/scene-scope.ts). */
+  scenes: SceneScope;
   /** The client's address as the connection limits count it (socket-limits.ts). */
   address: string;
   closed: boolean;

@@ -55,6 +55,7 @@ export function createUpgradeHandler(deps: UpgradeDeps) {
       const data: SocketData = {
         principal: grant.principal,
         channelId: grant.channelId,
+        scenes: grant.scenes,
         address: copied.address,
         closed: false,
         connectionId: ++connections,
@@ -82,6 +83,7 @@ function copyUpgrade(res: HttpResponse, req: HttpRequest, trustedProxies: Readon
   return {
     request: {
       channelId: params.get('channel'),
+      scenes: params.get('scenes'),
       token: params.get('token'),
       authorization: req.getHeader('authorization') || undefined,
       protocols: req

@@ -37,6 +37,8 @@ export interface WsAuth {
   key?: string;
   /** Other upgrade headers: a dashboard session's `cookie` and the page's `origin`. */
   headers?: Record<string, string>;
+  /** The `scenes` query parameter: which scene definitions the connection gets (default: the server's, `buses`). */
+  scenes?: string;
 }
 
 /** The upgrade was answered with an HTTP status instead of 101. */
@@ -50,10 +52,11 @@ export class UpgradeRefused extends Error {
   }
 }
 
-export function wsUrl(baseUrl: string, channelId: string, token?: string): string {
+export function wsUrl(baseUrl: string, channelId: string, token?: string, scenes?: string): string {
   const url = new URL('/v1/ws', baseUrl.replace(/^http/, 'ws'));
   url.searchParams.set('channel', channelId);
   if (token !== undefined) url.searchParams.set('token', token);
+  if (scenes !== undefined) url.searchParams.set('scenes', scenes);
   return url.toString();
 }
 
@@ -93,7 +96,7 @@ export class RenderClient {
       ...(auth.key ? { authorization: `Bearer ${auth.key}` } : {}),
       ...auth.headers,
     };
-    const ws = new WebSocket(wsUrl(baseUrl, channelId, auth.token), { headers });
+    const ws = new WebSocket(wsUrl(baseUrl, channelId, auth.token, auth.scenes), { headers });
     const client = new RenderClient(ws);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(client));

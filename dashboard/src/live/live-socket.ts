@@ -71,7 +71,8 @@ export function openLiveChannel(channelId: string): LiveChannel {
 
   function url(): string {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    return `${scheme}://${location.host}/v1/ws?channel=${encodeURIComponent(channelId)}`;
+    // Every scene, not only those on the buses: the live view lists them all, with their inputs and triggers.
+    return `${scheme}://${location.host}/v1/ws?channel=${encodeURIComponent(channelId)}&scenes=all`;
   }
 
   function connect(): void {

@@ -94,7 +94,8 @@ afterEach(() => {
 describe('connecting', () => {
   it('offers the key as the bearer subprotocol with a standard WebSocket, at /v1/ws?channel=', async () => {
     const { live, socket } = await connected({ baseUrl: 'https://onair.test/v1/' });
-    expect(socket.url).toBe('wss://onair.test/v1/ws?channel=ch_1');
+    // With a key, every scene of the channel by default.
+    expect(socket.url).toBe('wss://onair.test/v1/ws?channel=ch_1&scenes=all');
     expect(socket.protocols).toEqual(['onair.v1', 'bearer.onair_sk_k']);
     expect(live.synced).toBe(true);
     expect(live.state?.inputs).toEqual({ scoreA: 0 });
@@ -103,8 +104,15 @@ describe('connecting', () => {
 
   it('puts an output token in the query and offers no key', async () => {
     const { live, socket } = await connected({ apiKey: undefined, outputToken: 'TOKEN' });
-    expect(socket.url).toBe('ws://localhost:8080/v1/ws?channel=ch_1&token=TOKEN');
+    // An output token gets the scenes on the buses only.
+    expect(socket.url).toBe('ws://localhost:8080/v1/ws?channel=ch_1&scenes=buses&token=TOKEN');
     expect(socket.protocols).toEqual(['onair.v1']);
+    live.close();
+  });
+
+  it('asks for the scenes on the buses only when told to', async () => {
+    const { live, socket } = await connected({ scenes: 'buses' });
+    expect(new URL(socket.url).searchParams.get('scenes')).toBe('buses');
     live.close();
   });
 

@@ -53,6 +53,11 @@ export interface LiveChannelOptions {
   apiKey?: string;
   /** A channel's output token instead of a key: read-only (ops are refused with `forbidden`). */
   outputToken?: string;
+  /**
+   * Which scene definitions `state.scenes` holds: `all` (every scene of the channel; needs a key) or `buses` (only
+   * the scenes on program or preview, what a renderer draws). Default `all` with a key, `buses` with an output token.
+   */
+  scenes?: 'all' | 'buses';
   /** The WebSocket class to use. Default: the global one (browsers, Node 22+), else the `ws` package (Node 20). */
   WebSocket?: WebSocketConstructor;
   /**
@@ -352,6 +357,7 @@ export class LiveChannel extends Emitter<LiveEvents> {
     url.searchParams.set('channel', this.channelId);
     const protocols = [SUBPROTOCOL];
     let headers: Record<string, string> | undefined;
+    url.searchParams.set('scenes', this.options.scenes ?? (this.outputToken === undefined ? 'all' : 'buses'));
     if (this.outputToken !== undefined) url.searchParams.set('token', this.outputToken);
     else if ((this.options.keyTransport ?? (nodeStyle ? 'header' : 'subprotocol')) === 'header') {
       headers = { Authorization: `Bearer ${this.apiKey}`, 'User-Agent': USER_AGENT };
