@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   ChannelRuntime,
+  encodeFrame,
   MemoryBroker,
   toFrameMessage,
   type ChannelChange,
@@ -116,7 +117,7 @@ async function timedTick(store: SqliteStore, broker: MemoryBroker, changes: Chan
   const written = store.commitTick(changes[0]!.frame, changes);
   for (const c of changes) {
     const message = toFrameMessage(c, Date.now());
-    broker.publish(c.channelId, { kind: 'frame', message, buses: message });
+    void broker.publish(c.channelId, encodeFrame(message, message));
   }
   const us = (performance.now() - t0) * 1000;
   if (written) await written.durable;
@@ -127,7 +128,7 @@ async function measure(channels: number, ticks: number) {
   const { store, runtimes, dir } = await setup(channels);
   const broker = new MemoryBroker();
   let bytes = 0;
-  broker.subscribe((_id, m) => (bytes += JSON.stringify(m.kind === 'frame' ? m.message : m).length));
+  for (const rt of runtimes) broker.subscribe(rt.record.id, (payload) => (bytes += payload.byteLength));
   const withEvents: Arm = { tick: [], make: [] };
   const without: Arm = { tick: [], make: [] };
   const eventId = () => newId('evt');

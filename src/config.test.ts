@@ -22,6 +22,16 @@ describe('loadConfig', () => {
     }
   });
 
+  it('refuses the several-node settings, naming them, until several nodes are available', () => {
+    expect(() => loadConfig({ ONAIR_DATABASE_URL: 'postgres://db/onair' })).toThrow(
+      /^ONAIR_DATABASE_URL: running several nodes .* not available/,
+    );
+    expect(() => loadConfig({ ONAIR_DATABASE_URL: 'postgres://x', ONAIR_REDIS_URL: 'redis://y' })).toThrow(
+      /ONAIR_DATABASE_URL and ONAIR_REDIS_URL/,
+    );
+    expect(loadConfig({ ONAIR_DATABASE_URL: '' }).port).toBe(8080);
+  });
+
   it('takes a base URL without its trailing slash and refuses a non-http one', () => {
     expect(loadConfig({ ONAIR_BASE_URL: 'https://gfx.example.com/' }).baseUrl).toBe('https://gfx.example.com');
     expect(() => loadConfig({ ONAIR_BASE_URL: 'ftp://gfx.example.com' })).toThrow(/ONAIR_BASE_URL/);

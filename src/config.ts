@@ -75,6 +75,9 @@ const EnvSchema = z.object({
   ONAIR_WS_UPGRADES_PER_ADDRESS: wsLimit(DEFAULT_SOCKET_LIMITS.upgradesPerAddress),
   // uWebSockets.js takes 8 to 960 seconds.
   ONAIR_WS_IDLE_TIMEOUT_S: z.coerce.number().int().min(8).max(960).default(DEFAULT_SOCKET_LIMITS.idleTimeoutS),
+  // Several nodes (docs/architecture/several-nodes.md): refused until every part of it works, never half-used.
+  ONAIR_DATABASE_URL: z.string().optional(),
+  ONAIR_REDIS_URL: z.string().optional(),
 });
 
 /** A whole number from 0 (no limit) to 1,000,000 with a default. */
@@ -125,6 +128,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  const severalNodes = ['ONAIR_DATABASE_URL', 'ONAIR_REDIS_URL'].filter((v) => env[v]);
+  if (severalNodes.length > 0) {
+    throw new ConfigError(
+      `${severalNodes.join(' and ')}: running several nodes on Postgres and Redis is not available in this version ` +
+        'yet (docs/architecture/several-nodes.md says what is built). Unset it to run one node on SQLite.',
+    );
+  }
   return {
     host: e.ONAIR_HOST,
     port: e.ONAIR_PORT,

@@ -1,69 +1,79 @@
 /**
- * The engine's pub/sub: how a committed frame reaches every transport that serves the channel.
+ * The engine's pub/sub: how what happens on a channel (a committed frame, a revoked output token, a deletion) reaches
+ * every transport that serves the channel, on this node or, with several nodes, on any
+ * (docs/architecture/several-nodes.md, "Fan-out"). Shaped after Centrifuge's broker: per channel, byte payloads
+ * (encoded once by the publisher: channel-messages.ts), and a publish that can fail.
  *
- * Guarantees every implementation must keep (a contract test runs against each):
- * - Messages for one channel reach each subscriber in publish order.
- * - publish() never throws because of a subscriber; a failing subscriber does not stop the others.
- * - A message published before subscribe() returns is not delivered to that subscriber.
- * Today there is one implementation (in memory, one node); several nodes will need one over Redis.
+ * Guarantees every implementation must keep (broker.contract.ts runs against each):
+ * - Messages for one channel reach each of its subscribers in publish order.
+ * - A subscriber gets only the channels it subscribed to.
+ * - publish() never throws or rejects because of a subscriber; a failing subscriber does not stop the others.
+ * - publish() rejects when the message cannot be sent on (a remote broker unreachable); it never throws.
+ * - A subscriber gets no message delivered before it subscribed; once its `ready` settles (for a remote broker: the
+ *   subscription is in place there) it gets every message published after.
+ * Implementations: MemoryBroker (one node, below), RedisBroker (several nodes, src/cluster/redis-broker.ts).
  */
-import type { FrameMessage } from '../protocol/index.js';
 
-export type BrokerMessage =
-  /**
-   * `message` is for connections that get every scene (`scenes=all`); `buses` for those that get only the scenes on
-   * program and preview (engine/scene-scope.ts): often the very same object.
-   */
-  | { kind: 'frame'; message: FrameMessage; buses: FrameMessage }
-  /** Renderers of the channel must be disconnected: the token was rotated or the channel deleted. */
-  | { kind: 'revoke'; reason: 'token_rotated' | 'channel_deleted' };
+export type BrokerListener = (payload: Uint8Array) => void;
 
-export type BrokerListener = (channelId: string, message: BrokerMessage) => void;
+export interface BrokerSubscription {
+  /** Stops delivery to this listener. Idempotent. */
+  (): void;
+  /** Settles once every message published from now on will be delivered (at once for MemoryBroker). */
+  ready: Promise<void>;
+}
 
 export interface Broker {
-  publish(channelId: string, message: BrokerMessage): void;
-  /** Returns the unsubscribe function. */
-  subscribe(listener: BrokerListener): () => void;
+  publish(channelId: string, payload: Uint8Array): Promise<void>;
+  subscribe(channelId: string, listener: BrokerListener): BrokerSubscription;
   close(): Promise<void>;
 }
 
+/** One process: delivery is synchronous, inside publish(). */
 export class MemoryBroker implements Broker {
-  private listeners: BrokerListener[] = [];
+  private readonly listeners = new Map<string, BrokerListener[]>();
   /** Messages published from inside a listener wait here, so every subscriber sees publish order. */
-  private readonly queue: [string, BrokerMessage][] = [];
+  private readonly queue: [string, Uint8Array][] = [];
   private delivering = false;
+  private closed = false;
 
   constructor(private readonly onListenerError: (err: unknown) => void = () => {}) {}
 
-  publish(channelId: string, message: BrokerMessage): void {
-    this.queue.push([channelId, message]);
-    if (this.delivering) return;
+  publish(channelId: string, payload: Uint8Array): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.queue.push([channelId, payload]);
+    if (this.delivering) return Promise.resolve();
     this.delivering = true;
     try {
       for (let next = this.queue.shift(); next; next = this.queue.shift()) this.deliver(next[0], next[1]);
     } finally {
       this.delivering = false;
     }
+    return Promise.resolve();
   }
 
-  subscribe(listener: BrokerListener): () => void {
+  subscribe(channelId: string, listener: BrokerListener): BrokerSubscription {
     // A fresh wrapper per subscription, so the same function subscribed twice is two subscriptions.
-    const wrapped: BrokerListener = (c, m) => listener(c, m);
-    this.listeners = [...this.listeners, wrapped];
-    return () => {
-      this.listeners = this.listeners.filter((l) => l !== wrapped);
+    const wrapped: BrokerListener = (p) => listener(p);
+    this.listeners.set(channelId, [...(this.listeners.get(channelId) ?? []), wrapped]);
+    const unsubscribe = () => {
+      const left = (this.listeners.get(channelId) ?? []).filter((l) => l !== wrapped);
+      if (left.length > 0) this.listeners.set(channelId, left);
+      else this.listeners.delete(channelId);
     };
+    return Object.assign(unsubscribe, { ready: Promise.resolve() });
   }
 
   async close(): Promise<void> {
-    this.listeners = [];
+    this.closed = true;
+    this.listeners.clear();
   }
 
-  private deliver(channelId: string, message: BrokerMessage): void {
+  private deliver(channelId: string, payload: Uint8Array): void {
     // The array is replaced, never mutated: a subscriber added during delivery waits for the next message.
-    for (const listener of this.listeners) {
+    for (const listener of this.listeners.get(channelId) ?? []) {
       try {
-        listener(channelId, message);
+        listener(payload);
       } catch (err) {
         this.onListenerError(err);
       }

@@ -1,9 +1,17 @@
 /** The engine's frame-rate groups and its cost model: one clock per rate, idle channels never visited. */
 import { describe, expect, it } from 'vitest';
 import type { FrameMessage } from '../protocol/index.js';
-import { MemoryBroker } from './broker.js';
 import { Engine } from './engine.js';
-import { channelRecord, definition, emptyLive, eventIds, ISO, RecordingCommitter, T0 } from './engine.fixtures.js';
+import {
+  channelRecord,
+  definition,
+  emptyLive,
+  eventIds,
+  ISO,
+  RecordingBroker,
+  RecordingCommitter,
+  T0,
+} from './engine.fixtures.js';
 import { frameAt, frameRate, type FrameRate } from './frame-rate.js';
 import type { StoredChannel } from './model.js';
 import type { OpResult } from './ops.js';
@@ -32,11 +40,8 @@ function stored(id: string, fps: FrameRate): StoredChannel {
 function setup(channels: StoredChannel[]) {
   const time = new ManualTime(T0);
   const committer = new RecordingCommitter();
-  const broker = new MemoryBroker();
   const frames: FrameMessage[] = [];
-  broker.subscribe((_id, m) => {
-    if (m.kind === 'frame') frames.push(m.message);
-  });
+  const broker = new RecordingBroker(frames);
   const ticks: { fps: FrameRate; frame: number; changed: number }[] = [];
   const engine = new Engine({
     time,

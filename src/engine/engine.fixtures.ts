@@ -4,6 +4,7 @@
  */
 import type { FrameMessage, InputDef, SceneDefinition } from '../protocol/index.js';
 import { MemoryBroker } from './broker.js';
+import { parseFrame } from './channel-messages.js';
 import type { ChannelChange } from './channel-change.js';
 import { Engine, type TickCommitter, type TickWrite } from './engine.js';
 import type { EngineEvent } from './events.js';
@@ -77,6 +78,19 @@ export function emptyLive(frame = 0): LiveState {
   return { values: new Map(), clocks: new Map(), program: [], preview: [], frame, updatedAt: ISO };
 }
 
+/** A MemoryBroker that also keeps every frame published on any channel (the `scenes=all` version), in order. */
+export class RecordingBroker extends MemoryBroker {
+  constructor(readonly frames: FrameMessage[] = []) {
+    super();
+  }
+
+  override publish(channelId: string, payload: Uint8Array): Promise<void> {
+    const frame = parseFrame(payload);
+    if (frame) this.frames.push(frame);
+    return super.publish(channelId, payload);
+  }
+}
+
 /** Event ids in creation order: evt_000001, evt_000002… */
 export function eventIds(): () => string {
   let n = 0;
@@ -87,11 +101,8 @@ export function eventIds(): () => string {
 export function engineHarness(stored: StoredChannel[]) {
   const time = new ManualTime(T0);
   const committer = new RecordingCommitter();
-  const broker = new MemoryBroker();
   const frames: FrameMessage[] = [];
-  broker.subscribe((_id, m) => {
-    if (m.kind === 'frame') frames.push(m.message);
-  });
+  const broker = new RecordingBroker(frames);
   const events: EngineEvent[] = [];
   const engine = new Engine({ time, committer, broker, newEventId: eventIds(), onEvents: (e) => events.push(...e) });
   engine.load(stored);

@@ -3,7 +3,15 @@ import { AppError } from '../errors.js';
 import type { FrameMessage, InputValue } from '../protocol/index.js';
 import { MemoryBroker } from './broker.js';
 import { Engine, type TickCommitter } from './engine.js';
-import { channelRecord, emptyLive, eventIds, RecordingCommitter, sceneRecord, T0 } from './engine.fixtures.js';
+import {
+  channelRecord,
+  emptyLive,
+  eventIds,
+  RecordingBroker,
+  RecordingCommitter,
+  sceneRecord,
+  T0,
+} from './engine.fixtures.js';
 import type { EngineEvent } from './events.js';
 import { frameAt, frameRate, type FrameRate } from './frame-rate.js';
 import type { ChangeSource, ChannelRecord } from './model.js';
@@ -26,11 +34,8 @@ const lowerThird = (ch: string) =>
 function setup(channels: ChannelRecord[] = [channel('ch_a')]) {
   const time = new ManualTime(T0);
   const committer = new RecordingCommitter();
-  const broker = new MemoryBroker();
   const frames: FrameMessage[] = [];
-  broker.subscribe((_id, m) => {
-    if (m.kind === 'frame') frames.push(m.message);
-  });
+  const broker = new RecordingBroker(frames);
   const events: EngineEvent[] = [];
   const ticks: { fps: FrameRate; frame: number; changed: number }[] = [];
   const engine = new Engine({

@@ -10,6 +10,7 @@ import type { SceneScope, SnapshotMessage } from '../protocol/index.js';
 import type { Broker } from './broker.js';
 import { busesOf, EMPTY_BUS, type SceneOnBus } from './buses.js';
 import { opResult, toFrameMessage, type ChannelChange } from './channel-change.js';
+import { encodeFrame, encodeRevoke } from './channel-messages.js';
 import { ChannelRuntime } from './channel-runtime.js';
 import type { EngineEvent } from './events.js';
 import { FrameClock } from './frame-clock.js';
@@ -139,8 +140,7 @@ export class Engine {
     const before = rt.record;
     if (before.fps !== record.fps) this.moveGroup(rt, before.fps, record.fps);
     rt.updateRecord(record);
-    if (before.outputToken !== record.outputToken)
-      this.deps.broker.publish(record.id, { kind: 'revoke', reason: 'token_rotated' });
+    if (before.outputToken !== record.outputToken) this.send(record.id, encodeRevoke('token_rotated'), rt.live.frame);
     this.markPending(rt);
   }
 
@@ -150,7 +150,7 @@ export class Engine {
     this.channels.delete(channelId);
     this.groups.get(rt.record.fps)?.pending.delete(rt);
     for (const p of rt.queue) p.reject(new AppError('not_found', 'The channel was deleted.'));
-    this.deps.broker.publish(channelId, { kind: 'revoke', reason: 'channel_deleted' });
+    this.send(channelId, encodeRevoke('channel_deleted'), rt.live.frame);
   }
 
   /** Throws conflict when the scene's inputs clash with the channel's; call before persisting. */
@@ -340,7 +340,14 @@ export class Engine {
     this.safely(change.frame, () => {
       const message = toFrameMessage(change, this.deps.time.now());
       const buses = busesFrame(message, before, change.live, (id) => rt?.sceneView(id));
-      this.deps.broker.publish(change.channelId, { kind: 'frame', message, buses });
+      this.send(change.channelId, encodeFrame(message, buses), change.frame);
+    });
+  }
+
+  /** Publishes on the channel's topic; a broker that cannot send it on (a remote one down) is reported, not thrown. */
+  private send(channelId: string, payload: Uint8Array, frame: number): void {
+    this.deps.broker.publish(channelId, payload).catch((err: unknown) => {
+      this.deps.onTickError?.(err, { frame, channelId });
     });
   }
 

@@ -1,4 +1,5 @@
 export * from './broker.js';
+export * from './channel-messages.js';
 export * from './buses.js';
 export * from './channel-change.js';
 export * from './channel-runtime.js';

@@ -13,6 +13,7 @@ import type { Principal } from '../auth/permissions.js';
 import type { Broker, Engine } from '../engine/index.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { AppError, toProblem } from '../errors.js';
+import { decodeChannelMessage } from '../engine/index.js';
 import { CloseCode, HEARTBEAT_INTERVAL_MS, type ErrorMessage, type SceneScope } from '../protocol/index.js';
 import { admitCustom } from '../limits/enforce.js';
 import { ErrorBudget } from './error-budget.js';
@@ -105,11 +106,27 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     send(ws, data, errorMessage(id, err), 'reply');
   };
   /** Publishes to every subscriber of a topic (uWS fans out natively) and counts one copy per subscriber. */
-  const publish = (topic: string, msg: object, kind: SentKind, text = JSON.stringify(msg)) => {
+  const publish = (topic: string, msg: object, kind: SentKind) => publishText(topic, JSON.stringify(msg), kind);
+  const publishText = (topic: string, text: string | Uint8Array, kind: SentKind) => {
     app.publish(topic, text, false);
     counters?.sent(kind, app.numSubscribers(topic), text);
-    return text;
   };
+  /** What the channel's broker topic brings: frames to send on, as they are, or renderers to disconnect. */
+  const onChannelMessage = (channelId: string, payload: Uint8Array) => {
+    const msg = decodeChannelMessage(payload);
+    if (msg.kind === 'frame') {
+      sweepSlow(sockets.get(channelId));
+      publishText(topicOf(channelId, 'buses'), msg.buses, 'frame');
+      publishText(topicOf(channelId, 'all'), msg.all, 'frame');
+      return;
+    }
+    for (const [ws, data] of [...(sockets.get(channelId) ?? [])]) {
+      if (msg.reason === 'channel_deleted') ws.end(CloseCode.channelDeleted, 'channel deleted');
+      else if (data.principal.kind === 'output') ws.end(CloseCode.tokenRotated, 'output token rotated');
+    }
+  };
+  /** One broker subscription per channel with connections here, from the first connection to the last. */
+  const subscriptions = new Map<string, () => void>();
   /** Closes the slow consumers among these sockets before anything more is published to them. */
   const sweepSlow = (channel: Map<Socket, SocketData> | undefined) => {
     for (const [ws, data] of channel ?? []) admitsMore(ws, data);
@@ -138,7 +155,14 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       limits.opened(data.channelId, data.address);
       if (!deps.engine.has(data.channelId)) return ws.end(CloseCode.channelDeleted, 'channel deleted');
       let channel = sockets.get(data.channelId);
-      if (!channel) sockets.set(data.channelId, (channel = new Map<Socket, SocketData>()));
+      if (!channel) {
+        sockets.set(data.channelId, (channel = new Map<Socket, SocketData>()));
+        const id = data.channelId;
+        subscriptions.set(
+          id,
+          deps.broker.subscribe(id, (payload) => onChannelMessage(id, payload)),
+        );
+      }
       channel.set(ws, data);
       // Subscribe and snapshot in one turn: no frame can fall between them.
       ws.subscribe(topicOf(data.channelId, data.scenes));
@@ -183,21 +207,10 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       if (channel?.size === 0) {
         sockets.delete(data.channelId);
         encoder.forget(data.channelId);
+        subscriptions.get(data.channelId)?.();
+        subscriptions.delete(data.channelId);
       }
     },
-  });
-
-  const unsubscribe = deps.broker.subscribe((channelId, msg) => {
-    if (msg.kind === 'frame') {
-      sweepSlow(sockets.get(channelId));
-      const text = publish(topicOf(channelId, 'buses'), msg.buses, 'frame');
-      publish(topicOf(channelId, 'all'), msg.message, 'frame', msg.buses === msg.message ? text : undefined);
-      return;
-    }
-    for (const [ws, data] of [...(sockets.get(channelId) ?? [])]) {
-      if (msg.reason === 'channel_deleted') ws.end(CloseCode.channelDeleted, 'channel deleted');
-      else if (data.principal.kind === 'output') ws.end(CloseCode.tokenRotated, 'output token rotated');
-    }
   });
 
   /**
@@ -247,7 +260,8 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     /** Closes every socket with 1001 so renderers reconnect (to this node after restart, or another). */
     closeAll(code: number = CloseCode.goingAway, reason = 'server restarting'): void {
       for (const channel of sockets.values()) for (const ws of [...channel.keys()]) ws.end(code, reason);
-      unsubscribe();
+      for (const unsubscribe of subscriptions.values()) unsubscribe();
+      subscriptions.clear();
       stopRevokes();
       clearInterval(heartbeat);
     },
