@@ -6,6 +6,15 @@
  * sleeps until the store reports a tick written, then checkpoints once per interval while writes go on, at
  * a lower CPU priority than the event loop.
  *
+ * PASSIVE alone does not keep the WAL small under a steady load: SQLite starts the WAL over only when a write begins
+ * while every frame in it has been checkpointed, and with commits every few milliseconds that moment comes by
+ * chance. The WAL then grew to hundreds of MB, and the write that finally reset it truncated the file to
+ * `journal_size_limit` on the event loop: stalls of 100–270 ms (docs/performance.md, "Soak"). So when a PASSIVE
+ * checkpoint leaves more than `restartBytes` in the WAL, the worker follows it with a RESTART checkpoint: it copies
+ * the few frames written since, waits (up to its short busy timeout) for readers to leave the WAL, and makes the next
+ * write start the WAL from its beginning. The WAL then stays near `restartBytes`, and the file never needs cutting.
+ * A RESTART holds back writers only while it copies what PASSIVE left, a fraction of a millisecond's worth of commits.
+ *
  * The worker's code is a plain CommonJS string (it needs nothing but better-sqlite3), so it runs the same
  * under tsx, vitest and plain node.
  */
@@ -23,13 +32,20 @@ if (process.platform === 'linux') {
   } catch {}
 }
 const db = new Database(workerData.file);
-db.pragma('busy_timeout = 1000');
+// Short: a RESTART that cannot have the WAL to itself soon gives up, and the next interval tries again.
+db.pragma('busy_timeout = 100');
 // A checkpoint copies pages from the WAL to the database file: it needs no cache to speak of.
 db.pragma('cache_size = -256');
 db.pragma('synchronous = ' + workerData.synchronous);
+const pageSize = db.pragma('page_size', { simple: true });
+const restartPages = Math.max(1, Math.floor(workerData.restartBytes / pageSize));
 const checkpoint = () => {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    const [passive] = db.pragma('wal_checkpoint(PASSIVE)');
+    if (passive && passive.log >= restartPages) {
+      const [restart] = db.pragma('wal_checkpoint(RESTART)');
+      parentPort.postMessage({ restarted: restart ? restart.busy === 0 : false, walPages: passive.log });
+    }
   } catch (err) {
     parentPort.postMessage({ error: String(err && err.message), code: err && err.code });
   }
@@ -59,6 +75,8 @@ export interface CheckpointerOptions {
   file: string;
   synchronous: 'FULL' | 'NORMAL';
   intervalMs?: number | undefined;
+  /** A PASSIVE checkpoint that leaves more than this in the WAL is followed by a RESTART one. Default 4 MiB. */
+  restartBytes?: number | undefined;
   /** The worker failed: the caller turns SQLite's automatic checkpoints back on. */
   onFailure: (err: Error) => void;
 }
@@ -79,6 +97,7 @@ export class Checkpointer {
         file: options.file,
         synchronous: options.synchronous,
         intervalMs: options.intervalMs ?? 500,
+        restartBytes: options.restartBytes ?? 4 * 1024 * 1024,
         nice: CHECKPOINT_NICE,
       },
     });
