@@ -1,0 +1,211 @@
+/**
+ * The event log on Postgres, laid out as SQLite's (../sqlite/event-log.ts): a tick writes its events in its own
+ * transaction, one row per workspace (a batch: the tick's events of that workspace as one JSON array). A batch
+ * names its channels when it has few and flags the event types it holds, so a filtered list skips most batches
+ * unread; a list looks at most at SCAN_ROWS batches and parses at most SCAN_BYTES of JSON per request, answering
+ * a short page (its nextCursor the last id examined).
+ *
+ * The log is also the webhook outbox, read by `seq` after a cursor, so batches must become visible in `seq`
+ * order: a batch committed with a higher seq than one still in flight would let the dispatcher move past the
+ * latter. Writers of batches therefore take the log's advisory lock just before inserting, and hold it until
+ * their commit; a writer holding it waits for nothing else, so it cannot deadlock.
+ */
+import { ENGINE_EVENT_TYPES, type ChannelChange, type EngineEvent } from '../../engine/index.js';
+import type { EventPage, EventQuery } from '../store.js';
+import type { EventBatch } from '../webhook-store.js';
+import { LOCKS, type Sql } from './database.js';
+
+const TYPE_BITS = new Map<string, number>(ENGINE_EVENT_TYPES.map((t, i) => [t, 1 << i]));
+const ALL_TYPES = (1 << ENGINE_EVENT_TYPES.length) - 1;
+/** A batch lists its channels (comma-separated: ids never hold one) when it has at most this many. */
+const NAMED_CHANNELS = 16;
+/** JSON parsed per list request at most... */
+const SCAN_BYTES = 2 * 1024 * 1024;
+/** ...and batches looked at, skipped or not. */
+const SCAN_ROWS = 20_000;
+const ROWS_PER_READ = 256;
+/** Batches deleted per statement when pruning. */
+const PRUNE_ROWS = 500;
+
+/** `[id, channelId, type, data]`, plus `createdAt` when it differs from the batch's. */
+type Entry = [string, string, EngineEvent['type'], EngineEvent['data'], string?];
+
+/** What a list needs to know of a batch to skip it unread. */
+interface BatchHead {
+  seq: number;
+  last_id: string;
+  types: number;
+  channels: string | null;
+}
+
+interface BatchRow {
+  seq: number;
+  org_id: string;
+  created_at: string;
+  body: string;
+}
+
+const INSERT = `INSERT INTO event_batches (org_id, last_id, first_id, created_at, count, types, channels, body)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[])`;
+const HEADS = `SELECT seq, last_id, types, channels FROM event_batches
+  WHERE org_id = $1 AND last_id > $2 ORDER BY last_id LIMIT $3`;
+const BODY = 'SELECT created_at, body FROM event_batches WHERE seq = $1';
+const AFTER = 'SELECT seq, org_id, created_at, body FROM event_batches WHERE seq > $1 ORDER BY seq LIMIT $2';
+const ORGS = 'SELECT id FROM orgs ORDER BY id';
+// The newest batch is kept, as SQLite keeps it (there it stops seq from going back below the dispatcher's
+// cursor; here it keeps the same batches listed after a prune).
+const PRUNE = `DELETE FROM event_batches WHERE org_id = $1 AND created_at < $2
+  AND seq < (SELECT max(seq) FROM event_batches)
+  AND last_id IN (SELECT last_id FROM event_batches WHERE org_id = $1 ORDER BY last_id LIMIT $3)
+  RETURNING count`;
+
+/** One column array per field of event_batches, for INSERT's unnest. */
+class BatchColumns {
+  readonly orgs: string[] = [];
+  readonly lastIds: string[] = [];
+  readonly firstIds: string[] = [];
+  readonly createdAt: string[] = [];
+  readonly counts: number[] = [];
+  readonly types: number[] = [];
+  readonly channels: (string | null)[] = [];
+  readonly bodies: string[] = [];
+
+  values(): unknown[] {
+    return [
+      this.orgs,
+      this.lastIds,
+      this.firstIds,
+      this.createdAt,
+      this.counts,
+      this.types,
+      this.channels,
+      this.bodies,
+    ];
+  }
+}
+
+export class PostgresEventLog {
+  /** Writes the tick's events, inside the tick's transaction (after its other writes: see the top). */
+  async write(tx: Sql, changes: readonly ChannelChange[]): Promise<void> {
+    let byOrg: Map<string, EngineEvent[]> | null = null;
+    for (const c of changes) {
+      if (c.events.length === 0) continue;
+      byOrg ??= new Map();
+      const list = byOrg.get(c.orgId);
+      if (list) list.push(...c.events);
+      else byOrg.set(c.orgId, [...c.events]);
+    }
+    if (!byOrg) return;
+    const columns = new BatchColumns();
+    for (const [orgId, events] of byOrg) addBatch(orgId, events, columns);
+    await tx.lock(LOCKS.eventLog);
+    await tx.run(INSERT, columns.values());
+  }
+
+  /** A workspace's events after `q.after`; run on one snapshot, so a prune in between cannot take a body away. */
+  async list(tx: Sql, orgId: string, q: EventQuery): Promise<EventPage> {
+    const wanted = wantedChannels(q);
+    if (wanted?.size === 0) return { events: [], nextCursor: null };
+    const types = q.type ? TYPE_BITS.get(q.type)! : ALL_TYPES;
+    const found: EngineEvent[] = [];
+    const budget = { bytes: SCAN_BYTES, rows: SCAN_ROWS };
+    let after = q.after ?? '';
+    for (;;) {
+      const heads = await tx.rows<BatchHead>(HEADS, [orgId, after, ROWS_PER_READ]);
+      for (const head of heads) {
+        after = head.last_id;
+        budget.rows--;
+        const skip = (head.types & types) === 0 || (wanted && head.channels !== null && !names(head.channels, wanted));
+        if (!skip) budget.bytes -= await this.read(tx, head.seq, orgId, q, wanted, found);
+        if (found.length > q.limit) return { events: found.slice(0, q.limit), nextCursor: found[q.limit - 1]!.id };
+        if (budget.bytes <= 0 || budget.rows <= 0) return { events: found, nextCursor: after };
+      }
+      if (heads.length < ROWS_PER_READ) return { events: found, nextCursor: null };
+    }
+  }
+
+  /** Adds the batch's events that the query wants to `found`; returns the JSON length parsed. */
+  private async read(
+    tx: Sql,
+    seq: number,
+    orgId: string,
+    q: EventQuery,
+    wanted: ReadonlySet<string> | null,
+    found: EngineEvent[],
+  ): Promise<number> {
+    const row = (await tx.row<{ created_at: string; body: string }>(BODY, [seq]))!;
+    const after = q.after ?? '';
+    for (const e of JSON.parse(row.body) as Entry[]) {
+      if (e[0] <= after || (q.type && e[2] !== q.type) || (wanted && !wanted.has(e[1]))) continue;
+      found.push({ id: e[0], type: e[2], orgId, channelId: e[1], createdAt: e[4] ?? row.created_at, data: e[3] });
+    }
+    return row.body.length;
+  }
+
+  /** Up to `limit` batches written after batch `seq`, in the order they were written (the webhook outbox). */
+  async batchesAfter(sql: Sql, seq: number, limit: number): Promise<EventBatch[]> {
+    const rows = await sql.rows<BatchRow>(AFTER, [seq, limit]);
+    return rows.map((row) => ({
+      seq: row.seq,
+      orgId: row.org_id,
+      events: (JSON.parse(row.body) as Entry[]).map((e) => ({
+        id: e[0],
+        type: e[2],
+        orgId: row.org_id,
+        channelId: e[1],
+        createdAt: e[4] ?? row.created_at,
+        data: e[3],
+      })),
+    }));
+  }
+
+  /**
+   * Deletes the oldest batches whose events were all created before `before`, a few hundred per workspace;
+   * returns how many events went and whether more may be left to delete.
+   */
+  async pruneSome(sql: Sql, before: string): Promise<{ pruned: number; more: boolean }> {
+    let pruned = 0;
+    let more = false;
+    for (const { id } of await sql.rows<{ id: string }>(ORGS)) {
+      const gone = await sql.rows<{ count: number }>(PRUNE, [id, before, PRUNE_ROWS]);
+      for (const g of gone) pruned += g.count;
+      if (gone.length === PRUNE_ROWS) more = true;
+    }
+    return { pruned, more };
+  }
+}
+
+/** One batch's values: the workspace's events of the tick, oldest first. */
+function addBatch(orgId: string, events: EngineEvent[], columns: BatchColumns): void {
+  const last = events[events.length - 1]!;
+  const channels = new Set<string>();
+  let types = 0;
+  const body: Entry[] = events.map((e) => {
+    channels.add(e.channelId);
+    types |= TYPE_BITS.get(e.type) ?? 0;
+    return e.createdAt === last.createdAt
+      ? [e.id, e.channelId, e.type, e.data]
+      : [e.id, e.channelId, e.type, e.data, e.createdAt];
+  });
+  columns.orgs.push(orgId);
+  columns.lastIds.push(last.id);
+  columns.firstIds.push(events[0]!.id);
+  columns.createdAt.push(last.createdAt);
+  columns.counts.push(events.length);
+  columns.types.push(types);
+  columns.channels.push(channels.size <= NAMED_CHANNELS ? [...channels].join(',') : null);
+  columns.bodies.push(JSON.stringify(body));
+}
+
+/** Whether a batch's named channels include one the query wants. */
+function names(channels: string, wanted: ReadonlySet<string>): boolean {
+  return channels.split(',').some((c) => wanted.has(c));
+}
+
+/** The channels a query may see, or null for all of the workspace's. */
+function wantedChannels(q: EventQuery): ReadonlySet<string> | null {
+  if (q.channelId !== undefined) {
+    return q.onlyChannelIds && !q.onlyChannelIds.includes(q.channelId) ? new Set() : new Set([q.channelId]);
+  }
+  return q.onlyChannelIds ? new Set(q.onlyChannelIds) : null;
+}

@@ -1,0 +1,136 @@
+/** The IncomingHookStore on the same Postgres database as the rest of the store (tables of migration 6). */
+import type { HookChanges, HookDeliveryRecord, IncomingHookRecord, IncomingHookStore } from '../incoming-hook-store.js';
+import type { Database } from './database.js';
+
+interface HookRow {
+  id: string;
+  org_id: string;
+  channel_id: string;
+  name: string;
+  token_hash: string;
+  mapping: string;
+  require_signature: boolean;
+  sealed_secret: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface DeliveryRow {
+  at: string;
+  status: number;
+  applied: string;
+  ignored: string;
+  error: string | null;
+  payload: string;
+  dry_run: boolean;
+}
+
+const hook = (r: HookRow): IncomingHookRecord => ({
+  id: r.id,
+  orgId: r.org_id,
+  channelId: r.channel_id,
+  name: r.name,
+  tokenHash: r.token_hash,
+  mapping: JSON.parse(r.mapping) as Record<string, string>,
+  requireSignature: r.require_signature,
+  sealedSecret: r.sealed_secret,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const delivery = (r: DeliveryRow): HookDeliveryRecord => ({
+  at: r.at,
+  status: r.status,
+  applied: JSON.parse(r.applied) as Record<string, unknown>,
+  ignored: JSON.parse(r.ignored) as string[],
+  error: r.error,
+  payload: r.payload,
+  dryRun: r.dry_run,
+});
+
+const SQL = {
+  insert: `INSERT INTO incoming_hooks (id, org_id, channel_id, name, token_hash, mapping, require_signature,
+    sealed_secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+  update: `UPDATE incoming_hooks SET name = coalesce($2, name), mapping = coalesce($3, mapping), updated_at = $4
+    WHERE id = $1`,
+  // A line for a hook deleted meanwhile is dropped.
+  log: `INSERT INTO incoming_hook_deliveries (hook_id, at, status, applied, ignored, error, payload, dry_run)
+    SELECT $1::text, $2::text, $3::int, $4::text, $5::text, $6::text, $7::text, $8::boolean
+    WHERE EXISTS (SELECT 1 FROM incoming_hooks WHERE id = $1)`,
+  trim: `DELETE FROM incoming_hook_deliveries WHERE hook_id = $1 AND seq <= (
+    SELECT seq FROM incoming_hook_deliveries WHERE hook_id = $1 ORDER BY seq DESC LIMIT 1 OFFSET $2)`,
+};
+
+export class PostgresIncomingHooks implements IncomingHookStore {
+  constructor(private readonly db: Database) {}
+
+  async insertHook(h: IncomingHookRecord): Promise<void> {
+    await this.db.run(SQL.insert, [
+      h.id,
+      h.orgId,
+      h.channelId,
+      h.name,
+      h.tokenHash,
+      JSON.stringify(h.mapping),
+      h.requireSignature,
+      h.sealedSecret,
+      h.createdAt,
+      h.updatedAt,
+    ]);
+  }
+
+  async getHook(id: string): Promise<IncomingHookRecord | undefined> {
+    const row = await this.db.row<HookRow>('SELECT * FROM incoming_hooks WHERE id = $1', [id]);
+    return row ? hook(row) : undefined;
+  }
+
+  async findHookByTokenHash(hash: string): Promise<IncomingHookRecord | undefined> {
+    const row = await this.db.row<HookRow>('SELECT * FROM incoming_hooks WHERE token_hash = $1', [hash]);
+    return row ? hook(row) : undefined;
+  }
+
+  async listHooks(channelId: string): Promise<IncomingHookRecord[]> {
+    const rows = await this.db.rows<HookRow>('SELECT * FROM incoming_hooks WHERE channel_id = $1 ORDER BY id', [
+      channelId,
+    ]);
+    return rows.map(hook);
+  }
+
+  async updateHook(id: string, changes: HookChanges): Promise<void> {
+    await this.db.run(SQL.update, [
+      id,
+      changes.name ?? null,
+      changes.mapping ? JSON.stringify(changes.mapping) : null,
+      changes.updatedAt,
+    ]);
+  }
+
+  async deleteHook(id: string): Promise<void> {
+    await this.db.run('DELETE FROM incoming_hooks WHERE id = $1', [id]);
+  }
+
+  /** Adds the line and trims the log to the newest `keep`, in one transaction. */
+  async logDelivery(hookId: string, e: HookDeliveryRecord, keep: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.run(SQL.log, [
+        hookId,
+        e.at,
+        e.status,
+        JSON.stringify(e.applied),
+        JSON.stringify(e.ignored),
+        e.error,
+        e.payload,
+        e.dryRun,
+      ]);
+      await tx.run(SQL.trim, [hookId, keep]);
+    });
+  }
+
+  async listDeliveries(hookId: string): Promise<HookDeliveryRecord[]> {
+    const rows = await this.db.rows<DeliveryRow>(
+      'SELECT * FROM incoming_hook_deliveries WHERE hook_id = $1 ORDER BY seq DESC',
+      [hookId],
+    );
+    return rows.map(delivery);
+  }
+}

@@ -1,0 +1,266 @@
+/**
+ * The Store on PostgreSQL (docs/architecture/several-nodes.md, step 1): the same interface and contract as
+ * SqliteStore, for several onair nodes sharing one database. Every method's promise resolves after Postgres
+ * committed its statement (synchronous_commit on: the commit is in the server's WAL on disk); a tick is one
+ * transaction, events included. A statement that cannot reach Postgres rejects with 503 `unavailable` and
+ * `failure()` reports it until Postgres answers again (./database.ts). A commit whose connection is lost before
+ * Postgres answers is reported as failed, though it may have been applied: the engine retries what it requeues.
+ *
+ * Open with `PostgresStore.open({ url })`: it migrates the schema first (./migrations.ts). The URL may carry
+ * `options=-c search_path=<schema>` to keep the tables in a schema of their own.
+ */
+import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel, TickWrite } from '../../engine/index.js';
+import { AppError } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { SceneDefinition } from '../../protocol/index.js';
+import type { ApiKeyRecord, EventPage, EventQuery, OrgRecord, Page, Store } from '../store.js';
+import { Database, LOCKS, type Sql } from './database.js';
+import { migrate } from './migrations.js';
+import { PostgresAccounts } from './postgres-accounts.js';
+import { PostgresEventLog } from './postgres-event-log.js';
+import { PostgresIdempotency } from './postgres-idempotency.js';
+import { PostgresIncomingHooks } from './postgres-incoming-hooks.js';
+import { PostgresWebhooks } from './postgres-webhooks.js';
+import {
+  byChannel,
+  CHANNEL_COLUMNS,
+  channelFromRow,
+  type ChannelRow,
+  type ClockRow,
+  type InputRow,
+  keyFromRow,
+  type KeyRow,
+  liveFromRow,
+  sceneFromRow,
+  type SceneRow,
+  sharedText,
+} from './rows.js';
+import { writeTick } from './tick-write.js';
+
+export interface PostgresStoreOptions {
+  /** postgres://user:password@host:port/database, optionally with `options=-c search_path=<schema>`. */
+  url: string;
+  /** Connections at most; default 10. */
+  poolSize?: number;
+}
+
+const SQL = {
+  firstOrg: 'SELECT id, name, created_at FROM orgs ORDER BY id LIMIT 1',
+  insertOrg: 'INSERT INTO orgs (id, name, created_at) VALUES ($1, $2, $3)',
+  insertKey: `INSERT INTO api_keys (id, org_id, name, hash, prefix, permissions, channel_ids, created_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+  listKeys: 'SELECT * FROM api_keys WHERE org_id = $1 AND id > $2 ORDER BY id LIMIT $3',
+  revokeKey: 'UPDATE api_keys SET revoked_at = coalesce(revoked_at, $1) WHERE id = $2',
+  listChannels: `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE org_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
+  listChannelsIn: `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE org_id = $1 AND id > $2 AND id = ANY($4::text[])
+    ORDER BY id LIMIT $3`,
+  insertChannel: `INSERT INTO channels (id, org_id, name, fps, width, height, output_token, created_at, updated_at,
+    live_updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $8)`,
+  updateChannel: `UPDATE channels SET name = $2, fps = $3, width = $4, height = $5, output_token = $6, updated_at = $7
+    WHERE id = $1`,
+  insertScene: `INSERT INTO scenes (id, channel_id, name, definition, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6)`,
+  updateScene: 'UPDATE scenes SET name = $2, definition = $3, updated_at = $4 WHERE id = $1',
+  allChannels: `SELECT ${CHANNEL_COLUMNS} FROM channels ORDER BY id`,
+  allScenes: 'SELECT * FROM scenes ORDER BY id',
+  // In key order, as SQLite reads its tables without rowid: a channel's values load in the same order.
+  allInputs: 'SELECT channel_id, name, value FROM channel_inputs ORDER BY channel_id, name',
+  allClocks: 'SELECT channel_id, name, running, ms, at FROM channel_clocks ORDER BY channel_id, name',
+};
+
+type OrgRow = { id: string; name: string; created_at: string };
+const org = (r: OrgRow): OrgRecord => ({ id: r.id, name: r.name, createdAt: r.created_at });
+
+export class PostgresStore implements Store {
+  readonly accounts: PostgresAccounts;
+  readonly webhooks: PostgresWebhooks;
+  readonly incomingHooks: PostgresIncomingHooks;
+  readonly idempotency: PostgresIdempotency;
+  private readonly events = new PostgresEventLog();
+
+  private constructor(private readonly db: Database) {
+    this.accounts = new PostgresAccounts(db);
+    this.webhooks = new PostgresWebhooks(db, this.events);
+    this.incomingHooks = new PostgresIncomingHooks(db);
+    this.idempotency = new PostgresIdempotency(db);
+  }
+
+  /** Connects and brings the schema up to date; rejects (closing the pool) when either fails. */
+  static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
+    const db = new Database(options.url, options.poolSize);
+    try {
+      await migrate(db);
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+    return new PostgresStore(db);
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+
+  failure(): string | null {
+    return this.db.failure();
+  }
+
+  async commitTick(_frame: number, changes: readonly ChannelChange[]): Promise<TickWrite> {
+    await this.db.transaction((tx) => writeTick(tx, changes, this.events));
+  }
+
+  /** The first workspace, created when there is none; two nodes starting at once create one between them. */
+  async defaultOrg(): Promise<OrgRecord> {
+    const row = await this.db.row<OrgRow>(SQL.firstOrg);
+    if (row) return org(row);
+    return this.db.transaction(async (tx) => {
+      await tx.lock(LOCKS.defaultOrg);
+      const existing = await tx.row<OrgRow>(SQL.firstOrg);
+      if (existing) return org(existing);
+      const created = { id: newId('org'), name: 'Default workspace', createdAt: new Date().toISOString() };
+      await tx.run(SQL.insertOrg, [created.id, created.name, created.createdAt]);
+      return created;
+    });
+  }
+
+  async insertKey(k: ApiKeyRecord): Promise<void> {
+    const channels = k.channelIds ? JSON.stringify(k.channelIds) : null;
+    await this.db.run(SQL.insertKey, [
+      k.id,
+      k.orgId,
+      k.name,
+      k.hash,
+      k.prefix,
+      JSON.stringify(k.permissions),
+      channels,
+      k.createdAt,
+    ]);
+  }
+
+  async findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.db.row<KeyRow>('SELECT * FROM api_keys WHERE hash = $1', [hash]);
+    return row ? keyFromRow(row) : undefined;
+  }
+
+  async countKeys(): Promise<number> {
+    return (await this.db.row<{ n: number }>('SELECT count(*) AS n FROM api_keys'))!.n;
+  }
+
+  async countActiveKeys(orgId: string): Promise<number> {
+    const sql = 'SELECT count(*) AS n FROM api_keys WHERE org_id = $1 AND revoked_at IS NULL';
+    return (await this.db.row<{ n: number }>(sql, [orgId]))!.n;
+  }
+
+  /** lastUsedAt is a hint: a database that refuses it must not refuse the request that used the key. */
+  async touchKey(id: string, at: string): Promise<void> {
+    try {
+      await this.db.run('UPDATE api_keys SET last_used_at = $1 WHERE id = $2', [at, id]);
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'unavailable')) throw err;
+    }
+  }
+
+  async getKey(id: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.db.row<KeyRow>('SELECT * FROM api_keys WHERE id = $1', [id]);
+    return row ? keyFromRow(row) : undefined;
+  }
+
+  async listKeys(orgId: string, page: Page): Promise<ApiKeyRecord[]> {
+    return (await this.db.rows<KeyRow>(SQL.listKeys, [orgId, page.after ?? '', page.limit])).map(keyFromRow);
+  }
+
+  async revokeKey(id: string, at: string): Promise<void> {
+    await this.db.run(SQL.revokeKey, [at, id]);
+  }
+
+  /** Every channel as of one snapshot: a tick committed meanwhile is either wholly in it or not at all. */
+  async loadChannels(): Promise<StoredChannel[]> {
+    return this.db.snapshot((tx) => loadAll(tx));
+  }
+
+  async listChannels(orgId: string, page: Page): Promise<ChannelRecord[]> {
+    const after = page.after ?? '';
+    const rows = page.onlyIds
+      ? await this.db.rows<ChannelRow>(SQL.listChannelsIn, [orgId, after, page.limit, page.onlyIds])
+      : await this.db.rows<ChannelRow>(SQL.listChannels, [orgId, after, page.limit]);
+    return rows.map((row) => channelFromRow(row));
+  }
+
+  async insertChannel(c: ChannelRecord): Promise<void> {
+    await this.db.run(SQL.insertChannel, [
+      c.id,
+      c.orgId,
+      c.name,
+      c.fps,
+      c.width,
+      c.height,
+      c.outputToken,
+      c.createdAt,
+      c.updatedAt,
+    ]);
+  }
+
+  async updateChannel(c: ChannelRecord): Promise<void> {
+    await this.db.run(SQL.updateChannel, [c.id, c.name, c.fps, c.width, c.height, c.outputToken, c.updatedAt]);
+  }
+
+  /** Its scenes, inputs, clocks and incoming hooks go with it (foreign keys); its events stay. */
+  async deleteChannel(id: string): Promise<void> {
+    await this.db.run('DELETE FROM channels WHERE id = $1', [id]);
+  }
+
+  async insertScene(s: SceneRecord): Promise<void> {
+    await this.db.run(SQL.insertScene, [
+      s.id,
+      s.channelId,
+      s.name,
+      JSON.stringify(s.definition),
+      s.createdAt,
+      s.updatedAt,
+    ]);
+  }
+
+  async updateScene(s: SceneRecord): Promise<void> {
+    await this.db.run(SQL.updateScene, [s.id, s.name, JSON.stringify(s.definition), s.updatedAt]);
+  }
+
+  async deleteScene(id: string): Promise<void> {
+    await this.db.run('DELETE FROM scenes WHERE id = $1', [id]);
+  }
+
+  async listEvents(orgId: string, q: EventQuery): Promise<EventPage> {
+    return this.db.snapshot((tx) => this.events.list(tx, orgId, q));
+  }
+
+  /** Deletes a few hundred batches per workspace at a time, each step its own statement. */
+  async pruneEvents(olderThan: string): Promise<number> {
+    let pruned = 0;
+    while (!this.db.closed) {
+      const step = await this.events.pruneSome(this.db, olderThan);
+      pruned += step.pruned;
+      if (!step.more) break;
+    }
+    return pruned;
+  }
+}
+
+/** Channels with their scenes, values and clocks, read in four statements (on one snapshot). */
+async function loadAll(tx: Sql): Promise<StoredChannel[]> {
+  // 10,000 channels made from one template hold one parsed definition, not 10,000 copies.
+  const parsed = new Map<string, SceneDefinition>();
+  const parseShared = (json: string) => {
+    let def = parsed.get(json);
+    if (!def) parsed.set(json, (def = JSON.parse(json) as SceneDefinition));
+    return def;
+  };
+  const text = sharedText();
+  const scenes = byChannel(await tx.rows<SceneRow>(SQL.allScenes));
+  const values = byChannel(await tx.rows<InputRow>(SQL.allInputs));
+  const clocks = byChannel(await tx.rows<ClockRow>(SQL.allClocks));
+  const channels = await tx.rows<ChannelRow>(SQL.allChannels);
+  return channels.map((row) => ({
+    channel: channelFromRow(row, text),
+    scenes: (scenes.get(row.id) ?? []).map((s) => sceneFromRow(s, parseShared, text)),
+    live: liveFromRow(row, values.get(row.id), clocks.get(row.id), text),
+  }));
+}

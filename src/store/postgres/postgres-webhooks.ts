@@ -1,0 +1,319 @@
+/**
+ * The WebhookStore on the same Postgres database as the rest of the store (tables of migration 5). Deliveries
+ * and log lines are inserted many per statement, in the order given (their ids and seqs follow it). `settle`
+ * locks the subscriptions it touches, in id order, before anything else: their failure counts are read and
+ * changed in one transaction, and two settles never wait on each other's rows in opposite orders.
+ *
+ * Times in ms are whole numbers in bigint columns: a fractional `now` is floored (exact against whole numbers,
+ * for `<=` and `>` alike) and a fractional `nextAt` rounded up (a delivery is never tried earlier).
+ */
+import type {
+  AttemptRecord,
+  DeliveryRecord,
+  EventBatch,
+  LastError,
+  NewDelivery,
+  Settlement,
+  SubscriptionRecord,
+  WebhookStore,
+} from '../webhook-store.js';
+import type { Database, Sql } from './database.js';
+import type { PostgresEventLog } from './postgres-event-log.js';
+
+interface SubscriptionRow {
+  id: string;
+  org_id: string;
+  url: string;
+  events: string;
+  channel_id: string | null;
+  description: string | null;
+  sealed_secret: string;
+  status: 'enabled' | 'disabled';
+  consecutive_failures: number;
+  last_error: string | null;
+  disabled_at: string | null;
+  created_at: string;
+}
+
+interface DeliveryRow {
+  id: number;
+  webhook_id: string;
+  event_id: string;
+  type: string;
+  event_created_at: string;
+  body: string;
+  attempts: number;
+  next_at: number;
+}
+
+interface AttemptRow {
+  seq: number;
+  webhook_id: string;
+  event_id: string;
+  type: string;
+  attempt: number;
+  outcome: AttemptRecord['outcome'];
+  status: number | null;
+  error: string | null;
+  duration_ms: number | null;
+  at: string;
+}
+
+const subscription = (r: SubscriptionRow): SubscriptionRecord => ({
+  id: r.id,
+  orgId: r.org_id,
+  url: r.url,
+  events: JSON.parse(r.events) as string[],
+  channelId: r.channel_id,
+  description: r.description,
+  sealedSecret: r.sealed_secret,
+  status: r.status,
+  consecutiveFailures: r.consecutive_failures,
+  lastError: r.last_error ? (JSON.parse(r.last_error) as LastError) : null,
+  disabledAt: r.disabled_at,
+  createdAt: r.created_at,
+});
+
+const delivery = (r: DeliveryRow): DeliveryRecord => ({
+  id: r.id,
+  subscriptionId: r.webhook_id,
+  eventId: r.event_id,
+  type: r.type,
+  eventCreatedAt: r.event_created_at,
+  body: r.body,
+  attempts: r.attempts,
+  nextAt: r.next_at,
+});
+
+const attemptOf = (r: AttemptRow): AttemptRecord => ({
+  subscriptionId: r.webhook_id,
+  eventId: r.event_id,
+  type: r.type,
+  attempt: r.attempt,
+  outcome: r.outcome,
+  status: r.status,
+  error: r.error,
+  durationMs: r.duration_ms,
+  at: r.at,
+});
+
+const LIST_PAGE = 100;
+
+const SQL = {
+  insert: `INSERT INTO webhooks (id, org_id, url, events, channel_id, description, sealed_secret, status,
+    consecutive_failures, last_error, disabled_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+  list: 'SELECT * FROM webhooks WHERE org_id = $1 AND id > $2 ORDER BY id LIMIT $3',
+  cursor: 'SELECT last_seq FROM webhook_dispatch WHERE id = 1',
+  moveCursor: 'UPDATE webhook_dispatch SET last_seq = $1 WHERE id = 1 AND last_seq < $1',
+  // A repeat of a (subscription, event) is ignored; a subscription disabled or deleted gets nothing.
+  insertDeliveries: `INSERT INTO webhook_deliveries
+    (webhook_id, event_id, type, event_created_at, body, state, attempts, next_at)
+    SELECT d.webhook_id, d.event_id, d.type, d.event_created_at, d.body, 'pending', 0, d.next_at
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[]) WITH ORDINALITY
+      AS d(webhook_id, event_id, type, event_created_at, body, next_at, n)
+    WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.id = d.webhook_id AND w.status = 'enabled')
+    ORDER BY d.n
+    ON CONFLICT (webhook_id, event_id) DO NOTHING`,
+  // A line for a deleted subscription is dropped.
+  insertAttempts: `INSERT INTO webhook_attempts
+    (webhook_id, event_id, type, attempt, outcome, status, error, duration_ms, at)
+    SELECT a.webhook_id, a.event_id, a.type, a.attempt, a.outcome, a.status, a.error, a.duration_ms, a.at
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::int[], $7::text[], $8::float8[],
+      $9::text[]) WITH ORDINALITY AS a(webhook_id, event_id, type, attempt, outcome, status, error, duration_ms, at, n)
+    WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.id = a.webhook_id)
+    ORDER BY a.n`,
+  due: `SELECT id, webhook_id, event_id, type, event_created_at, body, attempts, next_at
+    FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'pending' AND next_at <= $2
+    ORDER BY next_at, id LIMIT $3`,
+  nextDue: `SELECT min(next_at) AS at FROM webhook_deliveries WHERE state = 'pending' AND next_at > $1`,
+  skip: `UPDATE webhook_dispatch
+    SET last_seq = greatest(last_seq, (SELECT coalesce(max(seq), 0) FROM event_batches)) WHERE id = 1`,
+  lockSubscriptions: 'SELECT id FROM webhooks WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE',
+  setDelivery: `UPDATE webhook_deliveries SET state = $2, attempts = $3, next_at = $4,
+    body = CASE WHEN $2 = 'pending' THEN body ELSE NULL END WHERE id = $1 AND state = 'pending'`,
+  failures: `SELECT consecutive_failures AS n FROM webhooks WHERE id = $1 AND status = 'enabled'`,
+  setFailures: 'UPDATE webhooks SET consecutive_failures = $1 WHERE id = $2',
+  disable: `UPDATE webhooks SET status = 'disabled', consecutive_failures = $2, last_error = $3, disabled_at = $4
+    WHERE id = $1`,
+  dropPending: `UPDATE webhook_deliveries SET state = 'dropped', body = NULL WHERE webhook_id = $1 AND state = 'pending'`,
+  attempts: 'SELECT * FROM webhook_attempts WHERE webhook_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+  depth: `SELECT (SELECT count(*) FROM webhook_deliveries WHERE state = 'pending') AS pending,
+    (SELECT count(*) FROM event_batches WHERE seq > (SELECT last_seq FROM webhook_dispatch WHERE id = 1)) AS batches`,
+  pruneAttempts: 'DELETE FROM webhook_attempts WHERE at < $1',
+  pruneDeliveries: `DELETE FROM webhook_deliveries WHERE state <> 'pending' AND event_created_at < $1`,
+};
+
+export class PostgresWebhooks implements WebhookStore {
+  constructor(
+    private readonly db: Database,
+    private readonly events: PostgresEventLog,
+  ) {}
+
+  async insertSubscription(s: SubscriptionRecord): Promise<void> {
+    await this.db.run(SQL.insert, [
+      s.id,
+      s.orgId,
+      s.url,
+      JSON.stringify(s.events),
+      s.channelId,
+      s.description,
+      s.sealedSecret,
+      s.status,
+      s.consecutiveFailures,
+      s.lastError ? JSON.stringify(s.lastError) : null,
+      s.disabledAt,
+      s.createdAt,
+    ]);
+  }
+
+  async getSubscription(id: string): Promise<SubscriptionRecord | undefined> {
+    const row = await this.db.row<SubscriptionRow>('SELECT * FROM webhooks WHERE id = $1', [id]);
+    return row ? subscription(row) : undefined;
+  }
+
+  async listSubscriptions(
+    orgId: string,
+    page: { limit: number; after?: string | undefined; onlyChannelIds?: readonly string[] | undefined },
+  ): Promise<SubscriptionRecord[]> {
+    const only = page.onlyChannelIds ? new Set(page.onlyChannelIds) : null;
+    const found: SubscriptionRecord[] = [];
+    let after = page.after ?? '';
+    // A channel lock filters here: a workspace holds a few dozen subscriptions at most.
+    for (;;) {
+      const rows = await this.db.rows<SubscriptionRow>(SQL.list, [orgId, after, LIST_PAGE]);
+      for (const row of rows) {
+        if (!only || (row.channel_id !== null && only.has(row.channel_id))) found.push(subscription(row));
+        if (found.length >= page.limit) return found;
+      }
+      if (rows.length < LIST_PAGE) return found;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+
+  async countSubscriptions(orgId: string): Promise<number> {
+    return (await this.db.row<{ n: number }>('SELECT count(*) AS n FROM webhooks WHERE org_id = $1', [orgId]))!.n;
+  }
+
+  async deleteSubscription(id: string): Promise<void> {
+    await this.db.run('DELETE FROM webhooks WHERE id = $1', [id]);
+  }
+
+  async enabledSubscriptions(): Promise<SubscriptionRecord[]> {
+    const rows = await this.db.rows<SubscriptionRow>("SELECT * FROM webhooks WHERE status = 'enabled' ORDER BY id");
+    return rows.map(subscription);
+  }
+
+  async undispatched(limit: number): Promise<EventBatch[]> {
+    const { last_seq } = (await this.db.row<{ last_seq: number }>(SQL.cursor))!;
+    return this.events.batchesAfter(this.db, last_seq, limit);
+  }
+
+  async fanOut(seq: number, deliveries: readonly NewDelivery[], drops: readonly AttemptRecord[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if (deliveries.length > 0) await tx.run(SQL.insertDeliveries, deliveryColumns(deliveries));
+      await insertAttempts(tx, drops);
+      await tx.run(SQL.moveCursor, [seq]);
+    });
+  }
+
+  async dueDeliveries(
+    subscriptionId: string,
+    now: number,
+    limit: number,
+    skip: ReadonlySet<number>,
+  ): Promise<DeliveryRecord[]> {
+    const rows = await this.db.rows<DeliveryRow>(SQL.due, [subscriptionId, Math.floor(now), limit + skip.size]);
+    return rows
+      .filter((r) => !skip.has(r.id))
+      .slice(0, limit)
+      .map(delivery);
+  }
+
+  async nextDueAt(now: number): Promise<number | null> {
+    return (await this.db.row<{ at: number | null }>(SQL.nextDue, [Math.floor(now)]))!.at;
+  }
+
+  async skipUndispatched(): Promise<void> {
+    await this.db.run(SQL.skip);
+  }
+
+  async settle(settlements: readonly Settlement[], disableAfter: number): Promise<string[]> {
+    if (settlements.length === 0) return [];
+    return this.db.transaction(async (tx) => {
+      const ids = [...new Set(settlements.map((s) => s.attempt.subscriptionId))];
+      await tx.run(SQL.lockSubscriptions, [ids]);
+      const disabled: string[] = [];
+      for (const s of settlements) if (await settleOne(tx, s, disableAfter)) disabled.push(s.attempt.subscriptionId);
+      return disabled;
+    });
+  }
+
+  async listAttempts(
+    subscriptionId: string,
+    page: { limit: number; after?: string | undefined },
+  ): Promise<{ attempts: AttemptRecord[]; nextCursor: string | null }> {
+    const after = page.after && /^\d+$/.test(page.after) ? Math.min(Number(page.after), Number.MAX_SAFE_INTEGER) : 0;
+    const rows = await this.db.rows<AttemptRow>(SQL.attempts, [subscriptionId, after, page.limit + 1]);
+    const more = rows.length > page.limit;
+    const shown = more ? rows.slice(0, page.limit) : rows;
+    return { attempts: shown.map(attemptOf), nextCursor: more ? String(shown[shown.length - 1]!.seq) : null };
+  }
+
+  async logAttempt(attempt: AttemptRecord): Promise<void> {
+    await insertAttempts(this.db, [attempt]);
+  }
+
+  async outboxDepth(): Promise<{ pendingDeliveries: number; undispatchedBatches: number }> {
+    const row = (await this.db.row<{ pending: number; batches: number }>(SQL.depth))!;
+    return { pendingDeliveries: row.pending, undispatchedBatches: row.batches };
+  }
+
+  async pruneDeliveries(olderThan: string): Promise<number> {
+    return (await this.db.run(SQL.pruneAttempts, [olderThan])) + (await this.db.run(SQL.pruneDeliveries, [olderThan]));
+  }
+}
+
+/** One settlement, inside settle's transaction (its subscription locked); true when it disabled the subscription. */
+async function settleOne(tx: Sql, s: Settlement, disableAfter: number): Promise<boolean> {
+  const a = s.attempt;
+  await insertAttempts(tx, [a]);
+  const changed = await tx.run(SQL.setDelivery, [s.deliveryId, s.state, a.attempt, Math.ceil(s.nextAt ?? 0)]);
+  const current = await tx.row<{ n: number }>(SQL.failures, [a.subscriptionId]);
+  // A drop is no attempt, and a result for a delivery already finished (dropped by a disable) counts once.
+  if (!current || changed === 0 || a.outcome === 'dropped') return false;
+  if (a.outcome === 'succeeded') {
+    if (current.n !== 0) await tx.run(SQL.setFailures, [0, a.subscriptionId]);
+    return false;
+  }
+  const n = current.n + 1;
+  if (n < disableAfter) {
+    await tx.run(SQL.setFailures, [n, a.subscriptionId]);
+    return false;
+  }
+  const lastError: LastError = { at: a.at, message: a.error ?? 'failed', status: a.status };
+  await tx.run(SQL.disable, [a.subscriptionId, n, JSON.stringify(lastError), a.at]);
+  await tx.run(SQL.dropPending, [a.subscriptionId]);
+  return true;
+}
+
+async function insertAttempts(sql: Sql, attempts: readonly AttemptRecord[]): Promise<void> {
+  if (attempts.length === 0) return;
+  const col = <K extends keyof AttemptRecord>(k: K) => attempts.map((a) => a[k]);
+  await sql.run(SQL.insertAttempts, [
+    col('subscriptionId'),
+    col('eventId'),
+    col('type'),
+    col('attempt'),
+    col('outcome'),
+    col('status'),
+    col('error'),
+    col('durationMs'),
+    col('at'),
+  ]);
+}
+
+function deliveryColumns(deliveries: readonly NewDelivery[]): unknown[] {
+  const col = <K extends keyof NewDelivery>(k: K) => deliveries.map((d) => d[k]);
+  const nextAt = deliveries.map((d) => Math.ceil(d.nextAt));
+  return [col('subscriptionId'), col('eventId'), col('type'), col('eventCreatedAt'), col('body'), nextAt];
+}
