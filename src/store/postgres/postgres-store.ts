@@ -42,6 +42,11 @@ export interface PostgresStoreOptions {
   url: string;
   /** Connections at most; default 10. */
   poolSize?: number;
+  /**
+   * Several nodes (cluster/channel-leases.ts): runs first inside every tick's transaction with the ticked channels,
+   * and refuses the tick (by throwing) when this node no longer owns one of them.
+   */
+  fence?: (tx: Sql, channelIds: readonly string[]) => Promise<void>;
 }
 
 const SQL = {
@@ -66,6 +71,10 @@ const SQL = {
   // In key order, as SQLite reads its tables without rowid: a channel's values load in the same order.
   allInputs: 'SELECT channel_id, name, value FROM channel_inputs ORDER BY channel_id, name',
   allClocks: 'SELECT channel_id, name, running, ms, at FROM channel_clocks ORDER BY channel_id, name',
+  oneChannel: `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE id = $1`,
+  oneChannelScenes: 'SELECT * FROM scenes WHERE channel_id = $1 ORDER BY id',
+  oneChannelInputs: 'SELECT channel_id, name, value FROM channel_inputs WHERE channel_id = $1 ORDER BY name',
+  oneChannelClocks: 'SELECT channel_id, name, running, ms, at FROM channel_clocks WHERE channel_id = $1 ORDER BY name',
 };
 
 type OrgRow = { id: string; name: string; created_at: string };
@@ -78,7 +87,10 @@ export class PostgresStore implements Store {
   readonly idempotency: PostgresIdempotency;
   private readonly events = new PostgresEventLog();
 
-  private constructor(private readonly db: Database) {
+  private constructor(
+    private readonly db: Database,
+    private readonly fence: PostgresStoreOptions['fence'],
+  ) {
     this.accounts = new PostgresAccounts(db);
     this.webhooks = new PostgresWebhooks(db, this.events);
     this.incomingHooks = new PostgresIncomingHooks(db);
@@ -94,7 +106,7 @@ export class PostgresStore implements Store {
       await db.close();
       throw err;
     }
-    return new PostgresStore(db);
+    return new PostgresStore(db, options.fence);
   }
 
   close(): Promise<void> {
@@ -106,7 +118,11 @@ export class PostgresStore implements Store {
   }
 
   async commitTick(_frame: number, changes: readonly ChannelChange[]): Promise<TickWrite> {
-    await this.db.transaction((tx) => writeTick(tx, changes, this.events));
+    const fence = this.fence;
+    await this.db.transaction(async (tx) => {
+      if (fence) await fence(tx, [...new Set(changes.map((c) => c.channelId))]);
+      await writeTick(tx, changes, this.events);
+    });
   }
 
   /** The first workspace, created when there is none; two nodes starting at once create one between them. */
@@ -176,6 +192,24 @@ export class PostgresStore implements Store {
   /** Every channel as of one snapshot: a tick committed meanwhile is either wholly in it or not at all. */
   async loadChannels(): Promise<StoredChannel[]> {
     return this.db.snapshot((tx) => loadAll(tx));
+  }
+
+  /** One channel as loadChannels() would give it, or undefined: what a node loads when it takes a channel over. */
+  async loadChannel(id: string): Promise<StoredChannel | undefined> {
+    return this.db.snapshot(async (tx) => {
+      const row = await tx.row<ChannelRow>(SQL.oneChannel, [id]);
+      if (!row) return undefined;
+      const text = sharedText();
+      const scenes = await tx.rows<SceneRow>(SQL.oneChannelScenes, [id]);
+      const values = await tx.rows<InputRow>(SQL.oneChannelInputs, [id]);
+      const clocks = await tx.rows<ClockRow>(SQL.oneChannelClocks, [id]);
+      const parse = (json: string) => JSON.parse(json) as SceneDefinition;
+      return {
+        channel: channelFromRow(row, text),
+        scenes: scenes.map((s) => sceneFromRow(s, parse, text)),
+        live: liveFromRow(row, values, clocks, text),
+      };
+    });
   }
 
   async listChannels(orgId: string, page: Page): Promise<ChannelRecord[]> {
