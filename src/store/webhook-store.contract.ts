@@ -8,7 +8,7 @@ import { newId } from '../ids.js';
 import type { StoreHarness } from './store.contract.js';
 import { change, channelRecord, event } from './store.fixtures.js';
 import type { Store } from './store.js';
-import type { AttemptRecord, NewDelivery, Settlement, SubscriptionRecord } from './webhook-store.js';
+import type { AttemptRecord, DeliveryClaim, NewDelivery, Settlement, SubscriptionRecord } from './webhook-store.js';
 
 const AT = '2024-03-01T12:00:00.000Z';
 
@@ -32,6 +32,11 @@ function subscription(orgId: string, over: Partial<SubscriptionRecord> = {}): Su
 
 function delivery(subscriptionId: string, e: EngineEvent, nextAt = 1000): NewDelivery {
   return { subscriptionId, eventId: e.id, type: e.type, eventCreatedAt: e.createdAt, body: `{"id":"${e.id}"}`, nextAt };
+}
+
+/** A claim by `by` that lives well past every time these tests use, unless told otherwise. */
+function claim(by = 'node-a', untilMs = 1_000_000): DeliveryClaim {
+  return { by, untilMs };
 }
 
 function attempt(subscriptionId: string, eventId: string, n: number, ok: boolean): AttemptRecord {
@@ -123,7 +128,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
       await fanOutAll(sub.id);
       // A repeated fan-out of the same event to the same subscription creates nothing new.
       await store.webhooks.fanOut(0, [delivery(sub.id, first[0]!)], []);
-      const due = await store.webhooks.dueDeliveries(sub.id, 5000, 10, new Set());
+      const due = await store.webhooks.claimDue(sub.id, 5000, 10, claim());
       expect(due.map((d) => d.eventId)).toEqual([...first, ...second].map((e) => e.id));
       expect(await store.webhooks.outboxDepth()).toEqual({ pendingDeliveries: 3, undispatchedBatches: 0 });
     });
@@ -140,7 +145,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
       expect(await store.webhooks.outboxDepth()).toEqual({ pendingDeliveries: 0, undispatchedBatches: 0 });
     });
 
-    it('answers due deliveries oldest first, skipping those in flight, and the next time one falls due', async () => {
+    it('claims due deliveries oldest first, never one under a live claim, and says when the next falls due', async () => {
       const sub = subscription(orgId);
       await store.webhooks.insertSubscription(sub);
       const events = await commit(1, 'channel.played', 'channel.played', 'channel.played');
@@ -150,12 +155,91 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
         events.map((e, i) => delivery(sub.id, e, 1000 + i * 1000)),
         [],
       );
-      const due = await store.webhooks.dueDeliveries(sub.id, 2000, 10, new Set());
-      expect(due.map((d) => d.eventId)).toEqual([events[0]!.id, events[1]!.id]);
-      const rest = await store.webhooks.dueDeliveries(sub.id, 2000, 10, new Set([due[0]!.id]));
+      expect(await store.webhooks.claimDue(sub.id, 2000, 0, claim())).toEqual([]);
+      const [first] = await store.webhooks.claimDue(sub.id, 2000, 1, claim('node-a', 40_000));
+      expect(first).toMatchObject({ eventId: events[0]!.id, attempts: 0, nextAt: 1000 });
+      // The holder of a live claim does not get its delivery again either: what it has in flight stays its own.
+      const rest = await store.webhooks.claimDue(sub.id, 2000, 10, claim('node-a', 30_000));
       expect(rest.map((d) => d.eventId)).toEqual([events[1]!.id]);
+      expect(await store.webhooks.claimDue(sub.id, 2000, 10, claim('node-b'))).toEqual([]);
+      // The next retry, then the first claim to run out: a worker that wakes then takes over a dead node's work.
       expect(await store.webhooks.nextDueAt(2000)).toBe(3000);
-      expect(await store.webhooks.nextDueAt(3000)).toBeNull();
+      expect(await store.webhooks.nextDueAt(3000)).toBe(30_000);
+      expect(await store.webhooks.nextDueAt(30_000)).toBe(40_000);
+      expect(await store.webhooks.nextDueAt(40_000)).toBeNull();
+    });
+
+    it('never hands one delivery to two claimants at once', async () => {
+      const subs = [subscription(orgId), subscription(orgId)];
+      for (const s of subs) await store.webhooks.insertSubscription(s);
+      const events = await commit(1, ...Array.from({ length: 12 }, () => 'channel.played' as const));
+      const batches = await store.webhooks.undispatched(10);
+      await store.webhooks.fanOut(
+        batches[0]!.seq,
+        subs.flatMap((s) => events.map((e) => delivery(s.id, e))),
+        [],
+      );
+      // Eight claimants on each subscription at once, three rows each at most: 24 asked for, 12 there.
+      const claims = await Promise.all(
+        subs.flatMap((s) =>
+          Array.from({ length: 8 }, (_, i) => store.webhooks.claimDue(s.id, 5000, 3, claim(`node-${i}`))),
+        ),
+      );
+      for (const [n, s] of subs.entries()) {
+        const got = claims.slice(n * 8, n * 8 + 8).flat();
+        expect(got.every((d) => d.subscriptionId === s.id)).toBe(true);
+        expect(got.map((d) => d.eventId).sort()).toEqual(events.map((e) => e.id).sort());
+      }
+      for (const got of claims) {
+        expect(got.length).toBeLessThanOrEqual(3);
+        // Each claimant's share is oldest first.
+        expect(got.map((d) => d.id)).toEqual(got.map((d) => d.id).sort((a, b) => a - b));
+      }
+      expect(await store.webhooks.claimDue(subs[0]!.id, 5000, 10, claim('node-z'))).toEqual([]);
+    });
+
+    it('makes a delivery claimable again by anyone once its claim runs out, as it was', async () => {
+      const sub = subscription(orgId);
+      await store.webhooks.insertSubscription(sub);
+      await commit(1, 'channel.played');
+      await fanOutAll(sub.id);
+      const [d] = await store.webhooks.claimDue(sub.id, 1000, 1, claim('node-a', 5000));
+      expect(await store.webhooks.claimDue(sub.id, 4999, 1, claim('node-b', 9000))).toEqual([]);
+      expect(await store.webhooks.nextDueAt(1000)).toBe(5000);
+      // node-a died mid-attempt: node-b makes the attempt again, the same delivery under the same event id.
+      expect(await store.webhooks.claimDue(sub.id, 5000, 1, claim('node-b', 9000))).toEqual([d]);
+      expect(await store.webhooks.claimDue(sub.id, 8999, 1, claim('node-a', 20_000))).toEqual([]);
+      expect(await store.webhooks.claimDue(sub.id, 9000, 1, claim('node-a', 20_000))).toEqual([d]);
+      expect(await store.webhooks.outboxDepth()).toMatchObject({ pendingDeliveries: 1 });
+    });
+
+    it('takes a result for an attempt already recorded into the log only: it moves no delivery and no count', async () => {
+      const sub = subscription(orgId);
+      await store.webhooks.insertSubscription(sub);
+      await commit(1, 'channel.played');
+      await fanOutAll(sub.id);
+      const [d] = await store.webhooks.claimDue(sub.id, 1000, 1, claim('node-a', 2000));
+      // node-a stalls past its claim; node-b makes attempt 1 too, fails, and a retry is claimed by node-c.
+      await store.webhooks.claimDue(sub.id, 2000, 1, claim('node-b', 12_000));
+      const failed = (n: number, nextAt: number): Settlement => ({
+        deliveryId: d!.id,
+        attempt: attempt(sub.id, d!.eventId, n, false),
+        state: 'pending',
+        nextAt,
+      });
+      await store.webhooks.settle([failed(1, 3000)], 20);
+      expect(await store.webhooks.claimDue(sub.id, 3000, 1, claim('node-c', 13_000))).toMatchObject([
+        { id: d!.id, attempts: 1 },
+      ]);
+      // node-a's late result: logged, but node-c's claim and the retry stand, and the failure counts once.
+      await store.webhooks.settle([failed(1, 4000)], 20);
+      expect(await store.webhooks.claimDue(sub.id, 5000, 1, claim('node-d'))).toEqual([]);
+      expect(await store.webhooks.nextDueAt(5000)).toBe(13_000);
+      expect((await store.webhooks.getSubscription(sub.id))!.consecutiveFailures).toBe(1);
+      expect((await store.webhooks.listAttempts(sub.id, { limit: 10 })).attempts.map((a) => a.attempt)).toEqual([1, 1]);
+      await store.webhooks.settle([failed(2, 14_000)], 20);
+      expect((await store.webhooks.getSubscription(sub.id))!.consecutiveFailures).toBe(2);
+      expect(await store.webhooks.claimDue(sub.id, 14_000, 1, claim('node-d'))).toMatchObject([{ attempts: 2 }]);
     });
 
     it('settles attempts: a retry stays pending, a success resets the count, the log keeps every line', async () => {
@@ -163,7 +247,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
       await store.webhooks.insertSubscription(sub);
       await commit(1, 'channel.played');
       await fanOutAll(sub.id);
-      const [d] = await store.webhooks.dueDeliveries(sub.id, 5000, 1, new Set());
+      const [d] = await store.webhooks.claimDue(sub.id, 5000, 1, claim('node-a', 60_000));
       const retry: Settlement = {
         deliveryId: d!.id,
         attempt: attempt(sub.id, d!.eventId, 1, false),
@@ -172,14 +256,18 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
       };
       expect(await store.webhooks.settle([retry], 20)).toEqual([]);
       expect((await store.webhooks.getSubscription(sub.id))!.consecutiveFailures).toBe(1);
-      const [again] = await store.webhooks.dueDeliveries(sub.id, 9000, 1, new Set());
+      // Settling ended node-a's claim: the retry is anyone's at its time, long before the claim would have run out.
+      expect(await store.webhooks.claimDue(sub.id, 8999, 1, claim('node-b'))).toEqual([]);
+      expect(await store.webhooks.nextDueAt(5000)).toBe(9000);
+      const [again] = await store.webhooks.claimDue(sub.id, 9000, 1, claim('node-b'));
       expect(again).toMatchObject({ id: d!.id, attempts: 1, nextAt: 9000 });
       await store.webhooks.settle(
         [{ deliveryId: d!.id, attempt: attempt(sub.id, d!.eventId, 2, true), state: 'succeeded' }],
         20,
       );
       expect((await store.webhooks.getSubscription(sub.id))!.consecutiveFailures).toBe(0);
-      expect(await store.webhooks.dueDeliveries(sub.id, 99_000, 1, new Set())).toEqual([]);
+      expect(await store.webhooks.claimDue(sub.id, 2_000_000, 1, claim('node-c', 3_000_000))).toEqual([]);
+      expect(await store.webhooks.nextDueAt(5000)).toBeNull();
       const log = await (await reopen()).webhooks.listAttempts(sub.id, { limit: 1 });
       expect(log.attempts.map((a) => a.outcome)).toEqual(['failed']);
       const next = await store.webhooks.listAttempts(sub.id, { limit: 1, after: log.nextCursor! });
@@ -191,7 +279,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
       await store.webhooks.insertSubscription(sub);
       await commit(1, 'channel.played', 'channel.played', 'channel.played');
       await fanOutAll(sub.id);
-      const due = await store.webhooks.dueDeliveries(sub.id, 5000, 10, new Set());
+      const due = await store.webhooks.claimDue(sub.id, 5000, 10, claim());
       const fail = (i: number): Settlement => ({
         deliveryId: due[i]!.id,
         attempt: attempt(sub.id, due[i]!.eventId, 1, false),
@@ -204,6 +292,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
       expect(off).toMatchObject({ status: 'disabled', consecutiveFailures: 2, disabledAt: AT });
       expect(off.lastError).toEqual({ at: AT, message: 'HTTP 500', status: 500 });
       expect(await store.webhooks.outboxDepth()).toMatchObject({ pendingDeliveries: 0 });
+      expect(await store.webhooks.nextDueAt(0)).toBeNull();
       expect(await store.webhooks.enabledSubscriptions()).toEqual([]);
       // A late result for a dropped delivery is logged and changes nothing else.
       expect(await store.webhooks.settle([fail(2)], 2)).toEqual([]);
@@ -233,7 +322,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
       await store.webhooks.insertSubscription(sub);
       await commit(1, 'channel.played', 'channel.played');
       await fanOutAll(sub.id);
-      const due = await store.webhooks.dueDeliveries(sub.id, 5000, 10, new Set());
+      const due = await store.webhooks.claimDue(sub.id, 5000, 10, claim());
       await store.webhooks.settle(
         [{ deliveryId: due[0]!.id, attempt: attempt(sub.id, due[0]!.eventId, 1, true), state: 'succeeded' }],
         20,

@@ -13,6 +13,13 @@
  *   subscription, sets its last error and drops its pending deliveries in the same transaction; a success
  *   resets the count. Attempts on a subscription already disabled or deleted change nothing but the log.
  * - Deleting a subscription deletes its deliveries and attempts.
+ * - A due delivery is handed out under a claim (`claimDue`), so that workers on several nodes sharing one
+ *   database never make the same attempt at once. A live claim excludes everyone, its holder included: a worker
+ *   needs no list of what it has in flight, and two workers that happen to share a name still never share a
+ *   delivery. `settle` ends the claim; a claim left by a node that died mid-attempt expires at its `untilMs`,
+ *   and the delivery is then claimable again, so the attempt is made again (at least once, never lost). A
+ *   settlement for an attempt the delivery has already recorded (a result from a node whose claim expired while
+ *   it was still sending) changes only the log: it neither moves the delivery nor counts as a failure.
  */
 import type { EngineEvent } from '../engine/index.js';
 
@@ -58,6 +65,13 @@ export interface DeliveryRecord {
   attempts: number;
   /** Not before this time (ms since the epoch). */
   nextAt: number;
+}
+
+/** Who holds a delivery's attempt, and until when (ms since the epoch, on the claiming node's clock). */
+export interface DeliveryClaim {
+  /** Names the claiming node, for whoever reads the table: claims are never matched against it. */
+  by: string;
+  untilMs: number;
 }
 
 export type NewDelivery = Omit<DeliveryRecord, 'id' | 'attempts'>;
@@ -112,14 +126,17 @@ export interface WebhookStore {
   fanOut(seq: number, deliveries: readonly NewDelivery[], drops: readonly AttemptRecord[]): Promise<void>;
   /** Moves the cursor past every batch committed so far, fanning out nothing (no subscription exists). */
   skipUndispatched(): Promise<void>;
-  /** A subscription's pending deliveries due at `now`, oldest first, skipping the ids in `skip`. */
-  dueDeliveries(
-    subscriptionId: string,
-    now: number,
-    limit: number,
-    skip: ReadonlySet<number>,
-  ): Promise<DeliveryRecord[]>;
-  /** The earliest `nextAt` after `now` of any pending delivery, or null. */
+  /**
+   * Claims up to `limit` of a subscription's pending deliveries due at `now` and under no live claim (none, or
+   * one whose `untilMs` is not after `now`), oldest first, for `claim.by` until `claim.untilMs`, atomically: two
+   * calls at once, from any nodes, never answer the same delivery while its claim lives.
+   */
+  claimDue(subscriptionId: string, now: number, limit: number, claim: DeliveryClaim): Promise<DeliveryRecord[]>;
+  /**
+   * The earliest time after `now` at which a pending delivery may become claimable (its `nextAt`, or the end of
+   * a live claim on it), or null. It may come early (a claim that is settled before it ends frees nothing
+   * then), never late: a worker that wakes at it also takes over what a dead node left claimed.
+   */
   nextDueAt(now: number): Promise<number | null>;
   /** Records attempts (see the guarantees above); answers the ids of subscriptions it disabled. */
   settle(settlements: readonly Settlement[], disableAfter: number): Promise<string[]>;

@@ -4,7 +4,15 @@
  * subscription has at most `perEndpoint` attempts in flight and the worker at most `overall`: an endpoint
  * that never answers holds its own slots and no others. Results are written in batches, one transaction
  * per turn of the event loop.
+ *
+ * Several nodes may run a worker on one database (docs/architecture/several-nodes.md, "Webhooks"): a delivery is
+ * claimed for `claimMs` when it is read (WebhookStore.claimDue), so each attempt is made by one worker, and the
+ * claim ends when its result is written. A live claim also keeps a worker from reading again what it has in flight
+ * itself. A worker that dies mid-attempt leaves its claims to run out, and any worker then makes the attempt again:
+ * `claimMs` must outlast an attempt (its timeout) and the writing of its result, with a margin for the nodes'
+ * clocks, which judge the claims.
  */
+import os from 'node:os';
 import type { Logger } from 'pino';
 import type { AttemptRecord, DeliveryRecord, Settlement, WebhookStore } from '../store/webhook-store.js';
 import { staleDrop } from './outbox-dispatcher.js';
@@ -25,10 +33,21 @@ export interface DeliveryWorkerDeps {
   overall: number;
   /** For metrics: each settled attempt or drop. */
   onSettled?: (attempt: AttemptRecord) => void;
+  /** Names this node on its claims (default: host and process id). */
+  nodeId?: string | undefined;
+  /** How long a claim lasts: the attempt timeout plus a margin (webhooks.ts). */
+  claimMs: number;
+}
+
+/** The default claimant: a name for this process that whoever reads the deliveries table can trace. */
+export function defaultNodeId(): string {
+  return `${os.hostname()}:${process.pid}`;
 }
 
 export class DeliveryWorker {
+  /** Attempts in flight per subscription (the deliveries stay claimed by this worker meanwhile). */
   private readonly inflight = new Map<string, Set<number>>();
+  private readonly nodeId: string;
   private total = 0;
   private pumping: Promise<void> | null = null;
   private again = false;
@@ -41,7 +60,9 @@ export class DeliveryWorker {
   /** Where the next pump starts among the subscriptions, so the overall cap is shared round-robin. */
   private turn = 0;
 
-  constructor(private readonly deps: DeliveryWorkerDeps) {}
+  constructor(private readonly deps: DeliveryWorkerDeps) {
+    this.nodeId = deps.nodeId ?? defaultNodeId();
+  }
 
   /** Looks for due work now (new deliveries, a slot freed, a retry due). */
   pump(): void {
@@ -66,8 +87,8 @@ export class DeliveryWorker {
 
   /**
    * Starts no more attempts and writes the results already in. Attempts still in flight are not waited for
-   * (an endpoint may take its full timeout): their deliveries stay pending and are sent again after a restart,
-   * under the same delivery id.
+   * (an endpoint may take its full timeout): their deliveries stay pending and are sent again under the same
+   * delivery id, after a restart or by another node once their claims run out.
    */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -85,12 +106,12 @@ export class DeliveryWorker {
   private async fill(): Promise<void> {
     const subs = [...this.deps.index.all()];
     const now = this.deps.now();
+    const claim = { by: this.nodeId, untilMs: now + this.deps.claimMs };
     for (let i = 0; i < subs.length && this.total < this.deps.overall; i++) {
       const sub = subs[(this.turn + i) % subs.length]!;
-      const mine = this.slotsOf(sub.id);
-      const free = Math.min(this.deps.perEndpoint - mine.size, this.deps.overall - this.total);
+      const free = Math.min(this.deps.perEndpoint - this.slotsOf(sub.id).size, this.deps.overall - this.total);
       if (free <= 0) continue;
-      for (const d of await this.deps.store.dueDeliveries(sub.id, now, free, mine)) this.start(sub, d, now);
+      for (const d of await this.deps.store.claimDue(sub.id, now, free, claim)) this.start(sub, d, now);
     }
     this.turn = subs.length > 0 ? (this.turn + 1) % subs.length : 0;
     await this.armTimer(now);
@@ -115,8 +136,7 @@ export class DeliveryWorker {
     const slots = this.slotsOf(sub.id);
     slots.add(d.id);
     this.total++;
-    // The slot is held until the result is written: a pump in between would see the delivery still pending
-    // and send it again.
+    // The slot is held until the result is written (the claim ends then), so the per-endpoint cap counts it.
     const release = () => {
       slots.delete(d.id);
       this.total--;
@@ -174,7 +194,8 @@ export class DeliveryWorker {
       }
       for (const s of batch) this.deps.onSettled?.(s.attempt);
     } catch (err) {
-      // The deliveries stay pending and are tried again: an attempt is at least once, never lost.
+      // The deliveries stay pending, and claimed until their claims run out; then they are tried again (the
+      // timer wakes for it): an attempt is at least once, never lost.
       this.deps.logger.error({ err, attempts: batch.length }, 'recording webhook attempts failed');
     } finally {
       for (const q of queued) q.release?.();

@@ -291,6 +291,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
     `,
   },
+  {
+    version: 9,
+    name: 'webhook delivery claims',
+    // A delivery being attempted is claimed by the node attempting it until a time (ms since the epoch): workers
+    // on several nodes never make the same attempt at once, and a dead node's claim runs out. The index finds the
+    // first claim to run out (the worker wakes then) among the few deliveries in flight.
+    sql: `
+      ALTER TABLE webhook_deliveries ADD COLUMN claimed_by text COLLATE "C", ADD COLUMN claimed_until bigint;
+      CREATE INDEX webhook_deliveries_claimed ON webhook_deliveries(claimed_until)
+        WHERE state = 'pending' AND claimed_until IS NOT NULL;
+    `,
+  },
 ];
 
 /** Applies the migrations this database lacks, all in one transaction; a second process waits, then has none. */

@@ -1,14 +1,20 @@
 /**
- * The WebhookStore on the same Postgres database as the rest of the store (tables of migration 5). Deliveries
+ * The WebhookStore on the same Postgres database as the rest of the store (tables of migrations 5 and 9). Deliveries
  * and log lines are inserted many per statement, in the order given (their ids and seqs follow it). `settle`
  * locks the subscriptions it touches, in id order, before anything else: their failure counts are read and
  * changed in one transaction, and two settles never wait on each other's rows in opposite orders.
  *
+ * `claimDue` is one statement: it picks the due rows `FOR UPDATE SKIP LOCKED` and claims them, so two nodes
+ * claiming at once each take different rows, and neither waits for the other. A row the other has just claimed
+ * and committed is read again once locked and left out (its claim now lives).
+ *
  * Times in ms are whole numbers in bigint columns: a fractional `now` is floored (exact against whole numbers,
- * for `<=` and `>` alike) and a fractional `nextAt` rounded up (a delivery is never tried earlier).
+ * for `<=` and `>` alike) and a fractional `nextAt` or claim end rounded up (a delivery is never tried earlier,
+ * a claim never cut short).
  */
 import type {
   AttemptRecord,
+  DeliveryClaim,
   DeliveryRecord,
   EventBatch,
   LastError,
@@ -122,20 +128,31 @@ const SQL = {
       $9::text[]) WITH ORDINALITY AS a(webhook_id, event_id, type, attempt, outcome, status, error, duration_ms, at, n)
     WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.id = a.webhook_id)
     ORDER BY a.n`,
-  due: `SELECT id, webhook_id, event_id, type, event_created_at, body, attempts, next_at
-    FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'pending' AND next_at <= $2
-    ORDER BY next_at, id LIMIT $3`,
-  nextDue: `SELECT min(next_at) AS at FROM webhook_deliveries WHERE state = 'pending' AND next_at > $1`,
+  claim: `WITH due AS (
+      SELECT id FROM webhook_deliveries
+      WHERE webhook_id = $1 AND state = 'pending' AND next_at <= $2 AND (claimed_until IS NULL OR claimed_until <= $2)
+      ORDER BY next_at, id LIMIT $3
+      FOR UPDATE SKIP LOCKED
+    )
+    UPDATE webhook_deliveries AS d SET claimed_by = $4, claimed_until = $5 FROM due WHERE d.id = due.id
+    RETURNING d.id, d.webhook_id, d.event_id, d.type, d.event_created_at, d.body, d.attempts, d.next_at`,
+  // Two reads, each on its index: the next retry, and the first claim to run out.
+  nextDue: `SELECT least(
+      (SELECT min(next_at) FROM webhook_deliveries WHERE state = 'pending' AND next_at > $1),
+      (SELECT min(claimed_until) FROM webhook_deliveries WHERE state = 'pending' AND claimed_until > $1)) AS at`,
   skip: `UPDATE webhook_dispatch
     SET last_seq = greatest(last_seq, (SELECT coalesce(max(seq), 0) FROM event_batches)) WHERE id = 1`,
   lockSubscriptions: 'SELECT id FROM webhooks WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE',
+  // A result for an attempt already recorded (its claim ran out and another node made it too) moves nothing.
   setDelivery: `UPDATE webhook_deliveries SET state = $2, attempts = $3, next_at = $4,
-    body = CASE WHEN $2 = 'pending' THEN body ELSE NULL END WHERE id = $1 AND state = 'pending'`,
+    body = CASE WHEN $2 = 'pending' THEN body ELSE NULL END, claimed_by = NULL, claimed_until = NULL
+    WHERE id = $1 AND state = 'pending' AND attempts < $3`,
   failures: `SELECT consecutive_failures AS n FROM webhooks WHERE id = $1 AND status = 'enabled'`,
   setFailures: 'UPDATE webhooks SET consecutive_failures = $1 WHERE id = $2',
   disable: `UPDATE webhooks SET status = 'disabled', consecutive_failures = $2, last_error = $3, disabled_at = $4
     WHERE id = $1`,
-  dropPending: `UPDATE webhook_deliveries SET state = 'dropped', body = NULL WHERE webhook_id = $1 AND state = 'pending'`,
+  dropPending: `UPDATE webhook_deliveries SET state = 'dropped', body = NULL, claimed_by = NULL, claimed_until = NULL
+    WHERE webhook_id = $1 AND state = 'pending'`,
   attempts: 'SELECT * FROM webhook_attempts WHERE webhook_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
   depth: `SELECT (SELECT count(*) FROM webhook_deliveries WHERE state = 'pending') AS pending,
     (SELECT count(*) FROM event_batches WHERE seq > (SELECT last_seq FROM webhook_dispatch WHERE id = 1)) AS batches`,
@@ -216,17 +233,17 @@ export class PostgresWebhooks implements WebhookStore {
     });
   }
 
-  async dueDeliveries(
-    subscriptionId: string,
-    now: number,
-    limit: number,
-    skip: ReadonlySet<number>,
-  ): Promise<DeliveryRecord[]> {
-    const rows = await this.db.rows<DeliveryRow>(SQL.due, [subscriptionId, Math.floor(now), limit + skip.size]);
-    return rows
-      .filter((r) => !skip.has(r.id))
-      .slice(0, limit)
-      .map(delivery);
+  async claimDue(subscriptionId: string, now: number, limit: number, claim: DeliveryClaim): Promise<DeliveryRecord[]> {
+    if (limit <= 0) return [];
+    const rows = await this.db.rows<DeliveryRow>(SQL.claim, [
+      subscriptionId,
+      Math.floor(now),
+      limit,
+      claim.by,
+      Math.ceil(claim.untilMs),
+    ]);
+    // RETURNING keeps no order: oldest first, as picked.
+    return rows.sort((a, b) => a.next_at - b.next_at || a.id - b.id).map(delivery);
   }
 
   async nextDueAt(now: number): Promise<number | null> {

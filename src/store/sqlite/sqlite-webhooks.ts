@@ -1,8 +1,16 @@
-/** The WebhookStore on the same SQLite database as the rest of the store (tables of migration 5). */
+/**
+ * The WebhookStore on the same SQLite database as the rest of the store (tables of migrations 5 and 9).
+ *
+ * Claims (webhook-store.ts) are taken in a transaction: SQLite has one writer at a time, so no two claims
+ * interleave. One process at a time holds a SQLite database (data-dir-lock.ts), so a claim found at open was left
+ * by a process that is gone: open ends them all, and what a crash left in flight is sent again at once, as before
+ * claims existed, instead of after the claims run out.
+ */
 import type Database from 'better-sqlite3';
 import type { EventLog } from './event-log.js';
 import type {
   AttemptRecord,
+  DeliveryClaim,
   DeliveryRecord,
   EventBatch,
   LastError,
@@ -37,6 +45,8 @@ interface DeliveryRow {
   attempts: number;
   next_at: number;
 }
+
+const DELIVERY_COLUMNS = 'id, webhook_id, event_id, type, event_created_at, body, attempts, next_at';
 
 interface AttemptRow {
   seq: number;
@@ -110,21 +120,31 @@ function prepare(db: Database.Database) {
       (webhook_id, event_id, type, attempt, outcome, status, error, duration_ms, at)
       SELECT @subscriptionId, @eventId, @type, @attempt, @outcome, @status, @error, @durationMs, @at
       WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = @subscriptionId)`),
-    due: db.prepare(`SELECT id, webhook_id, event_id, type, event_created_at, body, attempts, next_at
-      FROM webhook_deliveries WHERE webhook_id = ? AND state = 'pending' AND next_at <= ?
-      ORDER BY next_at, id LIMIT ?`),
-    nextDue: db.prepare("SELECT min(next_at) AS at FROM webhook_deliveries WHERE state = 'pending' AND next_at > ?"),
+    due: db.prepare(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
+      WHERE webhook_id = @subscriptionId AND state = 'pending' AND next_at <= @now
+        AND (claimed_until IS NULL OR claimed_until <= @now)
+      ORDER BY next_at, id LIMIT @limit`),
+    claim: db.prepare('UPDATE webhook_deliveries SET claimed_by = ?, claimed_until = ? WHERE id = ?'),
+    // Two reads, each on its index: the next retry, and the first claim to run out.
+    nextDue: db.prepare(`SELECT min(at) AS at FROM (
+        SELECT min(next_at) AS at FROM webhook_deliveries WHERE state = 'pending' AND next_at > @now
+        UNION ALL
+        SELECT min(claimed_until) FROM webhook_deliveries WHERE state = 'pending' AND claimed_until > @now)`),
+    endClaims: db.prepare(`UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL
+      WHERE state = 'pending' AND claimed_until IS NOT NULL`),
     skip: db.prepare(
       'UPDATE webhook_dispatch SET last_seq = max(last_seq, (SELECT coalesce(max(seq), 0) FROM event_batches))',
     ),
+    // A result for an attempt already recorded (its claim ran out and another node made it too) moves nothing.
     setDelivery: db.prepare(`UPDATE webhook_deliveries SET state = @state, attempts = @attempt, next_at = @nextAt,
-      body = CASE WHEN @state = 'pending' THEN body ELSE NULL END WHERE id = @id AND state = 'pending'`),
+      body = CASE WHEN @state = 'pending' THEN body ELSE NULL END, claimed_by = NULL, claimed_until = NULL
+      WHERE id = @id AND state = 'pending' AND attempts < @attempt`),
     failures: db.prepare("SELECT consecutive_failures AS n FROM webhooks WHERE id = ? AND status = 'enabled'"),
     setFailures: db.prepare('UPDATE webhooks SET consecutive_failures = ? WHERE id = ?'),
     disable: db.prepare(`UPDATE webhooks SET status = 'disabled', consecutive_failures = @n, last_error = @lastError,
       disabled_at = @at WHERE id = @id`),
-    dropPending: db.prepare(`UPDATE webhook_deliveries SET state = 'dropped', body = NULL
-      WHERE webhook_id = ? AND state = 'pending'`),
+    dropPending: db.prepare(`UPDATE webhook_deliveries SET state = 'dropped', body = NULL, claimed_by = NULL,
+      claimed_until = NULL WHERE webhook_id = ? AND state = 'pending'`),
     attempts: db.prepare('SELECT * FROM webhook_attempts WHERE webhook_id = ? AND seq > ? ORDER BY seq LIMIT ?'),
     pending: db.prepare("SELECT count(*) AS n FROM webhook_deliveries WHERE state = 'pending'"),
     undispatched: db.prepare(
@@ -139,6 +159,7 @@ export class SqliteWebhooks implements WebhookStore {
   private readonly st: ReturnType<typeof prepare>;
   private readonly fanOutTx;
   private readonly settleTx;
+  private readonly claimTx;
 
   constructor(
     db: Database.Database,
@@ -152,11 +173,19 @@ export class SqliteWebhooks implements WebhookStore {
         st.moveCursor.run(seq, seq);
       },
     );
+    this.claimTx = db.transaction(
+      (subscriptionId: string, now: number, limit: number, claim: DeliveryClaim): DeliveryRow[] => {
+        const rows = st.due.all({ subscriptionId, now, limit }) as DeliveryRow[];
+        for (const r of rows) st.claim.run(claim.by, claim.untilMs, r.id);
+        return rows;
+      },
+    );
     this.settleTx = db.transaction((settlements: readonly Settlement[], disableAfter: number) => {
       const disabled: string[] = [];
       for (const s of settlements) if (this.settleOne(s, disableAfter)) disabled.push(s.attempt.subscriptionId);
       return disabled;
     });
+    st.endClaims.run();
   }
 
   async insertSubscription(s: SubscriptionRecord): Promise<void> {
@@ -212,21 +241,13 @@ export class SqliteWebhooks implements WebhookStore {
     this.fanOutTx(seq, deliveries, drops);
   }
 
-  async dueDeliveries(
-    subscriptionId: string,
-    now: number,
-    limit: number,
-    skip: ReadonlySet<number>,
-  ): Promise<DeliveryRecord[]> {
-    const rows = this.st.due.all(subscriptionId, now, limit + skip.size) as DeliveryRow[];
-    return rows
-      .filter((r) => !skip.has(r.id))
-      .slice(0, limit)
-      .map(delivery);
+  async claimDue(subscriptionId: string, now: number, limit: number, claim: DeliveryClaim): Promise<DeliveryRecord[]> {
+    if (limit <= 0) return [];
+    return this.claimTx(subscriptionId, now, limit, claim).map(delivery);
   }
 
   async nextDueAt(now: number): Promise<number | null> {
-    return (this.st.nextDue.get(now) as { at: number | null }).at;
+    return (this.st.nextDue.get({ now }) as { at: number | null }).at;
   }
 
   async skipUndispatched(): Promise<void> {

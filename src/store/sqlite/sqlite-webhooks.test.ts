@@ -1,0 +1,60 @@
+/**
+ * What the SQLite webhook store does beyond the contract: one process holds a SQLite database at a time, so the
+ * claims a store finds at open were left by one that is gone, and they end at once (a crash's deliveries in
+ * flight are sent again at restart, not when their claims would have run out).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { change, channelRecord, event } from '../store.fixtures.js';
+import { SqliteStore } from './sqlite-store.js';
+
+const dirs: string[] = [];
+const stores: SqliteStore[] = [];
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.close();
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function open(dataDir: string): SqliteStore {
+  const store = new SqliteStore({ dataDir, synchronous: 'normal' });
+  stores.push(store);
+  return store;
+}
+
+it('ends at open the claims a previous process left', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-claims-'));
+  dirs.push(dataDir);
+  let store = open(dataDir);
+  const orgId = (await store.defaultOrg()).id;
+  const channel = channelRecord(orgId, 'hooks');
+  await store.insertChannel(channel);
+  await store.webhooks.insertSubscription({
+    id: 'wh_1',
+    orgId,
+    url: 'https://hooks.example.com/in',
+    events: [],
+    channelId: null,
+    description: null,
+    sealedSecret: 'v1.sealed',
+    status: 'enabled',
+    consecutiveFailures: 0,
+    lastError: null,
+    disabledAt: null,
+    createdAt: '2024-03-01T12:00:00.000Z',
+  });
+  const e = event(channel, 'channel.played');
+  store.commitTick(1, [change(channel, { frame: 1, events: [e] })]);
+  const [batch] = await store.webhooks.undispatched(10);
+  const d = { subscriptionId: 'wh_1', eventId: e.id, type: e.type, eventCreatedAt: e.createdAt, body: '{}' };
+  await store.webhooks.fanOut(batch!.seq, [{ ...d, nextAt: 1000 }], []);
+  const [claimed] = await store.webhooks.claimDue('wh_1', 1000, 1, { by: 'gone', untilMs: 60_000 });
+  expect(await store.webhooks.claimDue('wh_1', 1000, 1, { by: 'other', untilMs: 60_000 })).toEqual([]);
+  await store.close();
+  stores.pop();
+
+  store = open(dataDir);
+  expect(await store.webhooks.nextDueAt(1000)).toBeNull();
+  expect(await store.webhooks.claimDue('wh_1', 1000, 1, { by: 'restarted', untilMs: 60_000 })).toEqual([claimed]);
+});
