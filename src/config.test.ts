@@ -22,14 +22,32 @@ describe('loadConfig', () => {
     }
   });
 
-  it('refuses the several-node settings, naming them, until several nodes are available', () => {
-    expect(() => loadConfig({ ONAIR_DATABASE_URL: 'postgres://db/onair' })).toThrow(
-      /^ONAIR_DATABASE_URL: running several nodes .* not available/,
+  it('reads the several-node settings: both URLs and a shared secret key, or none', () => {
+    expect(loadConfig({}).cluster).toBeUndefined();
+    const key = 'k'.repeat(32);
+    const both = {
+      ONAIR_DATABASE_URL: 'postgres://db/onair',
+      ONAIR_REDIS_URL: 'redis://r:6379',
+      ONAIR_SECRET_KEY: key,
+    };
+    expect(loadConfig({ ...both, ONAIR_NODE_ID: 'node-a' }).cluster).toEqual({
+      databaseUrl: 'postgres://db/onair',
+      redisUrl: 'redis://r:6379',
+      redisPrefix: 'onair:',
+      nodeId: 'node-a',
+    });
+    expect(loadConfig(both).cluster?.nodeId).toMatch(/-\d+$/);
+    expect(() => loadConfig({ ONAIR_DATABASE_URL: 'postgres://db/onair', ONAIR_SECRET_KEY: key })).toThrow(
+      /ONAIR_REDIS_URL: several nodes need both/,
     );
-    expect(() => loadConfig({ ONAIR_DATABASE_URL: 'postgres://x', ONAIR_REDIS_URL: 'redis://y' })).toThrow(
-      /ONAIR_DATABASE_URL and ONAIR_REDIS_URL/,
+    expect(() => loadConfig({ ...both, ONAIR_SECRET_KEY: undefined })).toThrow(
+      /ONAIR_SECRET_KEY: several nodes must share/,
     );
-    expect(loadConfig({ ONAIR_DATABASE_URL: '' }).port).toBe(8080);
+    expect(() => loadConfig({ ...both, ONAIR_DATABASE_URL: 'mysql://x' })).toThrow(
+      /ONAIR_DATABASE_URL: must be a postgres/,
+    );
+    expect(() => loadConfig({ ...both, ONAIR_NODE_ID: 'a b' })).toThrow(/ONAIR_NODE_ID/);
+    expect(loadConfig({ ONAIR_DATABASE_URL: '', ONAIR_REDIS_URL: '' }).cluster).toBeUndefined();
   });
 
   it('takes a base URL without its trailing slash and refuses a non-http one', () => {

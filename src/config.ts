@@ -1,6 +1,7 @@
 /**
  * Configuration from the environment: the only reader of process.env in the server.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ResourceLimits } from './limits/resource-limits.js';
@@ -75,9 +76,25 @@ const EnvSchema = z.object({
   ONAIR_WS_UPGRADES_PER_ADDRESS: wsLimit(DEFAULT_SOCKET_LIMITS.upgradesPerAddress),
   // uWebSockets.js takes 8 to 960 seconds.
   ONAIR_WS_IDLE_TIMEOUT_S: z.coerce.number().int().min(8).max(960).default(DEFAULT_SOCKET_LIMITS.idleTimeoutS),
-  // Several nodes (docs/architecture/several-nodes.md): refused until every part of it works, never half-used.
-  ONAIR_DATABASE_URL: z.string().optional(),
-  ONAIR_REDIS_URL: z.string().optional(),
+  // Several nodes (docs/architecture/several-nodes.md): both, or neither for one node on SQLite.
+  ONAIR_DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  ONAIR_REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  ONAIR_REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,64}$/, 'letters, digits, dot, dash, underscore and colon, at most 64')
+    .default('onair:'),
+  ONAIR_NODE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, dot, dash and underscore, at most 64')
+    .optional(),
 });
 
 /** A whole number from 0 (no limit) to 1,000,000 with a default. */
@@ -91,6 +108,8 @@ function limit(fallback: number) {
 }
 
 export interface Config {
+  /** Several nodes on Postgres and Redis; undefined for one node on SQLite (the default). */
+  cluster: { databaseUrl: string; redisUrl: string; redisPrefix: string; nodeId: string } | undefined;
   host: string;
   port: number;
   dataDir: string;
@@ -120,6 +139,29 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** Several nodes: both URLs and a shared secret key, or none of it (docs/architecture/several-nodes.md). */
+function clusterConfig(e: z.infer<typeof EnvSchema>): Config['cluster'] {
+  const { ONAIR_DATABASE_URL: databaseUrl, ONAIR_REDIS_URL: redisUrl } = e;
+  if (!databaseUrl && !redisUrl) return undefined;
+  if (!databaseUrl || !redisUrl) {
+    const missing = databaseUrl ? 'ONAIR_REDIS_URL' : 'ONAIR_DATABASE_URL';
+    throw new ConfigError(
+      `Invalid configuration:\n  ${missing}: several nodes need both ONAIR_DATABASE_URL and ONAIR_REDIS_URL (or neither, for one node on SQLite)`,
+    );
+  }
+  if (!e.ONAIR_SECRET_KEY) {
+    throw new ConfigError(
+      'Invalid configuration:\n  ONAIR_SECRET_KEY: several nodes must share one secret key (webhook secrets are sealed with it): set the same value on every node',
+    );
+  }
+  return {
+    databaseUrl,
+    redisUrl,
+    redisPrefix: e.ONAIR_REDIS_PREFIX,
+    nodeId: e.ONAIR_NODE_ID ?? `${os.hostname()}-${process.pid}`,
+  };
+}
+
 /** Parses the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
@@ -128,14 +170,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  const severalNodes = ['ONAIR_DATABASE_URL', 'ONAIR_REDIS_URL'].filter((v) => env[v]);
-  if (severalNodes.length > 0) {
-    throw new ConfigError(
-      `${severalNodes.join(' and ')}: running several nodes on Postgres and Redis is not available in this version ` +
-        'yet (docs/architecture/several-nodes.md says what is built). Unset it to run one node on SQLite.',
-    );
-  }
+  const cluster = clusterConfig(e);
   return {
+    cluster,
     host: e.ONAIR_HOST,
     port: e.ONAIR_PORT,
     dataDir: path.resolve(e.ONAIR_DATA_DIR),

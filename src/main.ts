@@ -16,7 +16,9 @@ import { createAuthenticator } from './auth/authenticate.js';
 import { startAccountPruning } from './auth/account-pruning.js';
 import { bootstrapCredentials, type BootstrapResult } from './auth/bootstrap.js';
 import type { Config } from './config.js';
-import { Engine, MemoryBroker, systemTime, type TimeSource } from './engine/index.js';
+import { ClusterEngine } from './cluster/cluster-engine.js';
+import { openCluster } from './cluster/cluster-node.js';
+import { Engine, MemoryBroker, systemTime, type EngineDeps, type TimeSource } from './engine/index.js';
 import { newId } from './ids.js';
 import { createLogger, repeatedOnce } from './logger.js';
 import { MemoryLoginThrottle } from './limits/memory-login-throttle.js';
@@ -69,7 +71,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const startedAt = performance.now();
   const logger = options.logger ?? createLogger(config.logLevel);
   let health: Health = 'starting';
-  const store = new SqliteStore({ dataDir: config.dataDir, synchronous: config.dbSync });
+  // Several nodes run on Postgres and Redis (cluster/cluster-node.ts); one node on SQLite and memory.
+  const cluster = config.cluster ? await openCluster(config.cluster, logger) : null;
+  const sqlite = cluster ? null : new SqliteStore({ dataDir: config.dataDir, synchronous: config.dbSync });
+  const store: Store = cluster?.store ?? sqlite!;
   const version = packageVersion();
   const metrics: ServerMetrics | null =
     options.metrics === false
@@ -81,9 +86,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           storageFailure: () => store.failure(),
           outboxDepth: () => store.webhooks.outboxDepth(),
         });
-  if (metrics) store.observe(metrics.storage);
-  const broker = new MemoryBroker((err) => logger.error({ err }, 'broker listener failed'));
-  const engine: Engine = new Engine({
+  if (metrics && sqlite) sqlite.observe(metrics.storage);
+  const broker = cluster?.broker ?? new MemoryBroker((err) => logger.error({ err }, 'broker listener failed'));
+  const engineDeps: EngineDeps = {
     time: options.time ?? systemTime,
     committer: store,
     broker,
@@ -96,7 +101,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       metrics?.engine.events(events);
       webhooks.durable(events);
     },
-  });
+  };
+  const engine: Engine = cluster
+    ? new ClusterEngine({
+        ...engineDeps,
+        broker,
+        loadChannel: (id) => cluster.store.loadChannel(id),
+        leases: cluster.leases,
+        bus: cluster.bus,
+        logger,
+      })
+    : new Engine(engineDeps);
   const webhooks: Webhooks = createWebhooks(
     { store: store.webhooks, engine, logger, recorder: metrics?.webhooks },
     {
@@ -107,14 +122,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       resolve: options.webhookResolve,
       trustedCa: options.webhookCa,
       maxSubscriptions: config.limits.webhooksPerWorkspace,
+      nodeId: cluster?.nodeId,
     },
   );
   engine.load(await store.loadChannels());
   const firstRun = await bootstrapCredentials(store, config.bootstrapKey);
-  const auth = createAuthenticator(store);
-  const memoryLimiter = new MemoryRateLimiter(options.limiterClock);
-  const limiter = metrics ? metrics.countRefusals(memoryLimiter) : memoryLimiter;
-  const loginThrottle = metrics ? metrics.countLoginThrottle(new MemoryLoginThrottle()) : new MemoryLoginThrottle();
+  const auth = createAuthenticator(store, Date.now, { cacheTtlMs: cluster ? 1_000 : undefined });
+  const stopSharingRevocations = cluster?.shareRevocations(auth) ?? (() => {});
+  const baseLimiter = cluster?.limiter ?? new MemoryRateLimiter(options.limiterClock);
+  const limiter = metrics ? metrics.countRefusals(baseLimiter) : baseLimiter;
+  const baseThrottle = cluster?.loginThrottle ?? new MemoryLoginThrottle();
+  const loginThrottle = metrics ? metrics.countLoginThrottle(baseThrottle) : baseThrottle;
   let baseUrl = config.baseUrl ?? '';
 
   const incomingHooks = createIncomingHooks({
@@ -168,18 +186,23 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   engine.start();
   let port: number;
   try {
+    if (engine instanceof ClusterEngine) await engine.join();
     port = await transport.listen(config.host, config.port);
   } catch (err) {
     await engine.stop();
-    await store.close();
+    await (cluster ? cluster.close() : store.close());
     throw err;
   }
   baseUrl = config.baseUrl ?? `http://${publicHost(config.host)}:${port}`;
   health = 'ready';
-  logger.info({ host: config.host, port, baseUrl, channels: engine.channelCount() }, 'listening');
+  logger.info(
+    { host: config.host, port, baseUrl, channels: engine.channelCount(), node: cluster?.nodeId },
+    'listening',
+  );
   const stopPruning = startAccountPruning(store.accounts, logger);
   const stopEventPruning = startEventPruning(store, logger, { retentionMs: config.limits.eventDays * 24 * 3600_000 });
   const stopIdempotencyPruning = startIdempotencyPruning(store, logger);
+  const stopSharingWebhooks = cluster?.shareWebhooks(webhooks) ?? (() => {});
   await webhooks.start();
 
   let stopping: Promise<void> | null = null;
@@ -189,14 +212,19 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       stopPruning();
       stopEventPruning();
       stopIdempotencyPruning();
+      stopSharingWebhooks();
       transport.stopAccepting();
       await engine.stop();
       await webhooks.stop();
       // Let acknowledgements of the last tick reach their sockets before they close.
       await new Promise((r) => setTimeout(r, 50));
       transport.closeSockets();
-      await broker.close();
-      await store.close();
+      stopSharingRevocations();
+      if (cluster) await cluster.close();
+      else {
+        await broker.close();
+        await store.close();
+      }
       logger.info('stopped');
     })());
   const fetchApi = async (request: Request) => api.fetch(request, bindings);

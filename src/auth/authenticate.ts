@@ -36,17 +36,30 @@ export interface Authenticator {
   onRevoked(listener: (keyId: string) => void): () => void;
 }
 
-export function createAuthenticator(store: Store, now: () => number = Date.now): Authenticator {
-  const cache = new Map<string, { key: ApiKeyRecord; principal: Principal; touchedAt: number }>();
+/**
+ * `cacheTtlMs`: how long a key stays cached before it is read again. One node needs no limit (a revocation clears the
+ * cache at once); several nodes use 1 s, so a revocation announcement that went missing costs at most a second.
+ */
+export function createAuthenticator(
+  store: Store,
+  now: () => number = Date.now,
+  options: { cacheTtlMs?: number } = {},
+): Authenticator {
+  const ttl = options.cacheTtlMs ?? Infinity;
+  const cache = new Map<string, { key: ApiKeyRecord; principal: Principal; touchedAt: number; cachedAt: number }>();
   const revokeListeners = new Set<(keyId: string) => void>();
 
   async function fromApiKey(secret: string): Promise<Principal> {
     const hash = sha256Hex(secret);
     let entry = cache.get(hash);
+    if (entry && now() - entry.cachedAt >= ttl) {
+      cache.delete(hash);
+      entry = undefined;
+    }
     if (!entry) {
       const key = await store.findKeyByHash(hash);
       if (!key || key.revokedAt) throw unauthorized();
-      entry = { key, principal: keyPrincipal(key), touchedAt: 0 };
+      entry = { key, principal: keyPrincipal(key), touchedAt: 0, cachedAt: now() };
       if (cache.size >= CACHE_LIMIT) cache.clear();
       cache.set(hash, entry);
     }
@@ -67,7 +80,7 @@ export function createAuthenticator(store: Store, now: () => number = Date.now):
   function cachedBearer(header: string | undefined): Principal | undefined {
     const secret = bearerSecret(header);
     const entry = secret ? cache.get(sha256Hex(secret)) : undefined;
-    if (!entry || now() - entry.touchedAt >= TOUCH_INTERVAL_MS) return undefined;
+    if (!entry || now() - entry.touchedAt >= TOUCH_INTERVAL_MS || now() - entry.cachedAt >= ttl) return undefined;
     return entry.principal;
   }
 

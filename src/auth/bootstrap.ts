@@ -21,8 +21,14 @@ export async function bootstrapCredentials(store: Store, bootstrapKey: string | 
   let installedBootstrapKey = false;
   if (bootstrapKey && (await store.countKeys()) === 0) {
     const { record } = mintKey(org.id, { name: 'bootstrap (ONAIR_BOOTSTRAP_KEY)', permissions: ['*'] });
-    await store.insertKey({ ...record, hash: sha256Hex(bootstrapKey), prefix: bootstrapKey.slice(0, 13) });
-    installedBootstrapKey = true;
+    const hash = sha256Hex(bootstrapKey);
+    try {
+      await store.insertKey({ ...record, hash, prefix: bootstrapKey.slice(0, 13) });
+      installedBootstrapKey = true;
+    } catch (err) {
+      // Several nodes starting at once on one database: another one installed the same key first.
+      if (!(await store.findKeyByHash(hash))) throw err;
+    }
   }
   const setupToken = await issueSetupTokenIfNeeded(store, org.id);
   return { org, setupToken, installedBootstrapKey };

@@ -5,10 +5,11 @@
  *
  * - beat(), once a second: renews this node's leases (reporting the ones it lost: taken over, which moved the token;
  *   a lease that expired but that nobody took is still this node's, since nobody else can have ticked), says the
- *   node is alive, and claims free or expired leases up to its share of the channels, with `FOR UPDATE SKIP LOCKED`
- *   so that nodes claiming at once never take the same lease. The shares: the channels divided by the live nodes,
- *   the remainder one each to the first nodes by id. A node over its share gives up its newest channels, so a node
- *   that joins gets work, and the counts settle within a few beats.
+ *   node is alive, and claims free or expired leases up to its share, with `FOR UPDATE SKIP LOCKED` so that nodes
+ *   claiming at once never take the same lease. A share is the channels divided by the live nodes, rounded up: a node
+ *   over it (nodes left, or it was alone when the others started) gives up its newest channels, and a node under it
+ *   claims what is free. Rounding up leaves room for one channel's difference between nodes, so adding a channel
+ *   never moves others.
  * - fence(), inside a tick's transaction: locks the ticked channels' lease rows `FOR SHARE` and refuses the tick
  *   unless this node still holds each one with the token it took it with. A node that was paused past its leases
  *   (a long GC, a frozen VM) therefore cannot commit after another has taken over; and a takeover waits for a tick
@@ -70,6 +71,7 @@ const CLAIM = `WITH free AS (
 const RELEASE = `UPDATE channel_leases AS l SET node_id = NULL, expires_at = '-infinity'
   FROM unnest($2::text[], $3::bigint[]) AS h(channel_id, token)
   WHERE l.channel_id = h.channel_id AND l.token = h.token AND l.node_id = $1`;
+const OWNER = `SELECT node_id FROM channel_leases WHERE channel_id = $1 AND node_id IS NOT NULL AND expires_at > now()`;
 const FENCE = `SELECT channel_id, node_id, token FROM channel_leases WHERE channel_id = ANY($1::text[]) FOR SHARE`;
 
 export class ChannelLeases {
@@ -133,6 +135,11 @@ export class ChannelLeases {
     return { acquired, lost, surplus };
   }
 
+  /** The node holding a live lease on the channel, or null (none yet, or it expired and nobody took it yet). */
+  async ownerOf(channelId: string): Promise<string | null> {
+    return (await this.db.row<{ node_id: string }>(OWNER, [channelId]))?.node_id ?? null;
+  }
+
   /** Gives leases up at once (a planned shutdown, a surplus), so another node claims them on its next beat. */
   async release(channelIds: readonly string[]): Promise<void> {
     const ids = channelIds.filter((id) => this.held.has(id));
@@ -186,9 +193,8 @@ export class ChannelLeases {
   }
 }
 
-/** This node's share of `channels` among the live nodes (sorted by id): an equal part, the remainder to the first. */
+/** The most channels one node should hold: the channels divided by the live nodes (this one included), rounded up. */
 function shareOf(channels: number, liveNodes: readonly string[], me: string): number {
-  const nodes = liveNodes.includes(me) ? liveNodes : [...liveNodes, me].sort();
-  const index = nodes.indexOf(me);
-  return Math.floor(channels / nodes.length) + (index < channels % nodes.length ? 1 : 0);
+  const count = liveNodes.length + (liveNodes.includes(me) ? 0 : 1);
+  return Math.ceil(channels / count);
 }

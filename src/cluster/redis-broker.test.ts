@@ -32,6 +32,21 @@ describe.skipIf(gate.skip)(`RedisBroker${gate.label}`, () => {
       await expect(publisher.publish('ch_a', new Uint8Array([1]))).rejects.toThrow(/closed/);
     });
 
+    it("delivers to the publisher's own listeners inside publish(), before Redis answers, and only once", async () => {
+      const { publisher, subscriber } = await pair();
+      open.push(publisher, subscriber);
+      const own: string[] = [];
+      const remote: string[] = [];
+      await publisher.subscribe('ch_a', (p) => void own.push(Buffer.from(p).toString())).ready;
+      await subscriber.subscribe('ch_a', (p) => void remote.push(Buffer.from(p).toString())).ready;
+      const sent = publisher.publish('ch_a', Buffer.from('frame 1'));
+      expect(own).toEqual(['frame 1']);
+      await sent;
+      await expect.poll(() => remote).toEqual(['frame 1']);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(own).toEqual(['frame 1']);
+    });
+
     it('keeps channels of two deployments apart by prefix', async () => {
       const a = await pair();
       const b = await pair();

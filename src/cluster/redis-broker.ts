@@ -7,9 +7,15 @@
  * channels it serves. Messages of one channel come from one publisher over one connection, so Redis keeps their
  * order. Payloads are bytes, passed on as they are.
  *
+ * The publishing node's own listeners get a message at once, inside publish(), as with MemoryBroker: the owner's
+ * renderers do not wait for the Redis round trip, and what they are sent is never behind the engine's state (a
+ * snapshot and the frames after it stay in step). Each message on Redis starts with the publishing broker's 8-byte
+ * origin id, so that a broker skips its own messages when Redis hands them back.
+ *
  * publish() rejects at once while Redis is unreachable (no offline queue: a frame that waits is a frame late on air;
  * the frame is durable already, and a renderer that misses it sees the next one's `prev` skip and resyncs).
  */
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Broker, BrokerListener, BrokerSubscription } from '../engine/broker.js';
 
@@ -20,11 +26,17 @@ export interface RedisBrokerOptions {
   onListenerError?: (err: unknown) => void;
 }
 
+const ORIGIN_BYTES = 8;
+
 export class RedisBroker implements Broker {
   private readonly listeners = new Map<string, BrokerListener[]>();
   /** Redis channels subscribed, or being subscribed: the subscription's promise. */
   private readonly subscribed = new Map<string, Promise<void>>();
   private readonly prefix: string;
+  private readonly origin = randomBytes(ORIGIN_BYTES);
+  /** Local deliveries published from inside a listener wait here, so every listener sees publish order. */
+  private readonly queue: [string, Buffer][] = [];
+  private delivering = false;
   private closed = false;
 
   private constructor(
@@ -33,7 +45,10 @@ export class RedisBroker implements Broker {
     private readonly options: RedisBrokerOptions,
   ) {
     this.prefix = `${options.prefix ?? 'onair:'}ch:`;
-    sub.on('messageBuffer', (channel: Buffer, message: Buffer) => this.deliver(channel.toString(), message));
+    sub.on('messageBuffer', (channel: Buffer, message: Buffer) => {
+      if (message.length < ORIGIN_BYTES || message.subarray(0, ORIGIN_BYTES).equals(this.origin)) return;
+      this.deliver(channel.toString(), message.subarray(ORIGIN_BYTES));
+    });
   }
 
   /** Connects both connections; rejects when Redis cannot be reached. */
@@ -55,10 +70,10 @@ export class RedisBroker implements Broker {
 
   async publish(channelId: string, payload: Uint8Array): Promise<void> {
     if (this.closed) throw new Error('broker closed');
-    await this.pub.publish(
-      this.prefix + channelId,
-      Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength),
-    );
+    const topic = this.prefix + channelId;
+    const bytes = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+    this.deliverLocally(topic, bytes);
+    await this.pub.publish(topic, Buffer.concat([this.origin, bytes]));
   }
 
   subscribe(channelId: string, listener: BrokerListener): BrokerSubscription {
@@ -91,6 +106,17 @@ export class RedisBroker implements Broker {
     this.listeners.clear();
     this.subscribed.clear();
     await Promise.allSettled([this.pub.quit(), this.sub.quit()]);
+  }
+
+  private deliverLocally(topic: string, payload: Buffer): void {
+    this.queue.push([topic, payload]);
+    if (this.delivering) return;
+    this.delivering = true;
+    try {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) this.deliver(next[0], next[1]);
+    } finally {
+      this.delivering = false;
+    }
   }
 
   private deliver(topic: string, payload: Buffer): void {

@@ -58,6 +58,9 @@ interface Group {
   inflight: Promise<void> | null;
 }
 
+/** Why an op queued on a channel that moved to another node before its tick was not applied (several nodes). */
+export const MOVED_DETAIL = 'The channel moved to another node before this change was applied; retry.';
+
 /** stop() keeps ticking while work remains (ops queued during a commit), up to this many times. */
 const FINAL_TICKS = 5;
 
@@ -212,7 +215,37 @@ export class Engine {
     return [...this.groups].map(([fps, g]) => ({ fps, ...g.clock.getStats() }));
   }
 
-  private runtime(channelId: string): ChannelRuntime {
+  /**
+   * Several nodes (cluster/cluster-engine.ts): puts a channel in as stored, replacing what this engine held of it.
+   * Operations queued on the old copy are refused with `unavailable` (the caller retries on the owner).
+   */
+  protected install(stored: StoredChannel): void {
+    this.demote(stored.channel.id);
+    this.channels.set(stored.channel.id, new ChannelRuntime(stored.channel, stored.scenes, stored.live));
+  }
+
+  /** Several nodes: the channel is no longer ticked here; what was queued on it is refused with `unavailable`. */
+  protected demote(channelId: string): void {
+    const rt = this.channels.get(channelId);
+    if (!rt) return;
+    this.groups.get(rt.record.fps)?.pending.delete(rt);
+    const moved = new AppError('unavailable', MOVED_DETAIL, { retryAfter: 1 });
+    for (const p of rt.queue) p.reject(moved);
+    rt.queue = [];
+  }
+
+  /** Several nodes: forgets a channel another node deleted (its renderers were told by that node). */
+  protected drop(channelId: string): void {
+    this.demote(channelId);
+    this.channels.delete(channelId);
+  }
+
+  /** Channel ids this engine holds. */
+  protected channelIds(): string[] {
+    return [...this.channels.keys()];
+  }
+
+  protected runtime(channelId: string): ChannelRuntime {
     const rt = this.channels.get(channelId);
     if (!rt) throw new AppError('not_found', `Channel ${channelId} does not exist.`);
     return rt;

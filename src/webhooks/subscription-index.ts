@@ -20,7 +20,11 @@ export class SubscriptionIndex {
   private readonly byOrg = new Map<string, LiveSubscription[]>();
   private readonly byId = new Map<string, LiveSubscription>();
 
-  constructor(private readonly box: SecretBox) {}
+  /** `onChange`: a subscription was added or removed (several nodes tell each other). */
+  constructor(
+    private readonly box: SecretBox,
+    private readonly onChange: () => void = () => {},
+  ) {}
 
   add(record: SubscriptionRecord): void {
     if (record.status !== 'enabled' || this.byId.has(record.id)) return;
@@ -36,6 +40,7 @@ export class SubscriptionIndex {
     const list = this.byOrg.get(live.orgId);
     if (list) list.push(live);
     else this.byOrg.set(live.orgId, [live]);
+    this.onChange();
   }
 
   remove(id: string): void {
@@ -45,6 +50,7 @@ export class SubscriptionIndex {
     const rest = (this.byOrg.get(live.orgId) ?? []).filter((s) => s.id !== id);
     if (rest.length > 0) this.byOrg.set(live.orgId, rest);
     else this.byOrg.delete(live.orgId);
+    this.onChange();
   }
 
   get(id: string): LiveSubscription | undefined {

@@ -24,6 +24,12 @@ const PRUNE_EVERY_MS = 3600_000;
 /** Attempts in flight per subscription, and in all. */
 export const PER_ENDPOINT = 8;
 export const OVERALL = 128;
+/**
+ * A delivery's claim outlasts its attempt's timeout by this much (30 s with the default 10 s timeout): time to
+ * write the result, and room for the nodes' clocks to disagree. A node that dies mid-attempt holds its deliveries
+ * for that long; then another node makes the attempts again.
+ */
+export const CLAIM_MARGIN_MS = 20_000;
 
 export interface WebhookSettings {
   allowPrivate: boolean;
@@ -38,6 +44,8 @@ export interface WebhookSettings {
   trustedCa?: string | undefined;
   /** Subscriptions per workspace (ONAIR_LIMIT_WEBHOOKS_PER_WORKSPACE). */
   maxSubscriptions: number;
+  /** Names this node on the deliveries it claims (several nodes); default: host and process id. */
+  nodeId?: string | undefined;
 }
 
 export interface WebhookRecorder {
@@ -50,6 +58,13 @@ export interface Webhooks {
   box: SecretBox;
   /** The engine's onEvents: a tick with these events is durable. */
   durable(events: readonly EngineEvent[]): void;
+  /**
+   * Several nodes: reads the enabled subscriptions again (another node created, deleted or disabled one) and looks
+   * for work (deliveries another node fanned out, claims that expired).
+   */
+  resync(): Promise<void>;
+  /** Several nodes: `listener` runs when this node creates, deletes or disables a subscription. */
+  onSubscriptionsChanged(listener: () => void): void;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -74,7 +89,11 @@ export function createWebhooks(
     tls: settings.trustedCa ? { ca: settings.trustedCa } : undefined,
   });
   const sendOptions = { agent, timeoutMs: settings.timeoutMs, userAgent: `onair-webhooks/${settings.version}` };
-  const index = new SubscriptionIndex(box);
+  let resyncing = false;
+  let changed: () => void = () => {};
+  const index = new SubscriptionIndex(box, () => {
+    if (!resyncing) changed();
+  });
   const worker = new DeliveryWorker({
     store: deps.store,
     index,
@@ -87,6 +106,8 @@ export function createWebhooks(
     perEndpoint: PER_ENDPOINT,
     overall: OVERALL,
     onSettled: deps.recorder ? (a) => deps.recorder!.settled(a) : undefined,
+    nodeId: settings.nodeId,
+    claimMs: settings.timeoutMs + CLAIM_MARGIN_MS,
   });
   const dispatcher = new OutboxDispatcher({
     store: deps.store,
@@ -118,11 +139,32 @@ export function createWebhooks(
     service,
     box,
     durable: (events) => dispatcher.durable(events),
+    async resync() {
+      const enabled = await deps.store.enabledSubscriptions();
+      const ids = new Set(enabled.map((e) => e.id));
+      resyncing = true;
+      try {
+        for (const live of [...index.all()]) if (!ids.has(live.id)) index.remove(live.id);
+        for (const record of enabled) index.add(record);
+      } finally {
+        resyncing = false;
+      }
+      dispatcher.wake();
+      worker.pump();
+    },
+    onSubscriptionsChanged(listener) {
+      changed = listener;
+    },
     async start() {
       await prune();
       pruner = setInterval(() => void prune(), PRUNE_EVERY_MS);
       pruner.unref();
-      for (const s of await deps.store.enabledSubscriptions()) index.add(s);
+      resyncing = true;
+      try {
+        for (const s of await deps.store.enabledSubscriptions()) index.add(s);
+      } finally {
+        resyncing = false;
+      }
       // What a crash or a stop left: events committed but not fanned out, and deliveries still pending.
       dispatcher.wake();
       worker.pump();

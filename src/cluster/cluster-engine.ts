@@ -1,0 +1,442 @@
+/**
+ * The engine of one node among several (docs/architecture/several-nodes.md). Every node holds every channel, but
+ * ticks only the channels whose lease it holds (channel-leases.ts); the others are followers, kept up to date from
+ * their owners' frames on the broker, so that any node answers reads and serves renderers and dashboards.
+ *
+ * - An op for a channel owned elsewhere is forwarded to its owner over the cluster bus and answered from there
+ *   (the same operation, applied in the owner's tick), then answered here once this node's copy has caught up with
+ *   it, so a read after the answer sees the change. With no owner yet (a failover under way) it waits for one, up to
+ *   `forwardTimeoutMs`, then is refused with `unavailable`. An owner that does not answer within 1.5 s (it died) gets
+ *   the op refused with `unavailable` rather than sent again: it may have been applied just before.
+ * - Structural changes (a channel added, changed or removed; a scene saved or deleted) are written to Postgres by
+ *   the API as before, applied here, and announced to the other nodes: the owner applies them in its next tick (its
+ *   frame carries them to every renderer), followers apply them to their copy. What an announcement carries is in
+ *   Postgres already: a node that missed one reloads the channel when it takes it over or finds a gap.
+ * - Each beat renews and claims leases: a channel taken over is loaded from Postgres (the last committed tick, so
+ *   nothing acknowledged is lost) and ticked from there; a lease lost makes the channel a follower again, reloaded.
+ *
+ * The engine itself (engine/engine.ts) knows nothing of this: the class overrides its entry points.
+ */
+import type { Logger } from 'pino';
+import {
+  decodeChannelMessage,
+  Engine,
+  type Broker,
+  type ChannelRecord,
+  type ChannelRuntime,
+  type EngineDeps,
+  type Op,
+  type OpResult,
+  type SceneRecord,
+  type StoredChannel,
+} from '../engine/index.js';
+import { MOVED_DETAIL } from '../engine/engine.js';
+import { AppError } from '../errors.js';
+import type { FrameMessage, InputValue } from '../protocol/index.js';
+import type { ClusterBus } from './cluster-bus.js';
+import type { ChannelLeases } from './channel-leases.js';
+
+export interface ClusterEngineDeps extends EngineDeps {
+  broker: Broker;
+  /** Loads one channel as committed (PostgresStore.loadChannel). */
+  loadChannel: (channelId: string) => Promise<StoredChannel | undefined>;
+  leases: ChannelLeases;
+  bus: ClusterBus;
+  logger: Logger;
+  /** How often leases are renewed and claimed. Default 1,000 ms. */
+  beatMs?: number;
+  /** How long a forwarded op may wait for an owner and its answer. Default 5,000 ms. */
+  forwardTimeoutMs?: number;
+}
+
+/** What nodes announce to each other (cluster-bus.ts broadcast). */
+type Announcement =
+  | { kind: 'channel-added'; record: ChannelRecord; frame: number }
+  | { kind: 'channel-removed'; channelId: string }
+  | { kind: 'channel-updated'; record: ChannelRecord }
+  | { kind: 'scene-upserted'; scene: SceneRecord }
+  | { kind: 'scene-removed'; channelId: string; sceneId: string };
+
+/** An op as it travels to the owner: a patch's values as an object (a Map does not survive JSON). */
+type WireOp = Exclude<Op, { kind: 'patch' }> | { kind: 'patch'; values: Record<string, InputValue>; source: string };
+
+interface ForwardRequest {
+  kind: 'submit';
+  channelId: string;
+  op: WireOp;
+}
+
+interface ForwardReply {
+  result: OpResult;
+  /** The owner's frame once the op was applied: the frame this node's copy must reach before answering. */
+  frame: number;
+}
+
+/** The owner's refusal when it no longer owns the channel: the forwarder looks the owner up again. */
+const NOT_OWNER = 'not the owner of this channel';
+/** How long the owner has to answer a forwarded op. */
+const CALL_TIMEOUT_MS = 1_500;
+/** How long a forwarded op's answer waits for this node's copy to catch up with the owner's frame. */
+const CATCH_UP_MS = 1_000;
+
+export class ClusterEngine extends Engine {
+  private readonly follows = new Map<string, () => void>();
+  /** Followers being reloaded from Postgres: their frames are ignored meanwhile. */
+  private readonly reloading = new Map<string, Promise<void>>();
+  private readonly waiters = new Map<string, Set<{ frame: number; done: () => void }>>();
+  /** Channels being loaded from Postgres, with the structural changes made meanwhile. */
+  private readonly loading = new Map<string, (() => void)[]>();
+  private readonly replays = new Map<string, (() => void)[]>();
+  private beatTimer: NodeJS.Timeout | undefined;
+  private beating: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(private readonly cluster: ClusterEngineDeps) {
+    super(cluster);
+  }
+
+  /** After load() and start(): follows every channel, answers other nodes, and starts the lease beat. */
+  async join(): Promise<void> {
+    for (const id of this.channelIds()) this.follow(id);
+    this.cluster.bus.onRequest((body) => this.answer(body as ForwardRequest));
+    this.cluster.bus.onControl((body) => this.hear(body as Announcement));
+    await this.beat();
+    this.beatTimer = setInterval(() => void this.beat(), this.cluster.beatMs ?? 1_000);
+    this.beatTimer.unref();
+  }
+
+  /** Stops ticking (finishing what is queued), gives every lease up, and stops following. */
+  override async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.beatTimer) clearInterval(this.beatTimer);
+    await this.beating;
+    await super.stop();
+    await this.cluster.leases.leave().catch((err: unknown) => this.cluster.logger.warn({ err }, 'leases not released'));
+    for (const off of this.follows.values()) off();
+    this.follows.clear();
+  }
+
+  /** Whether this node ticks the channel now. */
+  owns(channelId: string): boolean {
+    return this.cluster.leases.holds(channelId);
+  }
+
+  override submit(channelId: string, op: Op): Promise<OpResult> {
+    if (!this.has(channelId)) return super.submit(channelId, op);
+    if (!this.owns(channelId)) return this.forward(channelId, op);
+    // Queued here, then the channel moved before its tick: the op was not applied, so it goes to the new owner.
+    return super.submit(channelId, op).catch((err: unknown) => {
+      if (err instanceof AppError && err.message === MOVED_DETAIL) return this.forward(channelId, op);
+      throw err;
+    });
+  }
+
+  override addChannel(record: ChannelRecord, frame = 0): void {
+    super.addChannel(record, frame);
+    this.follow(record.id);
+    this.announce({ kind: 'channel-added', record, frame });
+    // Claimed at once if this node is under its share, so the first op does not wait for a beat.
+    void this.beat();
+  }
+
+  override removeChannel(channelId: string): void {
+    this.unfollow(channelId);
+    super.removeChannel(channelId);
+    this.announce({ kind: 'channel-removed', channelId });
+  }
+
+  override updateChannel(record: ChannelRecord): void {
+    this.applyRecord(record);
+    this.announce({ kind: 'channel-updated', record });
+  }
+
+  override upsertScene(scene: SceneRecord): void {
+    this.applyScene(scene);
+    this.announce({ kind: 'scene-upserted', scene });
+  }
+
+  override removeScene(channelId: string, sceneId: string): void {
+    this.applySceneRemoval(channelId, sceneId);
+    this.announce({ kind: 'scene-removed', channelId, sceneId });
+  }
+
+  private applyRecord(record: ChannelRecord): void {
+    this.whileLoading(record.id, () => this.applyRecord(record));
+    if (this.owns(record.id)) super.updateChannel(record);
+    else this.runtime(record.id).updateRecord(record);
+  }
+
+  private applyScene(scene: SceneRecord): void {
+    this.whileLoading(scene.channelId, () => this.applyScene(scene));
+    if (this.owns(scene.channelId)) super.upsertScene(scene);
+    else this.runtime(scene.channelId).upsertScene(scene);
+  }
+
+  private applySceneRemoval(channelId: string, sceneId: string): void {
+    this.whileLoading(channelId, () => this.applySceneRemoval(channelId, sceneId));
+    if (this.owns(channelId)) super.removeScene(channelId, sceneId);
+    else this.runtime(channelId).removeScene(sceneId);
+  }
+
+  /**
+   * A structural change made while the channel is being loaded from Postgres (a takeover, a reload) may be missing
+   * from what the load read: it is applied again to what was loaded.
+   */
+  private whileLoading(channelId: string, again: () => void): void {
+    this.loading.get(channelId)?.push(again);
+  }
+
+  /** Loads the channel and installs it, with the structural changes made meanwhile applied again on top. */
+  private async loadFresh(channelId: string): Promise<StoredChannel | undefined> {
+    const replay: (() => void)[] = [];
+    this.loading.set(channelId, replay);
+    try {
+      return await this.cluster.loadChannel(channelId);
+    } finally {
+      this.loading.delete(channelId);
+      // Run by the caller once installed (see installLoaded).
+      this.replays.set(channelId, replay);
+    }
+  }
+
+  private installLoaded(stored: StoredChannel): void {
+    this.install(stored);
+    const replay = this.replays.get(stored.channel.id) ?? [];
+    this.replays.delete(stored.channel.id);
+    for (const again of replay) again();
+  }
+
+  private announce(message: Announcement): void {
+    this.cluster.bus.broadcast(message).catch((err: unknown) => {
+      // The change is in Postgres: other nodes pick it up when they next load the channel.
+      this.cluster.logger.warn({ err, kind: message.kind }, 'announcement to other nodes failed');
+    });
+  }
+
+  /** What another node announced. */
+  private hear(message: Announcement): void {
+    try {
+      switch (message.kind) {
+        case 'channel-added':
+          // Applied at once (a new channel has no scenes yet): the announcements after it find it here.
+          if (!this.has(message.record.id)) {
+            super.addChannel(message.record, message.frame);
+            this.follow(message.record.id);
+          }
+          return;
+        case 'channel-removed':
+          this.unfollow(message.channelId);
+          this.drop(message.channelId);
+          return;
+        case 'channel-updated':
+          if (this.has(message.record.id)) this.applyRecord(message.record);
+          return;
+        case 'scene-upserted':
+          if (this.has(message.scene.channelId)) this.applyScene(message.scene);
+          return;
+        case 'scene-removed':
+          if (this.has(message.channelId)) this.applySceneRemoval(message.channelId, message.sceneId);
+          return;
+      }
+    } catch (err) {
+      this.cluster.logger.warn({ err, kind: message.kind }, 'announcement not applied');
+    }
+  }
+
+  /** Renews and claims leases; takes over what it acquired, lets go of what it lost or holds beyond its share. */
+  private beat(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.beating ??= this.runBeat().finally(() => (this.beating = null));
+    return this.beating;
+  }
+
+  private async runBeat(): Promise<void> {
+    try {
+      const { acquired, lost, surplus } = await this.cluster.leases.beat();
+      for (const id of lost) {
+        this.cluster.logger.warn({ channelId: id }, 'channel lease lost: another node ticks it now');
+        this.demote(id);
+        void this.reload(id);
+      }
+      for (const id of surplus) this.demote(id);
+      await this.cluster.leases.release(surplus);
+      for (const id of surplus) void this.reload(id);
+      for (const id of acquired.keys()) await this.takeOver(id);
+    } catch (err) {
+      this.cluster.logger.error({ err }, 'lease beat failed');
+    }
+  }
+
+  private async takeOver(channelId: string): Promise<void> {
+    const stored = await this.loadFresh(channelId);
+    if (!stored) {
+      this.replays.delete(channelId);
+      await this.cluster.leases.release([channelId]);
+      return;
+    }
+    // Installed even if it was a follower that was up to date: the store has exactly what was committed.
+    this.installLoaded(stored);
+    if (!this.follows.has(channelId)) this.follow(channelId);
+    this.cluster.logger.info({ channelId, frame: stored.live.frame }, 'channel taken over');
+  }
+
+  // ---- forwarding ----
+
+  private async forward(channelId: string, op: Op): Promise<OpResult> {
+    const deadline = Date.now() + (this.cluster.forwardTimeoutMs ?? 5_000);
+    const wire = toWire(op);
+    for (;;) {
+      if (this.owns(channelId)) return super.submit(channelId, op);
+      const owner = await this.cluster.leases.ownerOf(channelId);
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      if (owner === null || owner === this.cluster.bus.nodeId) {
+        // No owner yet, or this node just took it and is loading it: wait a little and look again.
+        await sleep(Math.min(100, left));
+        continue;
+      }
+      try {
+        // A live owner answers within a tick or two. One that does not may have died after applying the op: it is
+        // not sent again (that could apply it twice); the caller gets `unavailable`, as from a dropped connection.
+        const request: ForwardRequest = { kind: 'submit', channelId, op: wire };
+        const reply = (await this.cluster.bus.call(owner, request, Math.min(left, CALL_TIMEOUT_MS))) as ForwardReply;
+        await this.caughtUp(channelId, reply.frame);
+        return reply.result;
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === 'unavailable' && err.message === NOT_OWNER)) throw err;
+        await sleep(Math.min(50, Math.max(0, deadline - Date.now())));
+      }
+    }
+    throw new AppError('unavailable', `Channel ${channelId} has no node to tick it right now; retry.`, {
+      retryAfter: 1,
+    });
+  }
+
+  /** An op forwarded by another node. */
+  private async answer(request: ForwardRequest): Promise<ForwardReply> {
+    if (request?.kind !== 'submit') throw new AppError('invalid_request', 'Unknown request.');
+    const notOwner = new AppError('unavailable', NOT_OWNER, { retryAfter: 1 });
+    if (!this.owns(request.channelId)) throw notOwner;
+    const result = await super.submit(request.channelId, fromWire(request.op)).catch((err: unknown) => {
+      // It moved before its tick: not applied, so the sender may look for the new owner and send it there.
+      throw err instanceof AppError && err.message === MOVED_DETAIL ? notOwner : err;
+    });
+    return { result, frame: this.runtime(request.channelId).live.frame };
+  }
+
+  /** Resolves once this node's copy of the channel is at `frame` (or after CATCH_UP_MS, whichever comes first). */
+  private caughtUp(channelId: string, frame: number): Promise<void> {
+    if (!this.has(channelId) || this.runtime(channelId).live.frame >= frame) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      let set = this.waiters.get(channelId);
+      if (!set) this.waiters.set(channelId, (set = new Set()));
+      const waiter = { frame, done: () => (clearTimeout(timer), set.delete(waiter), resolve()) };
+      const timer = setTimeout(waiter.done, CATCH_UP_MS);
+      set.add(waiter);
+    });
+  }
+
+  // ---- following ----
+
+  private follow(channelId: string): void {
+    if (this.follows.has(channelId)) return;
+    const subscription = this.cluster.broker.subscribe(channelId, (payload) => this.onFrame(channelId, payload));
+    this.follows.set(channelId, subscription);
+  }
+
+  private unfollow(channelId: string): void {
+    this.follows.get(channelId)?.();
+    this.follows.delete(channelId);
+    for (const w of this.waiters.get(channelId) ?? []) w.done();
+    this.waiters.delete(channelId);
+  }
+
+  private onFrame(channelId: string, payload: Uint8Array): void {
+    if (this.owns(channelId) || this.reloading.has(channelId) || !this.has(channelId)) return;
+    const message = decodeChannelMessage(payload);
+    if (message.kind !== 'frame') return;
+    const frame = JSON.parse(Buffer.from(message.all).toString('utf8')) as FrameMessage;
+    const rt = this.runtime(channelId);
+    if (frame.frame <= rt.live.frame) return;
+    if (frame.prev !== rt.live.frame) {
+      void this.reload(channelId);
+      return;
+    }
+    applyFrame(rt, frame);
+    for (const w of [...(this.waiters.get(channelId) ?? [])]) if (rt.live.frame >= w.frame) w.done();
+  }
+
+  /** Loads a follower afresh from Postgres (a gap in its frames, a lease lost or given up). */
+  private reload(channelId: string): Promise<void> {
+    const running = this.reloading.get(channelId);
+    if (running) return running;
+    const done = this.loadFresh(channelId)
+      .then((stored) => {
+        if (!stored || this.owns(channelId) || this.stopped || !this.has(channelId)) {
+          this.replays.delete(channelId);
+          return;
+        }
+        this.installLoaded(stored);
+        this.follow(channelId);
+        for (const w of [...(this.waiters.get(channelId) ?? [])]) if (stored.live.frame >= w.frame) w.done();
+      })
+      .catch((err: unknown) => this.cluster.logger.warn({ err, channelId }, 'channel reload failed'))
+      .finally(() => this.reloading.delete(channelId));
+    this.reloading.set(channelId, done);
+    return done;
+  }
+}
+
+/** A follower applies what its owner's frame says changed (the `scenes=all` frame: every change is in it). */
+function applyFrame(rt: ChannelRuntime, frame: FrameMessage): void {
+  const at = new Date(frame.serverTime).toISOString();
+  for (const view of frame.scenes ?? []) {
+    const before = rt.scenes.get(view.id);
+    rt.upsertScene({
+      id: view.id,
+      channelId: rt.record.id,
+      name: view.name,
+      definition: view.definition,
+      createdAt: before?.createdAt ?? at,
+      updatedAt: at,
+    });
+  }
+  for (const id of frame.removedScenes ?? []) rt.removeScene(id);
+  const values = new Map(rt.live.values);
+  for (const [name, value] of Object.entries(frame.inputs ?? {})) {
+    if (value === null) values.delete(name);
+    else values.set(name, value);
+  }
+  for (const name of frame.removedInputs ?? []) values.delete(name);
+  const clocks = new Map(rt.live.clocks);
+  for (const [name, state] of Object.entries(frame.clocks ?? {})) clocks.set(name, state);
+  for (const name of frame.removedClocks ?? []) clocks.delete(name);
+  rt.live = {
+    values,
+    clocks,
+    program: frame.program ?? rt.live.program,
+    preview: frame.preview ?? rt.live.preview,
+    frame: frame.frame,
+    updatedAt: at,
+  };
+  if (frame.fps !== undefined || frame.width !== undefined || frame.height !== undefined) {
+    rt.updateRecord({
+      ...rt.record,
+      fps: (frame.fps ?? rt.record.fps) as ChannelRecord['fps'],
+      width: frame.width ?? rt.record.width,
+      height: frame.height ?? rt.record.height,
+    });
+  }
+}
+
+function toWire(op: Op): WireOp {
+  return op.kind === 'patch' ? { ...op, values: Object.fromEntries(op.values) } : op;
+}
+
+function fromWire(op: WireOp): Op {
+  return op.kind === 'patch' ? ({ ...op, values: new Map(Object.entries(op.values)) } as Op) : op;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
