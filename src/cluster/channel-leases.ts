@@ -77,6 +77,7 @@ const FENCE = `SELECT channel_id, node_id, token FROM channel_leases WHERE chann
 export class ChannelLeases {
   /** Channel id → the token this node took its lease with. */
   private readonly held = new Map<string, number>();
+  private lostListener: (channelIds: string[]) => void = () => {};
   readonly nodeId: string;
   private readonly leaseMs: number;
 
@@ -94,6 +95,11 @@ export class ChannelLeases {
       await tx.run(`SELECT pg_advisory_xact_lock(hashtext('onair.cluster.schema'))`);
       await tx.run(SCHEMA);
     });
+  }
+
+  /** `listener` runs when a tick's fence finds leases lost (between beats): the node must stop ticking them at once. */
+  onFencedOut(listener: (channelIds: string[]) => void): void {
+    this.lostListener = listener;
   }
 
   /** The channels this node holds, with their tokens. */
@@ -173,6 +179,7 @@ export class ChannelLeases {
     });
     if (lost.length === 0) return;
     this.forget(lost);
+    this.lostListener(lost);
     throw new AppError('unavailable', `This node no longer owns channel ${lost.join(', ')}; retry shortly.`, {
       retryAfter: 1,
     });

@@ -97,6 +97,13 @@ export class ClusterEngine extends Engine {
 
   /** After load() and start(): follows every channel, answers other nodes, and starts the lease beat. */
   async join(): Promise<void> {
+    this.cluster.leases.onFencedOut((ids) => {
+      for (const id of ids) {
+        this.cluster.logger.warn({ channelId: id }, 'tick refused: another node owns this channel now');
+        this.demote(id);
+        void this.reload(id);
+      }
+    });
     for (const id of this.channelIds()) this.follow(id);
     this.cluster.bus.onRequest((body) => this.answer(body as ForwardRequest));
     this.cluster.bus.onControl((body) => this.hear(body as Announcement));
@@ -119,6 +126,11 @@ export class ClusterEngine extends Engine {
   /** Whether this node ticks the channel now. */
   owns(channelId: string): boolean {
     return this.cluster.leases.holds(channelId);
+  }
+
+  /** A follower never ticks, whatever asks (a refused tick's requeue included). */
+  protected override ticks(channelId: string): boolean {
+    return this.owns(channelId);
   }
 
   override submit(channelId: string, op: Op): Promise<OpResult> {

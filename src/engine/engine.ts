@@ -264,7 +264,13 @@ export class Engine {
     return g;
   }
 
+  /** Whether this engine ticks the channel: always for one node; with several, only the channels it owns. */
+  protected ticks(_channelId: string): boolean {
+    return true;
+  }
+
   private markPending(rt: ChannelRuntime): void {
+    if (!this.ticks(rt.record.id)) return;
     const g = this.group(rt.record.fps);
     g.pending.add(rt);
     if (this.running) g.clock.start();
