@@ -43,7 +43,7 @@ export interface ClusterEngineDeps extends EngineDeps {
   leases: ChannelLeases;
   bus: ClusterBus;
   logger: Logger;
-  /** How often leases are renewed and claimed. Default 1,000 ms. */
+  /** How often leases are renewed and claimed. Default 500 ms. */
   beatMs?: number;
   /** How long a forwarded op may wait for an owner and its answer. Default 5,000 ms. */
   forwardTimeoutMs?: number;
@@ -108,7 +108,7 @@ export class ClusterEngine extends Engine {
     this.cluster.bus.onRequest((body) => this.answer(body as ForwardRequest));
     this.cluster.bus.onControl((body) => this.hear(body as Announcement));
     await this.beat();
-    this.beatTimer = setInterval(() => void this.beat(), this.cluster.beatMs ?? 1_000);
+    this.beatTimer = setInterval(() => void this.beat(), this.cluster.beatMs ?? 500);
     this.beatTimer.unref();
   }
 
