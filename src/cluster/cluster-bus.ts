@@ -24,7 +24,7 @@ export interface ClusterBusOptions {
 type RequestHandler = (body: unknown, from: string) => Promise<unknown>;
 type ControlListener = (body: unknown, from: string) => void;
 
-interface WireError {
+export interface WireError {
   code: ErrorCode;
   detail: string;
   retryAfter?: number;
@@ -159,7 +159,7 @@ export class ClusterBus {
   }
 }
 
-function toWire(err: unknown): WireError {
+export function toWire(err: unknown): WireError {
   const e = err instanceof AppError ? err : new AppError('internal');
   const wire: WireError = { code: e.code, detail: e.message };
   if (e.retryAfter !== undefined) wire.retryAfter = e.retryAfter;
@@ -168,6 +168,6 @@ function toWire(err: unknown): WireError {
   return wire;
 }
 
-function toAppError(w: WireError): AppError {
+export function toAppError(w: WireError): AppError {
   return new AppError(w.code, w.detail, { retryAfter: w.retryAfter, extra: w.extra, errors: w.errors });
 }

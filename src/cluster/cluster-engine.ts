@@ -33,7 +33,7 @@ import {
 import { MOVED_DETAIL } from '../engine/engine.js';
 import { AppError } from '../errors.js';
 import type { FrameMessage, InputValue } from '../protocol/index.js';
-import type { ClusterBus } from './cluster-bus.js';
+import { toAppError, toWire as errorToWire, type ClusterBus, type WireError } from './cluster-bus.js';
 import type { ChannelLeases } from './channel-leases.js';
 
 export interface ClusterEngineDeps extends EngineDeps {
@@ -60,16 +60,24 @@ type Announcement =
 /** An op as it travels to the owner: a patch's values as an object (a Map does not survive JSON). */
 type WireOp = Exclude<Op, { kind: 'patch' }> | { kind: 'patch'; values: Record<string, InputValue>; source: string };
 
+/** Ops submitted in one turn of the event loop travel together, so the owner queues them for one tick. */
 interface ForwardRequest {
   kind: 'submit';
   channelId: string;
-  op: WireOp;
+  ops: WireOp[];
 }
 
 interface ForwardReply {
-  result: OpResult;
-  /** The owner's frame once the op was applied: the frame this node's copy must reach before answering. */
+  results: ({ ok: true; result: OpResult } | { ok: false; error: WireError })[];
+  /** The owner's frame once the ops were applied, and its frame rate: what this node's copy must reach. */
   frame: number;
+  fps: number;
+}
+
+interface Outgoing {
+  op: Op;
+  resolve: (result: OpResult) => void;
+  reject: (err: unknown) => void;
 }
 
 /** The owner's refusal when it no longer owns the channel: the forwarder looks the owner up again. */
@@ -83,7 +91,9 @@ export class ClusterEngine extends Engine {
   private readonly follows = new Map<string, () => void>();
   /** Followers being reloaded from Postgres: their frames are ignored meanwhile. */
   private readonly reloading = new Map<string, Promise<void>>();
-  private readonly waiters = new Map<string, Set<{ frame: number; done: () => void }>>();
+  private readonly waiters = new Map<string, Set<{ frame: number; fps: number; done: () => void }>>();
+  /** Ops for channels owned elsewhere, waiting for the end of this turn to go to the owner together. */
+  private readonly outbox = new Map<string, Outgoing[]>();
   /** Channels being loaded from Postgres, with the structural changes made meanwhile. */
   private readonly loading = new Map<string, (() => void)[]>();
   private readonly replays = new Map<string, (() => void)[]>();
@@ -174,8 +184,13 @@ export class ClusterEngine extends Engine {
 
   private applyRecord(record: ChannelRecord): void {
     this.whileLoading(record.id, () => this.applyRecord(record));
-    if (this.owns(record.id)) super.updateChannel(record);
-    else this.runtime(record.id).updateRecord(record);
+    if (this.owns(record.id)) return super.updateChannel(record);
+    const rt = this.runtime(record.id);
+    const rotated = rt.record.outputToken !== record.outputToken;
+    rt.updateRecord(record);
+    // Every node that learns of a rotation says so: renderers are closed wherever the new token has arrived, even
+    // while the channel has no owner to tick it (a renderer whose token is current is never closed).
+    if (rotated) this.revokeOldTokens(record.id);
   }
 
   private applyScene(scene: SceneRecord): void {
@@ -266,6 +281,7 @@ export class ClusterEngine extends Engine {
     try {
       const { acquired, lost, surplus } = await this.cluster.leases.beat();
       for (const id of lost) {
+        if (!this.has(id)) continue; // deleted: its lease went with it
         this.cluster.logger.warn({ channelId: id }, 'channel lease lost: another node ticks it now');
         this.demote(id);
         void this.reload(id);
@@ -288,17 +304,51 @@ export class ClusterEngine extends Engine {
     }
     // Installed even if it was a follower that was up to date: the store has exactly what was committed.
     this.installLoaded(stored);
+    // Scene edits made while the channel had no owner reached no renderer: the first frame carries every scene.
+    this.resendScenes(channelId);
     if (!this.follows.has(channelId)) this.follow(channelId);
     this.cluster.logger.info({ channelId, frame: stored.live.frame }, 'channel taken over');
   }
 
   // ---- forwarding ----
 
-  private async forward(channelId: string, op: Op): Promise<OpResult> {
+  /** Queues the op for the channel's owner; ops queued in the same turn go in one request (one tick there). */
+  private forward(channelId: string, op: Op): Promise<OpResult> {
+    return new Promise<OpResult>((resolve, reject) => {
+      let batch = this.outbox.get(channelId);
+      if (!batch) {
+        this.outbox.set(channelId, (batch = []));
+        queueMicrotask(() => void this.flush(channelId));
+      }
+      batch.push({ op, resolve, reject });
+    });
+  }
+
+  private async flush(channelId: string): Promise<void> {
+    const batch = this.outbox.get(channelId) ?? [];
+    this.outbox.delete(channelId);
+    try {
+      const reply = await this.sendToOwner(channelId, batch);
+      if (!reply) return;
+      for (const [i, r] of reply.results.entries()) {
+        if (r.ok) batch[i]!.resolve(r.result);
+        else batch[i]!.reject(toAppError(r.error));
+      }
+    } catch (err) {
+      for (const o of batch) o.reject(err);
+    }
+  }
+
+  /** Finds the owner and has it apply the ops; null when this node became the owner and applied them itself. */
+  private async sendToOwner(channelId: string, batch: Outgoing[]): Promise<ForwardReply | null> {
     const deadline = Date.now() + (this.cluster.forwardTimeoutMs ?? 5_000);
-    const wire = toWire(op);
+    const request: ForwardRequest = { kind: 'submit', channelId, ops: batch.map((o) => toWire(o.op)) };
     for (;;) {
-      if (this.owns(channelId)) return super.submit(channelId, op);
+      if (!this.has(channelId)) throw new AppError('not_found', 'The channel was deleted.');
+      if (this.owns(channelId)) {
+        for (const o of batch) super.submit(channelId, o.op).then(o.resolve, o.reject);
+        return null;
+      }
       const owner = await this.cluster.leases.ownerOf(channelId);
       const left = deadline - Date.now();
       if (left <= 0) break;
@@ -308,12 +358,11 @@ export class ClusterEngine extends Engine {
         continue;
       }
       try {
-        // A live owner answers within a tick or two. One that does not may have died after applying the op: it is
-        // not sent again (that could apply it twice); the caller gets `unavailable`, as from a dropped connection.
-        const request: ForwardRequest = { kind: 'submit', channelId, op: wire };
+        // A live owner answers within a tick or two. One that does not may have died after applying the ops: they
+        // are not sent again (that could apply them twice); the caller gets `unavailable`, as from a dropped line.
         const reply = (await this.cluster.bus.call(owner, request, Math.min(left, CALL_TIMEOUT_MS))) as ForwardReply;
-        await this.caughtUp(channelId, reply.frame);
-        return reply.result;
+        await this.caughtUp(channelId, reply.frame, reply.fps);
+        return reply;
       } catch (err) {
         if (!(err instanceof AppError && err.code === 'unavailable' && err.message === NOT_OWNER)) throw err;
         await sleep(Math.min(50, Math.max(0, deadline - Date.now())));
@@ -324,25 +373,38 @@ export class ClusterEngine extends Engine {
     });
   }
 
-  /** An op forwarded by another node. */
+  /** Ops forwarded by another node: queued in one turn, so one tick applies them all. */
   private async answer(request: ForwardRequest): Promise<ForwardReply> {
-    if (request?.kind !== 'submit') throw new AppError('invalid_request', 'Unknown request.');
-    const notOwner = new AppError('unavailable', NOT_OWNER, { retryAfter: 1 });
-    if (!this.owns(request.channelId)) throw notOwner;
-    const result = await super.submit(request.channelId, fromWire(request.op)).catch((err: unknown) => {
-      // It moved before its tick: not applied, so the sender may look for the new owner and send it there.
-      throw err instanceof AppError && err.message === MOVED_DETAIL ? notOwner : err;
-    });
-    return { result, frame: this.runtime(request.channelId).live.frame };
+    if (request?.kind !== 'submit' || !Array.isArray(request.ops))
+      throw new AppError('invalid_request', 'Unknown request.');
+    const { channelId } = request;
+    if (!this.has(channelId)) throw new AppError('not_found', 'The channel was deleted.');
+    if (!this.owns(channelId)) throw new AppError('unavailable', NOT_OWNER, { retryAfter: 1 });
+    const settled = await Promise.allSettled(request.ops.map((op) => super.submit(channelId, fromWire(op))));
+    // They moved before their tick: none was applied, so the sender may send them to the new owner.
+    if (settled.some((r) => r.status === 'rejected' && isMoved(r.reason))) {
+      throw new AppError('unavailable', NOT_OWNER, { retryAfter: 1 });
+    }
+    const rt = this.has(channelId) ? this.runtime(channelId) : null;
+    return {
+      results: settled.map((r) =>
+        r.status === 'fulfilled' ? { ok: true, result: r.value } : { ok: false, error: errorToWire(r.reason) },
+      ),
+      frame: rt?.live.frame ?? 0,
+      fps: rt?.record.fps ?? 0,
+    };
   }
 
-  /** Resolves once this node's copy of the channel is at `frame` (or after CATCH_UP_MS, whichever comes first). */
-  private caughtUp(channelId: string, frame: number): Promise<void> {
-    if (!this.has(channelId) || this.runtime(channelId).live.frame >= frame) return Promise.resolve();
+  /**
+   * Resolves once this node's copy of the channel has reached `frame` of a `fps` clock (frame numbers count frames of
+   * the channel's rate, so they are compared only at the same rate), or after CATCH_UP_MS.
+   */
+  private caughtUp(channelId: string, frame: number, fps: number): Promise<void> {
+    if (!this.has(channelId) || reached(this.runtime(channelId), frame, fps)) return Promise.resolve();
     return new Promise<void>((resolve) => {
       let set = this.waiters.get(channelId);
       if (!set) this.waiters.set(channelId, (set = new Set()));
-      const waiter = { frame, done: () => (clearTimeout(timer), set.delete(waiter), resolve()) };
+      const waiter = { frame, fps, done: () => (clearTimeout(timer), set.delete(waiter), resolve()) };
       const timer = setTimeout(waiter.done, CATCH_UP_MS);
       set.add(waiter);
     });
@@ -369,13 +431,14 @@ export class ClusterEngine extends Engine {
     if (message.kind !== 'frame') return;
     const frame = JSON.parse(Buffer.from(message.all).toString('utf8')) as FrameMessage;
     const rt = this.runtime(channelId);
-    if (frame.frame <= rt.live.frame) return;
     if (frame.prev !== rt.live.frame) {
+      // Already in the copy (a frame from before a reload), unless the frame rate changed (numbers restart lower).
+      if (frame.frame <= rt.live.frame && frame.fps === undefined) return;
       void this.reload(channelId);
       return;
     }
     applyFrame(rt, frame);
-    for (const w of [...(this.waiters.get(channelId) ?? [])]) if (rt.live.frame >= w.frame) w.done();
+    for (const w of [...(this.waiters.get(channelId) ?? [])]) if (reached(rt, w.frame, w.fps)) w.done();
   }
 
   /** Loads a follower afresh from Postgres (a gap in its frames, a lease lost or given up). */
@@ -390,7 +453,8 @@ export class ClusterEngine extends Engine {
         }
         this.installLoaded(stored);
         this.follow(channelId);
-        for (const w of [...(this.waiters.get(channelId) ?? [])]) if (stored.live.frame >= w.frame) w.done();
+        // Loaded after the owner answered: it holds what the answers are waiting for.
+        for (const w of [...(this.waiters.get(channelId) ?? [])]) w.done();
       })
       .catch((err: unknown) => this.cluster.logger.warn({ err, channelId }, 'channel reload failed'))
       .finally(() => this.reloading.delete(channelId));
@@ -451,4 +515,13 @@ function fromWire(op: WireOp): Op {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Whether the copy has reached `frame` of a `fps` clock. */
+function reached(rt: ChannelRuntime, frame: number, fps: number): boolean {
+  return rt.record.fps === fps && rt.live.frame >= frame;
+}
+
+function isMoved(err: unknown): boolean {
+  return err instanceof AppError && err.message === MOVED_DETAIL;
 }

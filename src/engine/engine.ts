@@ -236,8 +236,30 @@ export class Engine {
 
   /** Several nodes: forgets a channel another node deleted (its renderers were told by that node). */
   protected drop(channelId: string): void {
-    this.demote(channelId);
+    const rt = this.channels.get(channelId);
+    if (!rt) return;
+    this.groups.get(rt.record.fps)?.pending.delete(rt);
+    for (const p of rt.queue) p.reject(new AppError('not_found', 'The channel was deleted.'));
+    rt.queue = [];
     this.channels.delete(channelId);
+  }
+
+  /**
+   * Several nodes: renderers of the channel with another output token than the channel's now are disconnected, on
+   * every node (a rotation made on a node that does not tick the channel).
+   */
+  protected revokeOldTokens(channelId: string): void {
+    this.send(channelId, encodeRevoke('token_rotated'), this.runtime(channelId).live.frame);
+  }
+
+  /**
+   * Several nodes, after a takeover: the next frame carries every scene again, so renderers that missed an edit made
+   * while the channel had no owner draw it (a renderer redraws a scene only if its definition differs).
+   */
+  protected resendScenes(channelId: string): void {
+    const rt = this.runtime(channelId);
+    for (const scene of [...rt.scenes.values()]) rt.upsertScene(scene);
+    this.markPending(rt);
   }
 
   /** Channel ids this engine holds. */

@@ -122,9 +122,13 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     }
     for (const [ws, data] of [...(sockets.get(channelId) ?? [])]) {
       if (msg.reason === 'channel_deleted') ws.end(CloseCode.channelDeleted, 'channel deleted');
-      else if (data.principal.kind === 'output') ws.end(CloseCode.tokenRotated, 'output token rotated');
+      else if (data.principal.kind === 'output' && data.token !== currentToken(channelId))
+        ws.end(CloseCode.tokenRotated, 'output token rotated');
     }
   };
+  /** The channel's output token now; undefined once it is gone (then every renderer of it goes too). */
+  const currentToken = (channelId: string) =>
+    deps.engine.has(channelId) ? deps.engine.channelRecord(channelId).outputToken : undefined;
   /** One broker subscription per channel with connections here, from the first connection to the last. */
   const subscriptions = new Map<string, () => void>();
   /** Closes the slow consumers among these sockets before anything more is published to them. */

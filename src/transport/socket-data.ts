@@ -13,6 +13,8 @@ export interface SocketData {
   closed: boolean;
   /** Per-connection id, for per-connection limits. */
   connectionId: number;
+  /** The output token it connected with: a rotation closes the connections whose token is no longer the channel's. */
+  token?: string | undefined;
   /** A dashboard session's Cookie header, copied at the upgrade: its ops are authorized afresh each time. */
   cookie?: string | undefined;
   /** Bytes of the last snapshot sent, allowed on top of the slow-consumer cap until it has drained below it. */

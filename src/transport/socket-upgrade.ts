@@ -60,6 +60,7 @@ export function createUpgradeHandler(deps: UpgradeDeps) {
         closed: false,
         connectionId: ++connections,
         cookie: grant.principal.kind === 'user' ? copied.request.cookie : undefined,
+        token: grant.principal.kind === 'output' ? (copied.request.token ?? undefined) : undefined,
         snapshotGrace: 0,
       };
       const log = { reqId: copied.requestId, channelId: grant.channelId, as: grant.principal.kind };

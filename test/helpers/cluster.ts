@@ -6,6 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { issueSetupTokenIfNeeded } from '../../src/auth/accounts.js';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { freshSchema, serviceUrl, uniqueName, type TestSchema } from '../../src/testing/services.js';
 import { spawnServer, type ChildServer } from './spawn-server.js';
 
@@ -75,4 +77,20 @@ export async function startCluster(ids: string[], env: Record<string, string> = 
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A one-time setup token for the cluster's first workspace, as a node issues one at start while no owner exists
+ * (src/auth/accounts.ts): the nodes print theirs on stderr, which spawnServer keeps to itself, so the test issues
+ * one of its own in the shared database (voiding the nodes' ones) and completes setup with it on any node.
+ */
+export async function issueSetupToken(cluster: TestCluster): Promise<string> {
+  const store = await PostgresStore.open({ url: cluster.schema.url });
+  try {
+    const token = await issueSetupTokenIfNeeded(store, (await store.defaultOrg()).id);
+    if (!token) throw new Error('the cluster has an owner already: no setup token to issue');
+    return token;
+  } finally {
+    await store.close();
+  }
 }
