@@ -23,7 +23,6 @@ import {
   Engine,
   type Broker,
   type ChannelRecord,
-  type ChannelRuntime,
   type EngineDeps,
   type Op,
   type OpResult,
@@ -32,8 +31,10 @@ import {
 } from '../engine/index.js';
 import { MOVED_DETAIL } from '../engine/engine.js';
 import { AppError } from '../errors.js';
-import type { FrameMessage, InputValue } from '../protocol/index.js';
+import type { FrameMessage } from '../protocol/index.js';
 import { toAppError, toWire as errorToWire, type ClusterBus, type WireError } from './cluster-bus.js';
+import { applyFrame, reached } from './follower-frames.js';
+import { fromWire, toWire, type WireOp } from './wire-ops.js';
 import type { ChannelLeases } from './channel-leases.js';
 
 export interface ClusterEngineDeps extends EngineDeps {
@@ -56,9 +57,6 @@ type Announcement =
   | { kind: 'channel-updated'; record: ChannelRecord }
   | { kind: 'scene-upserted'; scene: SceneRecord }
   | { kind: 'scene-removed'; channelId: string; sceneId: string };
-
-/** An op as it travels to the owner: a patch's values as an object (a Map does not survive JSON). */
-type WireOp = Exclude<Op, { kind: 'patch' }> | { kind: 'patch'; values: Record<string, InputValue>; source: string };
 
 /** Ops submitted in one turn of the event loop travel together, so the owner queues them for one tick. */
 interface ForwardRequest {
@@ -463,63 +461,8 @@ export class ClusterEngine extends Engine {
   }
 }
 
-/** A follower applies what its owner's frame says changed (the `scenes=all` frame: every change is in it). */
-function applyFrame(rt: ChannelRuntime, frame: FrameMessage): void {
-  const at = new Date(frame.serverTime).toISOString();
-  for (const view of frame.scenes ?? []) {
-    const before = rt.scenes.get(view.id);
-    rt.upsertScene({
-      id: view.id,
-      channelId: rt.record.id,
-      name: view.name,
-      definition: view.definition,
-      createdAt: before?.createdAt ?? at,
-      updatedAt: at,
-    });
-  }
-  for (const id of frame.removedScenes ?? []) rt.removeScene(id);
-  const values = new Map(rt.live.values);
-  for (const [name, value] of Object.entries(frame.inputs ?? {})) {
-    if (value === null) values.delete(name);
-    else values.set(name, value);
-  }
-  for (const name of frame.removedInputs ?? []) values.delete(name);
-  const clocks = new Map(rt.live.clocks);
-  for (const [name, state] of Object.entries(frame.clocks ?? {})) clocks.set(name, state);
-  for (const name of frame.removedClocks ?? []) clocks.delete(name);
-  rt.live = {
-    values,
-    clocks,
-    program: frame.program ?? rt.live.program,
-    preview: frame.preview ?? rt.live.preview,
-    frame: frame.frame,
-    updatedAt: at,
-  };
-  if (frame.fps !== undefined || frame.width !== undefined || frame.height !== undefined) {
-    rt.updateRecord({
-      ...rt.record,
-      fps: (frame.fps ?? rt.record.fps) as ChannelRecord['fps'],
-      width: frame.width ?? rt.record.width,
-      height: frame.height ?? rt.record.height,
-    });
-  }
-}
-
-function toWire(op: Op): WireOp {
-  return op.kind === 'patch' ? { ...op, values: Object.fromEntries(op.values) } : op;
-}
-
-function fromWire(op: WireOp): Op {
-  return op.kind === 'patch' ? ({ ...op, values: new Map(Object.entries(op.values)) } as Op) : op;
-}
-
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Whether the copy has reached `frame` of a `fps` clock. */
-function reached(rt: ChannelRuntime, frame: number, fps: number): boolean {
-  return rt.record.fps === fps && rt.live.frame >= frame;
 }
 
 function isMoved(err: unknown): boolean {
