@@ -20,39 +20,17 @@ import {
 } from '../account-store.js';
 import type { OrgRecord } from '../store.js';
 import type { Database, Sql } from './database.js';
+import {
+  invitation,
+  member,
+  token,
+  user,
+  type InvitationRow,
+  type MemberRow,
+  type TokenRow,
+  type UserRow,
+} from '../account-rows.js';
 
-interface UserRow {
-  id: string;
-  email: string;
-  password_hash: string;
-  created_at: string;
-}
-interface MemberRow {
-  user_id: string;
-  org_id: string;
-  role: string;
-  created_at: string;
-  email?: string;
-}
-interface TokenRow {
-  hash: string;
-  kind: string;
-  org_id: string | null;
-  user_id: string | null;
-  created_at: string;
-  expires_at: string;
-  used_at: string | null;
-}
-interface InvitationRow {
-  id: string;
-  org_id: string;
-  email: string;
-  role: string;
-  token_hash: string;
-  created_at: string;
-  expires_at: string;
-  accepted_at: string | null;
-}
 interface SessionRow {
   hash: string;
   user_id: string;
@@ -62,38 +40,6 @@ interface SessionRow {
 
 const UNIQUE_VIOLATION = '23505';
 const INVITATION_COLUMNS = 'id, org_id, email, role, token_hash, created_at, expires_at, accepted_at';
-
-const user = (r: UserRow): UserRecord => ({
-  id: r.id,
-  email: r.email,
-  passwordHash: r.password_hash,
-  createdAt: r.created_at,
-});
-const member = (r: MemberRow): MembershipRecord => ({
-  userId: r.user_id,
-  orgId: r.org_id,
-  role: r.role as Role,
-  createdAt: r.created_at,
-});
-const invitation = (r: InvitationRow): InvitationRecord => ({
-  id: r.id,
-  orgId: r.org_id,
-  email: r.email,
-  role: r.role as Role,
-  tokenHash: r.token_hash,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-  acceptedAt: r.accepted_at,
-});
-const token = (r: TokenRow): OneTimeTokenRecord => ({
-  hash: r.hash,
-  kind: r.kind as TokenKind,
-  orgId: r.org_id,
-  userId: r.user_id,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-  usedAt: r.used_at,
-});
 
 export class PostgresAccounts implements AccountStore {
   constructor(private readonly db: Database) {}

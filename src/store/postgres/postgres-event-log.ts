@@ -10,33 +10,23 @@
  * latter. Writers of batches therefore take the log's advisory lock just before inserting, and hold it until
  * their commit; a writer holding it waits for nothing else, so it cannot deadlock.
  */
-import { ENGINE_EVENT_TYPES, type ChannelChange, type EngineEvent } from '../../engine/index.js';
+import type { ChannelChange, EngineEvent } from '../../engine/index.js';
 import type { EventPage, EventQuery } from '../store.js';
 import type { EventBatch } from '../webhook-store.js';
 import { LOCKS, type Sql } from './database.js';
-
-const TYPE_BITS = new Map<string, number>(ENGINE_EVENT_TYPES.map((t, i) => [t, 1 << i]));
-const ALL_TYPES = (1 << ENGINE_EVENT_TYPES.length) - 1;
-/** A batch lists its channels (comma-separated: ids never hold one) when it has at most this many. */
-const NAMED_CHANNELS = 16;
-/** JSON parsed per list request at most... */
-const SCAN_BYTES = 2 * 1024 * 1024;
-/** ...and batches looked at, skipped or not. */
-const SCAN_ROWS = 20_000;
-const ROWS_PER_READ = 256;
-/** Batches deleted per statement when pruning. */
-const PRUNE_ROWS = 500;
-
-/** `[id, channelId, type, data]`, plus `createdAt` when it differs from the batch's. */
-type Entry = [string, string, EngineEvent['type'], EngineEvent['data'], string?];
-
-/** What a list needs to know of a batch to skip it unread. */
-interface BatchHead {
-  seq: number;
-  last_id: string;
-  types: number;
-  channels: string | null;
-}
+import {
+  ALL_TYPES,
+  encodeBatch,
+  names,
+  wantedChannels,
+  PRUNE_ROWS,
+  ROWS_PER_READ,
+  SCAN_BYTES,
+  SCAN_ROWS,
+  TYPE_BITS,
+  type BatchHead,
+  type Entry,
+} from '../event-batches.js';
 
 interface BatchRow {
   seq: number;
@@ -177,35 +167,13 @@ export class PostgresEventLog {
 
 /** One batch's values: the workspace's events of the tick, oldest first. */
 function addBatch(orgId: string, events: EngineEvent[], columns: BatchColumns): void {
-  const last = events[events.length - 1]!;
-  const channels = new Set<string>();
-  let types = 0;
-  const body: Entry[] = events.map((e) => {
-    channels.add(e.channelId);
-    types |= TYPE_BITS.get(e.type) ?? 0;
-    return e.createdAt === last.createdAt
-      ? [e.id, e.channelId, e.type, e.data]
-      : [e.id, e.channelId, e.type, e.data, e.createdAt];
-  });
+  const b = encodeBatch(events);
   columns.orgs.push(orgId);
-  columns.lastIds.push(last.id);
-  columns.firstIds.push(events[0]!.id);
-  columns.createdAt.push(last.createdAt);
-  columns.counts.push(events.length);
-  columns.types.push(types);
-  columns.channels.push(channels.size <= NAMED_CHANNELS ? [...channels].join(',') : null);
-  columns.bodies.push(JSON.stringify(body));
-}
-
-/** Whether a batch's named channels include one the query wants. */
-function names(channels: string, wanted: ReadonlySet<string>): boolean {
-  return channels.split(',').some((c) => wanted.has(c));
-}
-
-/** The channels a query may see, or null for all of the workspace's. */
-function wantedChannels(q: EventQuery): ReadonlySet<string> | null {
-  if (q.channelId !== undefined) {
-    return q.onlyChannelIds && !q.onlyChannelIds.includes(q.channelId) ? new Set() : new Set([q.channelId]);
-  }
-  return q.onlyChannelIds ? new Set(q.onlyChannelIds) : null;
+  columns.lastIds.push(b.lastId);
+  columns.firstIds.push(b.firstId);
+  columns.createdAt.push(b.createdAt);
+  columns.counts.push(b.count);
+  columns.types.push(b.types);
+  columns.channels.push(b.channels);
+  columns.bodies.push(b.body);
 }

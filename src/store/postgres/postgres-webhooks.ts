@@ -24,84 +24,15 @@ import type {
   WebhookStore,
 } from '../webhook-store.js';
 import type { Database, Sql } from './database.js';
+import {
+  attemptOf,
+  delivery,
+  subscription,
+  type AttemptRow,
+  type DeliveryRow,
+  type SubscriptionRow,
+} from '../webhook-rows.js';
 import type { PostgresEventLog } from './postgres-event-log.js';
-
-interface SubscriptionRow {
-  id: string;
-  org_id: string;
-  url: string;
-  events: string;
-  channel_id: string | null;
-  description: string | null;
-  sealed_secret: string;
-  status: 'enabled' | 'disabled';
-  consecutive_failures: number;
-  last_error: string | null;
-  disabled_at: string | null;
-  created_at: string;
-}
-
-interface DeliveryRow {
-  id: number;
-  webhook_id: string;
-  event_id: string;
-  type: string;
-  event_created_at: string;
-  body: string;
-  attempts: number;
-  next_at: number;
-}
-
-interface AttemptRow {
-  seq: number;
-  webhook_id: string;
-  event_id: string;
-  type: string;
-  attempt: number;
-  outcome: AttemptRecord['outcome'];
-  status: number | null;
-  error: string | null;
-  duration_ms: number | null;
-  at: string;
-}
-
-const subscription = (r: SubscriptionRow): SubscriptionRecord => ({
-  id: r.id,
-  orgId: r.org_id,
-  url: r.url,
-  events: JSON.parse(r.events) as string[],
-  channelId: r.channel_id,
-  description: r.description,
-  sealedSecret: r.sealed_secret,
-  status: r.status,
-  consecutiveFailures: r.consecutive_failures,
-  lastError: r.last_error ? (JSON.parse(r.last_error) as LastError) : null,
-  disabledAt: r.disabled_at,
-  createdAt: r.created_at,
-});
-
-const delivery = (r: DeliveryRow): DeliveryRecord => ({
-  id: r.id,
-  subscriptionId: r.webhook_id,
-  eventId: r.event_id,
-  type: r.type,
-  eventCreatedAt: r.event_created_at,
-  body: r.body,
-  attempts: r.attempts,
-  nextAt: r.next_at,
-});
-
-const attemptOf = (r: AttemptRow): AttemptRecord => ({
-  subscriptionId: r.webhook_id,
-  eventId: r.event_id,
-  type: r.type,
-  attempt: r.attempt,
-  outcome: r.outcome,
-  status: r.status,
-  error: r.error,
-  durationMs: r.duration_ms,
-  at: r.at,
-});
 
 const LIST_PAGE = 100;
 

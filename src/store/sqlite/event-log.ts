@@ -11,33 +11,23 @@
  * nextCursor the last id examined) rather than holding the event loop.
  */
 import type Database from 'better-sqlite3';
-import { ENGINE_EVENT_TYPES, type ChannelChange, type EngineEvent } from '../../engine/index.js';
+import type { ChannelChange, EngineEvent } from '../../engine/index.js';
 import type { EventPage, EventQuery } from '../store.js';
 import type { EventBatch } from '../webhook-store.js';
 import { placeholders, RowBatch } from './row-batch.js';
-
-const TYPE_BITS = new Map<string, number>(ENGINE_EVENT_TYPES.map((t, i) => [t, 1 << i]));
-const ALL_TYPES = (1 << ENGINE_EVENT_TYPES.length) - 1;
-/** A batch lists its channels (comma-separated: ids never hold one) when it has at most this many. */
-const NAMED_CHANNELS = 16;
-/** JSON parsed per list request at most (a few milliseconds)... */
-const SCAN_BYTES = 2 * 1024 * 1024;
-/** ...and batches looked at, skipped or not. */
-const SCAN_ROWS = 20_000;
-const ROWS_PER_READ = 256;
-/** Batches deleted per statement when pruning. */
-const PRUNE_ROWS = 500;
-
-/** `[id, channelId, type, data]`, plus `createdAt` when it differs from the batch's. */
-type Entry = [string, string, EngineEvent['type'], EngineEvent['data'], string?];
-
-/** What a list needs to know of a batch to skip it unread. */
-interface BatchHead {
-  seq: number;
-  last_id: string;
-  types: number;
-  channels: string | null;
-}
+import {
+  ALL_TYPES,
+  encodeBatch,
+  names,
+  wantedChannels,
+  PRUNE_ROWS,
+  ROWS_PER_READ,
+  SCAN_BYTES,
+  SCAN_ROWS,
+  TYPE_BITS,
+  type BatchHead,
+  type Entry,
+} from '../event-batches.js';
 
 const WIDTH = 8;
 
@@ -159,29 +149,6 @@ export class EventLog {
 
 /** One batch's values: the workspace's events of the tick, oldest first. */
 function batchRow(orgId: string, events: EngineEvent[], rows: unknown[]): void {
-  const last = events[events.length - 1]!;
-  const channels = new Set<string>();
-  let types = 0;
-  const body: Entry[] = events.map((e) => {
-    channels.add(e.channelId);
-    types |= TYPE_BITS.get(e.type) ?? 0;
-    return e.createdAt === last.createdAt
-      ? [e.id, e.channelId, e.type, e.data]
-      : [e.id, e.channelId, e.type, e.data, e.createdAt];
-  });
-  const named = channels.size <= NAMED_CHANNELS ? [...channels].join(',') : null;
-  rows.push(orgId, last.id, events[0]!.id, last.createdAt, events.length, types, named, JSON.stringify(body));
-}
-
-/** Whether a batch's named channels include one the query wants. */
-function names(channels: string, wanted: ReadonlySet<string>): boolean {
-  return channels.split(',').some((c) => wanted.has(c));
-}
-
-/** The channels a query may see, or null for all of the workspace's. */
-function wantedChannels(q: EventQuery): ReadonlySet<string> | null {
-  if (q.channelId !== undefined) {
-    return q.onlyChannelIds && !q.onlyChannelIds.includes(q.channelId) ? new Set() : new Set([q.channelId]);
-  }
-  return q.onlyChannelIds ? new Set(q.onlyChannelIds) : null;
+  const b = encodeBatch(events);
+  rows.push(orgId, b.lastId, b.firstId, b.createdAt, b.count, b.types, b.channels, b.body);
 }

@@ -15,62 +15,16 @@ import {
   type UserRecord,
 } from '../account-store.js';
 import type { OrgRecord } from '../store.js';
-
-interface UserRow {
-  id: string;
-  email: string;
-  password_hash: string;
-  created_at: string;
-}
-interface MemberRow {
-  user_id: string;
-  org_id: string;
-  role: string;
-  created_at: string;
-  email?: string;
-}
-interface TokenRow {
-  hash: string;
-  kind: string;
-  org_id: string | null;
-  user_id: string | null;
-  created_at: string;
-  expires_at: string;
-  used_at: string | null;
-}
-interface InvitationRow {
-  id: string;
-  org_id: string;
-  email: string;
-  role: string;
-  token_hash: string;
-  created_at: string;
-  expires_at: string;
-  accepted_at: string | null;
-}
-
-const user = (r: UserRow): UserRecord => ({
-  id: r.id,
-  email: r.email,
-  passwordHash: r.password_hash,
-  createdAt: r.created_at,
-});
-const member = (r: MemberRow): MembershipRecord => ({
-  userId: r.user_id,
-  orgId: r.org_id,
-  role: r.role as Role,
-  createdAt: r.created_at,
-});
-const invitation = (r: InvitationRow): InvitationRecord => ({
-  id: r.id,
-  orgId: r.org_id,
-  email: r.email,
-  role: r.role as Role,
-  tokenHash: r.token_hash,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-  acceptedAt: r.accepted_at,
-});
+import {
+  invitation,
+  member,
+  token,
+  user,
+  type InvitationRow,
+  type MemberRow,
+  type TokenRow,
+  type UserRow,
+} from '../account-rows.js';
 
 function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
@@ -234,17 +188,7 @@ export class SqliteAccounts implements AccountStore {
   }
   async consumeToken(hash: string, kind: TokenKind, now: string): Promise<OneTimeTokenRecord | undefined> {
     const r = this.consume(hash, kind, now);
-    return r
-      ? {
-          hash: r.hash,
-          kind: r.kind as TokenKind,
-          orgId: r.org_id,
-          userId: r.user_id,
-          createdAt: r.created_at,
-          expiresAt: r.expires_at,
-          usedAt: now,
-        }
-      : undefined;
+    return r ? { ...token(r), usedAt: now } : undefined;
   }
   async voidTokens(kind: TokenKind, now: string) {
     this.st.voidTokens.run(now, kind);

@@ -1,0 +1,70 @@
+/**
+ * Row shapes of the account tables, the same in both stores (sqlite/sqlite-accounts.ts, postgres/postgres-accounts.ts),
+ * and their mapping to the AccountStore's records.
+ */
+import type { Role } from '../domain/roles.js';
+import type { InvitationRecord, MembershipRecord, OneTimeTokenRecord, TokenKind, UserRecord } from './account-store.js';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  password_hash: string;
+  created_at: string;
+}
+export interface MemberRow {
+  user_id: string;
+  org_id: string;
+  role: string;
+  created_at: string;
+  email?: string;
+}
+export interface TokenRow {
+  hash: string;
+  kind: string;
+  org_id: string | null;
+  user_id: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+export interface InvitationRow {
+  id: string;
+  org_id: string;
+  email: string;
+  role: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+}
+export const user = (r: UserRow): UserRecord => ({
+  id: r.id,
+  email: r.email,
+  passwordHash: r.password_hash,
+  createdAt: r.created_at,
+});
+export const member = (r: MemberRow): MembershipRecord => ({
+  userId: r.user_id,
+  orgId: r.org_id,
+  role: r.role as Role,
+  createdAt: r.created_at,
+});
+export const invitation = (r: InvitationRow): InvitationRecord => ({
+  id: r.id,
+  orgId: r.org_id,
+  email: r.email,
+  role: r.role as Role,
+  tokenHash: r.token_hash,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  acceptedAt: r.accepted_at,
+});
+export const token = (r: TokenRow): OneTimeTokenRecord => ({
+  hash: r.hash,
+  kind: r.kind as TokenKind,
+  orgId: r.org_id,
+  userId: r.user_id,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+  usedAt: r.used_at,
+});
