@@ -81,6 +81,9 @@ export function authRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     }),
     async (c) => {
       const token = readSessionCookie(c.req.header('cookie'));
+      // Ending a session is a cookie-authenticated write: a page on another origin (another port of this
+      // host included) must not sign the operator out mid-show.
+      if (token) assertSameOrigin(c.req.header('origin'), c.req.header('sec-fetch-site'), c.req.header('host'));
       if (token) await accounts.deleteSession(sha256Hex(token));
       c.header('Set-Cookie', clearedSessionCookie(cookieOptions(deps)));
       return c.body(null, 204);
