@@ -5,6 +5,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { checkLogin, completeSetup, normaliseEmail } from '../../auth/accounts.js';
 import { acceptInvitation } from '../../auth/invitations.js';
+import { mayCreateWorkspaces } from '../../auth/server-rights.js';
 import { clearedSessionCookie, readSessionCookie } from '../../auth/sessions.js';
 import { sha256Hex } from '../../ids.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
@@ -111,9 +112,13 @@ export function authRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
       const channelIds = p.channelIds ? [...p.channelIds] : null;
       if (p.kind === 'key') return c.json({ key: { id: p.keyId }, workspace, permissions, channelIds }, 200);
       const user = await accounts.getUser(p.userId);
+      const rights = {
+        serverAdmin: user?.serverAdmin ?? false,
+        mayCreateWorkspaces: await mayCreateWorkspaces(accounts, p.userId),
+      };
       return c.json(
         {
-          user: { id: p.userId, email: user?.email ?? '', createdAt: user?.createdAt ?? '' },
+          user: { id: p.userId, email: user?.email ?? '', createdAt: user?.createdAt ?? '', ...rights },
           workspace,
           role: p.role,
           permissions,
