@@ -1,13 +1,14 @@
 /**
- * The account attacks the security probe found (docs/api.md, "Members and invitations"), each replayed
- * against a real server: a cross-workspace takeover through an invitation, account discovery through
- * `POST /v1/members`, password changes that leave an attacker's session alive, and a throttle an
- * attacker could turn against the owner.
+ * The account attacks security reviews found (docs/api.md, "Members and invitations"), each replayed
+ * against a real server: squatting an address through an invitation from a workspace of one's own, account
+ * discovery through `POST /v1/members`, password changes and resets that leave an attacker's session or link
+ * alive, and a throttle an attacker could turn against the owner.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectStatus, type Api, type Channel, type List } from './helpers/api.js';
 import {
   addMember,
+  allowWorkspaces,
   anonymous,
   cookieOf,
   login,
@@ -54,53 +55,83 @@ const accept = (token: string, password?: string, call: Api = anonymous(server.u
   });
 
 describe('cross-workspace account takeover', () => {
-  it('an invitation from a stranger workspace never reaches the account invited elsewhere', async () => {
+  it('the audit’s squat fails: a viewer gets no workspace to invite from, and the real invitation works', async () => {
     expectStatus(await owner.call('POST', '/v1/channels', { name: 'A secret' }), 201);
     const victimInvite = await invite(owner.call, 'victim@example.com', 'operator');
-    // Any signed-in user, even a viewer of A, makes a workspace of their own and invites the victim there.
+    const attacker = await addMember(server.url, owner.call, 'attacker@example.com', 'viewer');
+    const refused = expectProblem(await attacker.call('POST', '/v1/workspaces', { name: 'Trap' }), 403, 'forbidden');
+    expect(refused.detail).toMatch(/server admin/);
+    // The only workspace the attacker is in refuses it an invitation: it is no owner there.
+    expectProblem(
+      await attacker.call('POST', '/v1/members', { email: 'victim@example.com', role: 'owner' }),
+      403,
+      'forbidden',
+    );
+    const workspaces = expectStatus(await attacker.call<List<{ id: string }>>('GET', '/v1/workspaces'), 200).data;
+    expect(workspaces).toHaveLength(1);
+
+    // The victim's own invitation still creates the victim's account, with the victim's password.
+    const joined = await accept(tokenOf(victimInvite), 'victim password 1');
+    expect(expectStatus(joined, 200).user.email).toBe('victim@example.com');
+    expectStatus(await login(server.url, 'victim@example.com', 'victim password 1'), 200);
+  });
+
+  it('a workspace made while every account could is no trap once that is switched off', async () => {
+    expectStatus(await owner.call('PATCH', '/v1/server/settings', { everyoneCreatesWorkspaces: true }), 200);
     const attacker = await addMember(server.url, owner.call, 'attacker@example.com', 'viewer');
     const own = await newWorkspace(server.url, attacker, 'Trap');
     const trap = await invite(own.session, 'victim@example.com', 'owner');
-    expect(tokenOf(trap)).not.toBe(tokenOf(victimInvite));
+    expectStatus(await owner.call('PATCH', '/v1/server/settings', { everyoneCreatesWorkspaces: false }), 200);
 
-    // Whoever opens the trap link creates an account for that address, joined to the trap only.
+    // The link the attacker holds creates no account, and says nothing about whether one exists.
     const squat = await accept(tokenOf(trap), 'attacker password 1');
-    expectStatus(squat, 200);
-    const asVictim = sessionApi(server.url, cookieOf(squat));
-    const workspaces = expectStatus(await asVictim<List<{ id: string }>>('GET', '/v1/workspaces'), 200).data;
-    expect(workspaces.map((w) => w.id)).toEqual([own.orgId]);
-    const me = expectStatus(await owner.call<{ workspace: { id: string } }>('GET', '/v1/me'), 200);
-    const inA = sessionApi(server.url, cookieOf(squat), { 'x-workspace': me.workspace.id });
-    expectProblem(await inA('GET', '/v1/channels'), 404, 'not_found');
-
-    // A's invitation is still pending and A's members do not include the address.
-    const members = expectStatus(await owner.call<List<{ email: string }>>('GET', '/v1/members'), 200).data;
-    expect(members.map((m) => m.email)).not.toContain('victim@example.com');
-    const pending = expectStatus(await owner.call<List<{ id: string }>>('GET', '/v1/invitations'), 200).data;
-    expect(pending.map((i) => i.id)).toContain(victimInvite.id);
-    // The invitation for A cannot be used to set a password on the existing account.
-    expectProblem(await accept(tokenOf(victimInvite), 'another password'), 409, 'conflict');
+    expectProblem(squat, 403, 'forbidden');
+    expect(squat.headers.get('set-cookie')).toBeNull();
+    expectProblem(
+      await own.session('POST', '/v1/members', { email: 'other@example.com', role: 'viewer' }),
+      403,
+      'forbidden',
+    );
+    const victimInvite = await invite(owner.call, 'victim@example.com', 'operator');
+    expectStatus(await accept(tokenOf(victimInvite), 'victim password 1'), 200);
   });
 
-  it('never touches an existing account: no new password, its sessions live on, no session for the link holder', async () => {
+  it('withdrawing an account’s right stops its workspace’s links creating accounts; giving it back restores them', async () => {
+    const maker = await addMember(server.url, owner.call, 'maker@example.com', 'viewer');
+    await allowWorkspaces(owner, maker.userId);
+    const own = await newWorkspace(server.url, maker, 'Studio B');
+    const pending = await invite(own.session, 'crew@example.com', 'operator');
+    await allowWorkspaces(owner, maker.userId, false);
+    expectProblem(await accept(tokenOf(pending), 'crew password 12'), 403, 'forbidden');
+    await allowWorkspaces(owner, maker.userId);
+    expectStatus(await accept(tokenOf(pending), 'crew password 12'), 200);
+  });
+
+  it('a second workspace’s invitation never touches an existing account: password, sessions, workspaces', async () => {
     const victim = await addMember(server.url, owner.call, 'victim@example.com', 'operator');
     const attacker = await addMember(server.url, owner.call, 'attacker@example.com', 'viewer');
+    await allowWorkspaces(owner, attacker.userId);
     const own = await newWorkspace(server.url, attacker, 'Trap');
     const trap = await invite(own.session, 'victim@example.com', 'owner');
 
     const res = await accept(tokenOf(trap), 'attacker password 1');
     expectProblem(res, 409, 'conflict');
     expect(res.headers.get('set-cookie')).toBeNull();
+    // Nor can the attacker's own session take it: the invitation is for another address.
+    expectProblem(await accept(tokenOf(trap), undefined, attacker.call), 403, 'forbidden');
     expectStatus(await victim.call('GET', '/v1/me'), 200);
     expectStatus(await login(server.url, victim.email, PASSWORD), 200);
     expectProblem(await login(server.url, victim.email, 'attacker password 1'), 401, 'unauthorized');
     const workspaces = expectStatus(await victim.call<List<{ id: string }>>('GET', '/v1/workspaces'), 200).data;
     expect(workspaces.map((w) => w.id)).not.toContain(own.orgId);
+    const members = expectStatus(await own.session<List<{ email: string }>>('GET', '/v1/members'), 200).data;
+    expect(members.map((m) => m.email)).toEqual(['attacker@example.com']);
   });
 
   it('answers POST /v1/members the same way whether or not the email has an account', async () => {
     await addMember(server.url, owner.call, 'known@example.com', 'viewer');
     const attacker = await addMember(server.url, owner.call, 'attacker@example.com', 'viewer');
+    await allowWorkspaces(owner, attacker.userId);
     const own = await newWorkspace(server.url, attacker, 'Probe');
     const shape = (inv: Invitation) =>
       Object.fromEntries(Object.entries(inv).map(([k, v]) => [k, k === 'email' ? v : typeof v]));
@@ -178,6 +209,31 @@ describe('changing and resetting a password ends the other sessions', () => {
     expectStatus(await login(server.url, owner.email, 'reset password 99'), 200);
     const again = await anonymous(server.url)('POST', '/v1/auth/reset-password', { token, password: 'x'.repeat(12) });
     expectProblem(again, 401, 'unauthorized');
+  });
+});
+
+describe('a new password withdraws every reset link of the account', () => {
+  const reset = (token: string | null, password: string) =>
+    anonymous(server.url)('POST', '/v1/auth/reset-password', { token, password });
+
+  it('a reset with one link withdraws the others; another account’s link still works', async () => {
+    const member = await addMember(server.url, owner.call, 'member@example.com', 'viewer');
+    const first = resetTokenFor(server.dir, server.url, owner.email);
+    const second = resetTokenFor(server.dir, server.url, owner.email);
+    const members = resetTokenFor(server.dir, server.url, member.email);
+    expectStatus(await reset(second, 'reset password 99'), 200);
+    expectProblem(await reset(first, 'stolen password 1'), 401, 'unauthorized');
+    expectStatus(await login(server.url, owner.email, 'reset password 99'), 200);
+    expectProblem(await login(server.url, owner.email, 'stolen password 1'), 401, 'unauthorized');
+    expectStatus(await reset(members, 'member password 7'), 200);
+  });
+
+  it('a password change withdraws every outstanding reset link', async () => {
+    const link = resetTokenFor(server.dir, server.url, owner.email);
+    const change = { currentPassword: PASSWORD, newPassword: 'a brand new password' };
+    expect((await owner.call('POST', '/v1/auth/password', change)).status).toBe(204);
+    expectProblem(await reset(link, 'stolen password 1'), 401, 'unauthorized');
+    expectStatus(await login(server.url, owner.email, 'a brand new password'), 200);
   });
 });
 

@@ -90,16 +90,17 @@ describe('roles', () => {
 });
 
 describe('account routes', () => {
-  it('keeps session routes from API keys, and owner routes from keys and non-owners', async () => {
+  it('keeps session routes from API keys, and creator, owner and admin routes from keys and the rest', async () => {
     const viewer = await addMember(server.url, owner.call, 'viewer@example.com', 'viewer');
     const operator = await addMember(server.url, owner.call, 'op@example.com', 'operator');
     const star = api(server.url, server.key);
     const target = { ...ids, userId: viewer.userId };
     const ops = await operations(server.url);
-    for (const op of ops.filter((o) => o.permission === 'session' || o.permission === 'owner')) {
+    const access = (...levels: string[]) => ops.filter((o) => levels.includes(String(o.permission)));
+    for (const op of access('session', 'creator', 'owner', 'admin')) {
       expectProblem(await send(star, op, target), 403, 'forbidden');
     }
-    for (const op of ops.filter((o) => o.permission === 'owner')) {
+    for (const op of access('creator', 'owner', 'admin')) {
       expectProblem(await send(operator.call, op, target), 403, 'forbidden');
       expectProblem(await send(viewer.call, op, target), 403, 'forbidden');
     }
@@ -220,7 +221,8 @@ describe('password hashes', () => {
     await record(login(server.url, owner.email));
     await record(login(server.url, owner.email, 'wrong password!'));
     await record(login(server.url, 'nobody@example.com'));
-    for (const p of ['/v1/me', '/v1/members', '/v1/workspaces']) await record(owner.call('GET', p));
+    for (const p of ['/v1/me', '/v1/members', '/v1/workspaces', '/v1/server/accounts'])
+      await record(owner.call('GET', p));
     await record(owner.call('POST', '/v1/members', { email: 'op@example.com', role: 'viewer' }));
     await record(operator.call('GET', '/v1/me'));
     await record(operator.call('GET', '/v1/members'));

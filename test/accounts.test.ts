@@ -224,6 +224,23 @@ describe('CSRF on cookie-authenticated writes', () => {
     expect(channels.map((c) => c.name)).toEqual(['Main']);
   });
 
+  it('refuses a logout from another origin: a page on another port cannot sign the operator out', async () => {
+    const attacks: Record<string, string>[] = [
+      { origin: `http://127.0.0.1:${server.port + 1}` },
+      { origin: 'http://evil.example' },
+      { 'sec-fetch-site': 'same-site' },
+      { 'sec-fetch-site': 'cross-site' },
+    ];
+    for (const headers of attacks) {
+      const res = await sessionApi(server.url, owner.cookie, headers)('POST', '/v1/auth/logout');
+      expectProblem(res, 403, 'forbidden');
+      expect(res.headers.get('set-cookie'), JSON.stringify(headers)).toBeNull();
+    }
+    expectStatus(await owner.call('GET', '/v1/me'), 200);
+    expect((await owner.call('POST', '/v1/auth/logout')).status).toBe(204);
+    expectProblem(await owner.call('GET', '/v1/me'), 401, 'unauthorized');
+  });
+
   it('admits same-origin writes and reads from anywhere', async () => {
     expectStatus(await owner.call('POST', '/v1/channels', { name: 'Second' }), 201);
     const sameOrigin = sessionApi(server.url, owner.cookie, { 'sec-fetch-site': 'same-origin' });

@@ -3,13 +3,14 @@
  * key made in the page works from Node within its channel lock and stops when revoked; a webhook to a local
  * HTTPS receiver answering 500 shows its failed delivery and the ping result, is switched off and added again; a
  * long delivery log shows its newest lines; an invitation link shown once; an incoming hook made with a mapping,
- * posted to from Node, its posts (and their errors) listed. Field errors are shown beside (and named by) their
+ * posted to from Node, its posts (and their errors) listed; the server admin's page that decides who may create
+ * workspaces, seen by nobody else. Field errors are shown beside (and named by) their
  * fields. axe-core checks each page.
  */
 import crypto from 'node:crypto';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { setupOwner, type Member } from './helpers/access-fixtures.js';
+import { addMember, setupOwner, type Member } from './helpers/access-fixtures.js';
 import { api, createChannelWithScoreboard, expectStatus, type Api } from './helpers/api.js';
 import { launchChromium } from './helpers/browser.js';
 import { accessibilityViolations, saveScreenshot, signedInPage } from './helpers/dashboard.js';
@@ -255,6 +256,41 @@ it('invites a member with a role and shows the one-time link; the last owner can
     200,
   ).data;
   expect(members.find((m) => m.email === 'camera@example.com')?.role).toBe('operator');
+});
+
+it('lets the server admin, and only the admin, decide who may create workspaces', async () => {
+  await start();
+  const crew = await addMember(server.url, owner.call, 'crew@example.com', 'operator');
+  const createWorkspace = (name: string) => crew.call('POST', '/v1/workspaces', { name });
+  await page.getByRole('link', { name: 'Server' }).click();
+  const allowed = page.getByRole('checkbox', { name: 'crew@example.com may create workspaces' });
+  await expect.poll(() => allowed.isChecked()).toBe(false);
+  expect(await page.getByRole('checkbox', { name: 'owner@example.com may create workspaces' }).isDisabled()).toBe(true);
+  expect(await createWorkspace('Refused')).toMatchObject({ status: 403 });
+
+  await allowed.check();
+  await expect.poll(() => page.getByText('crew@example.com may now create workspaces.').count()).toBe(1);
+  expectStatus(await createWorkspace('Studio B'), 201);
+  await page.reload();
+  await expect
+    .poll(() => page.getByRole('row').filter({ hasText: 'crew@example.com' }).textContent())
+    .toContain('1 workspace');
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await saveScreenshot(page, 'settings-server');
+  await allowed.uncheck();
+  await expect.poll(() => page.getByText('crew@example.com may no longer create workspaces.').count()).toBe(1);
+  expect(await createWorkspace('Refused again')).toMatchObject({ status: 403 });
+
+  await page.getByRole('checkbox', { name: /^Every account may create workspaces/ }).check();
+  await expect.poll(() => page.getByText('Every account may now create workspaces.').count()).toBe(1);
+  expectStatus(await createWorkspace('Studio C'), 201);
+
+  // Anyone else sees no Server page, not even by its address.
+  const other = await signedInPage(browser, server.url, crew.email);
+  expect(await other.page.getByRole('link', { name: 'Server' }).count()).toBe(0);
+  await other.page.goto(`${server.url}/#/settings/server`);
+  await expect.poll(() => other.page.getByRole('heading', { name: 'Channels', level: 1 }).count()).toBe(1);
+  expect(await other.page.getByRole('heading', { name: 'Server' }).count()).toBe(0);
 });
 
 it('creates an incoming hook with a mapping; posts from Node show in its recent posts, errors included', async () => {

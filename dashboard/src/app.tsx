@@ -10,8 +10,9 @@ import { SceneEditorPage } from './scenes/scene-editor-page.js';
 import { ApiKeysPage } from './settings/api-keys.js';
 import { WebhooksPage } from './settings/webhook-subscriptions.js';
 import { MembersPage } from './settings/workspace-members.js';
+import { ServerPage } from './settings/server-accounts.js';
 import { href, route } from './router.js';
-import { can, isOwner, logout, me, switchWorkspace, workspaces } from './session.js';
+import { can, isOwner, isServerAdmin, logout, me, switchWorkspace, workspaces } from './session.js';
 
 export function App() {
   const who = me.value;
@@ -43,6 +44,11 @@ export function App() {
           {isOwner.value && (
             <a href={href('settings', 'members')} aria-current={section() === 'members' ? 'page' : undefined}>
               Members
+            </a>
+          )}
+          {isServerAdmin.value && (
+            <a href={href('settings', 'server')} aria-current={section() === 'server' ? 'page' : undefined}>
+              Server
             </a>
           )}
           <a href="/docs">API</a>
@@ -91,5 +97,6 @@ function View() {
   if (first === 'settings' && second === 'keys') return <ApiKeysPage />;
   if (first === 'settings' && second === 'webhooks') return <WebhooksPage />;
   if (first === 'settings' && second === 'members') return <MembersPage />;
+  if (first === 'settings' && second === 'server' && isServerAdmin.value) return <ServerPage />;
   return <ChannelsPage />;
 }

@@ -13,7 +13,8 @@ export interface Workspace {
 }
 
 export interface Me {
-  user: { id: string; email: string };
+  /** `serverAdmin`: the account first-run setup made, which decides who may create workspaces. */
+  user: { id: string; email: string; serverAdmin: boolean; mayCreateWorkspaces: boolean };
   workspace: { id: string; name: string };
   role: Workspace['role'];
   permissions: string[];
@@ -31,6 +32,7 @@ export function can(permission: string): boolean {
 }
 
 export const isOwner = computed(() => me.value?.role === 'owner');
+export const isServerAdmin = computed(() => me.value?.user.serverAdmin === true);
 
 /** Loads the session; signed out when there is none. */
 export async function loadSession(): Promise<void> {

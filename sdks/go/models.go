@@ -519,13 +519,23 @@ type Me struct {
 	Key         *MeKey      `json:"key,omitempty"`
 	Permissions []string    `json:"permissions"`
 	Role        *Role       `json:"role,omitempty"`
-	User        *User       `json:"user,omitempty"`
+	User        *MeUser     `json:"user,omitempty"`
 	Workspace   MeWorkspace `json:"workspace"`
 }
 
 // MeKey is part of the onair API (Me.key).
 type MeKey struct {
 	ID string `json:"id"`
+}
+
+// MeUser is the MeUser schema of the onair API.
+type MeUser struct {
+	User
+	// MayCreateWorkspaces: This account may create workspaces now (the admin, an account it allowed, or everyone
+	// may).
+	MayCreateWorkspaces bool `json:"mayCreateWorkspaces"`
+	// ServerAdmin: This account is the server admin.
+	ServerAdmin bool `json:"serverAdmin"`
 }
 
 // MeWorkspace is part of the onair API (Me.workspace).
@@ -757,6 +767,40 @@ type SceneRef struct {
 type SceneUpdate struct {
 	Definition SceneDefinition `json:"definition"`
 	Name       *string         `json:"name,omitempty"`
+}
+
+// ServerAccount is the ServerAccount schema of the onair API.
+type ServerAccount struct {
+	User
+	// CreatesWorkspaces: The server admin allowed it (always true for the admin).
+	CreatesWorkspaces bool `json:"createsWorkspaces"`
+	// OwnedWorkspaces: How many workspaces the account is an owner of.
+	OwnedWorkspaces int64 `json:"ownedWorkspaces"`
+	ServerAdmin     bool  `json:"serverAdmin"`
+}
+
+// ServerAccountIn is the ServerAccountIn schema of the onair API.
+type ServerAccountIn struct {
+	// CreatesWorkspaces: Whether the account may create workspaces.
+	CreatesWorkspaces bool `json:"createsWorkspaces"`
+}
+
+// ServerAccountList is the ServerAccountList schema of the onair API.
+type ServerAccountList struct {
+	Data       []ServerAccount `json:"data"`
+	NextCursor *string         `json:"nextCursor"`
+}
+
+// ServerSettings is the ServerSettings schema of the onair API.
+type ServerSettings struct {
+	EveryoneCreatesWorkspaces bool `json:"everyoneCreatesWorkspaces"`
+}
+
+// ServerSettingsIn is the ServerSettingsIn schema of the onair API.
+type ServerSettingsIn struct {
+	// EveryoneCreatesWorkspaces: Every account may create workspaces (and so invite people onto the server), not
+	// only the server admin and the accounts it allowed.
+	EveryoneCreatesWorkspaces *bool `json:"everyoneCreatesWorkspaces,omitempty"`
 }
 
 // SetupIn is the SetupIn schema of the onair API.

@@ -7,6 +7,7 @@ import { AppError } from '../errors.js';
 import { authRoutes } from './accounts/auth-routes.js';
 import { memberRoutes } from './accounts/member-routes.js';
 import { passwordRoutes } from './accounts/password-routes.js';
+import { serverRoutes } from './accounts/server-routes.js';
 import { workspaceRoutes } from './accounts/workspace-routes.js';
 import { channelRoutes } from './channels/routes.js';
 import type { ApiDeps, ApiEnv } from './env.js';
@@ -82,6 +83,7 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
     passwordRoutes,
     workspaceRoutes,
     memberRoutes,
+    serverRoutes,
   ])
     v1.route('/', routes(deps));
 

@@ -8,6 +8,7 @@
 import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { authorize, type Permission, type Principal } from '../auth/permissions.js';
+import { assertMayCreateWorkspaces, assertServerAdmin } from '../auth/server-rights.js';
 import { AppError } from '../errors.js';
 import { admit, admitCustom } from '../limits/enforce.js';
 import type { BucketName } from '../limits/rate-limiter.js';
@@ -198,23 +199,29 @@ export function operationRouteDefiner() {
 
 /**
  * Who may call an account route: anyone (it checks its own secret), any authenticated caller, a
- * dashboard session user, or a workspace owner.
+ * dashboard session user, a session user who may create workspaces, a workspace owner, or the server admin
+ * (../auth/server-rights.ts).
  */
-export type AccountAccess = 'public' | 'authenticated' | 'session' | 'owner';
+export type AccountAccess = 'public' | 'authenticated' | 'session' | 'creator' | 'owner' | 'admin';
+
+type AccountDeps = Pick<ApiDeps, 'limiter' | 'limits' | 'store'>;
+
+async function checkAccess(deps: AccountDeps, access: AccountAccess, p: Principal): Promise<void> {
+  if (access === 'public' || access === 'authenticated') return;
+  if (p.kind !== 'user') throw new AppError('forbidden', 'This needs a dashboard session (log in), not an API key.');
+  if (access === 'owner' && p.role !== 'owner')
+    throw new AppError('forbidden', 'Only the workspace owner can do this.');
+  if (access === 'creator') await assertMayCreateWorkspaces(deps.store.accounts, p.userId);
+  if (access === 'admin') await assertServerAdmin(deps.store.accounts, p.userId);
+}
 
 export function accountGuard(
-  deps: Pick<ApiDeps, 'limiter' | 'limits'>,
+  deps: AccountDeps,
   access: AccountAccess,
   bucket: BucketName | null,
 ): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
-    if (access === 'session' || access === 'owner') {
-      const p = c.get('principal');
-      if (p.kind !== 'user')
-        throw new AppError('forbidden', 'This needs a dashboard session (log in), not an API key.');
-      if (access === 'owner' && p.role !== 'owner')
-        throw new AppError('forbidden', 'Only the workspace owner can do this.');
-    }
+    await checkAccess(deps, access, c.get('principal'));
     if (bucket === null) return next();
     if (bucket === 'creates' && access !== 'public') {
       await admitCreator(deps, c.get('principal'), c.req.header(CLIENT_HEADER));
@@ -225,7 +232,7 @@ export function accountGuard(
   };
 }
 
-export function accountRouteDefiner(deps: Pick<ApiDeps, 'limiter' | 'limits'>) {
+export function accountRouteDefiner(deps: AccountDeps) {
   return <P extends string, R extends Omit<RouteConfig, 'path' | 'middleware'> & { path: P }>(
     access: AccountAccess,
     bucket: BucketName | null,

@@ -56,7 +56,10 @@ export interface SetupInput {
   workspaceName: string;
 }
 
-/** Creates the owner of the first workspace; the token works once. Returns the new user id. */
+/**
+ * Creates the owner of the first workspace, who is also the server admin (./server-rights.ts); the token works
+ * once. Returns the new user id.
+ */
 export async function completeSetup(store: Store, input: SetupInput): Promise<string> {
   checkPassword(input.password);
   const now = new Date().toISOString();
@@ -70,6 +73,8 @@ export async function completeSetup(store: Store, input: SetupInput): Promise<st
     email: normaliseEmail(input.email),
     passwordHash: await hashPassword(input.password),
     createdAt: now,
+    serverAdmin: true,
+    createsWorkspaces: true,
   });
   await store.accounts.insertMembership({ userId, orgId: token.orgId, role: 'owner', createdAt: now });
   await store.accounts.renameOrg(token.orgId, input.workspaceName);

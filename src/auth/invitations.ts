@@ -3,7 +3,8 @@
  * workspace; whoever opens the link either creates the account for that address with a password, or,
  * when the address already has an account, accepts while signed in as it. An invitation never touches
  * an existing account's password or sessions, and the answer to the owner is the same whether or not the
- * address has an account.
+ * address has an account. Only a workspace that has an owner the server admin trusts with creating workspaces
+ * may invite, and only its invitations create accounts (./server-rights.ts).
  */
 import type { Role } from '../domain/roles.js';
 import { AppError } from '../errors.js';
@@ -11,11 +12,13 @@ import { newId, randomBase62, sha256Hex } from '../ids.js';
 import { EmailTakenError, type AccountStore, type InvitationRecord } from '../store/account-store.js';
 import { checkPassword, normaliseEmail } from './accounts.js';
 import { hashPassword } from './passwords.js';
+import { assertWorkspaceMayInvite, workspaceMayInvite } from './server-rights.js';
 
 const INVITE_TTL_MS = 7 * 24 * 3600_000;
 
 /** Creates an invitation; returns it and the secret token for the link (shown once). */
 export async function inviteMember(accounts: AccountStore, orgId: string, email: string, role: Role) {
+  await assertWorkspaceMayInvite(accounts, orgId);
   const address = normaliseEmail(email);
   const members = await accounts.membersOf(orgId);
   if (members.some((m) => m.email === address)) {
@@ -58,12 +61,16 @@ export async function acceptInvitation(accounts: AccountStore, input: AcceptInpu
     });
   }
   checkPassword(input.password);
+  // Checked before the address: a link from a workspace nobody vouches for tells nothing about accounts.
+  if (!(await workspaceMayInvite(accounts, invitation.orgId))) throw cannotCreate();
   if (await accounts.findUserByEmail(invitation.email)) throw accountExists();
   const newUser = {
     id: newId('usr'),
     email: invitation.email,
     passwordHash: await hashPassword(input.password),
     createdAt: now,
+    serverAdmin: false,
+    createsWorkspaces: false,
   };
   try {
     const userId = await accounts.acceptInvitation(invitation.id, { newUser }, now);
@@ -86,6 +93,14 @@ async function joinSignedIn(accounts: AccountStore, invitation: InvitationRecord
 
 function invalidLink(): AppError {
   return new AppError('unauthorized', 'This invitation link is not valid any more; ask for a new one.');
+}
+
+function cannotCreate(): AppError {
+  return new AppError(
+    'forbidden',
+    'This invitation cannot create an account: no owner of its workspace may create workspaces on this server. ' +
+      'Ask whoever invited you; an existing account can still accept it while signed in.',
+  );
 }
 
 function accountExists(): AppError {

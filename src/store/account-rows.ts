@@ -3,13 +3,30 @@
  * and their mapping to the AccountStore's records.
  */
 import type { Role } from '../domain/roles.js';
-import type { InvitationRecord, MembershipRecord, OneTimeTokenRecord, TokenKind, UserRecord } from './account-store.js';
+import type {
+  AccountSummary,
+  InvitationRecord,
+  MembershipRecord,
+  OneTimeTokenRecord,
+  ServerSettings,
+  TokenKind,
+  UserRecord,
+} from './account-store.js';
 
 export interface UserRow {
   id: string;
   email: string;
   password_hash: string;
   created_at: string;
+  /** 0 or 1 in SQLite, a boolean in Postgres. */
+  server_admin: number | boolean;
+  creates_workspaces: number | boolean;
+}
+export interface AccountSummaryRow extends UserRow {
+  owned_workspaces: number;
+}
+export interface ServerSettingsRow {
+  everyone_creates_workspaces: number | boolean;
 }
 export interface MemberRow {
   user_id: string;
@@ -42,6 +59,15 @@ export const user = (r: UserRow): UserRecord => ({
   email: r.email,
   passwordHash: r.password_hash,
   createdAt: r.created_at,
+  serverAdmin: Boolean(r.server_admin),
+  createsWorkspaces: Boolean(r.creates_workspaces),
+});
+export const accountSummary = (r: AccountSummaryRow): AccountSummary => ({
+  ...user(r),
+  ownedWorkspaces: Number(r.owned_workspaces),
+});
+export const serverSettings = (r: ServerSettingsRow | undefined): ServerSettings => ({
+  everyoneCreatesWorkspaces: Boolean(r?.everyone_creates_workspaces),
 });
 export const member = (r: MemberRow): MembershipRecord => ({
   userId: r.user_id,

@@ -11,6 +11,8 @@ import type { StoreHarness } from './store.contract.js';
 const NOW = '2024-03-01T12:00:00.000Z';
 const LATER = '2024-03-09T12:00:00.000Z';
 const WEEK = '2024-03-08T12:00:00.000Z';
+/** An ordinary account: neither the server admin nor allowed to create workspaces. */
+const PLAIN = { serverAdmin: false, createsWorkspaces: false };
 
 export function accountStoreContract(name: string, factory: () => StoreHarness | Promise<StoreHarness>): void {
   describe(`AccountStore contract: ${name}`, () => {
@@ -32,7 +34,7 @@ export function accountStoreContract(name: string, factory: () => StoreHarness |
     });
 
     const user = async (email: string) => {
-      const u = { id: newId('usr'), email, passwordHash: `hash-of-${email}`, createdAt: NOW };
+      const u = { id: newId('usr'), email, passwordHash: `hash-of-${email}`, createdAt: NOW, ...PLAIN };
       await accounts.insertUser(u);
       return u;
     };
@@ -88,7 +90,7 @@ export function accountStoreContract(name: string, factory: () => StoreHarness |
     it('accepts an invitation once: the first acceptance creates the user and the membership', async () => {
       const inv = await invitation('new@example.com');
       expect((await accounts.findInvitation(inv.tokenHash, NOW))?.id).toBe(inv.id);
-      const newUser = { id: newId('usr'), email: 'new@example.com', passwordHash: 'h', createdAt: NOW };
+      const newUser = { id: newId('usr'), email: 'new@example.com', passwordHash: 'h', createdAt: NOW, ...PLAIN };
       const again = { ...newUser, id: newId('usr') };
       const results = await Promise.all([
         accounts.acceptInvitation(inv.id, { newUser }, NOW),
@@ -103,7 +105,7 @@ export function accountStoreContract(name: string, factory: () => StoreHarness |
     it('refuses to create a user whose email exists, and leaves the invitation pending', async () => {
       await user('taken@example.com');
       const inv = await invitation('taken@example.com');
-      const newUser = { id: newId('usr'), email: 'taken@example.com', passwordHash: 'h', createdAt: NOW };
+      const newUser = { id: newId('usr'), email: 'taken@example.com', passwordHash: 'h', createdAt: NOW, ...PLAIN };
       await expect(accounts.acceptInvitation(inv.id, { newUser }, NOW)).rejects.toBeInstanceOf(EmailTakenError);
       await expect(accounts.insertUser(newUser)).rejects.toBeInstanceOf(EmailTakenError);
       expect((await accounts.findInvitation(inv.tokenHash, NOW))?.id).toBe(inv.id);
@@ -140,6 +142,64 @@ export function accountStoreContract(name: string, factory: () => StoreHarness |
       expect(await accounts.findSession('o1')).toBeDefined();
       await accounts.setPassword(u.id, 'newer-hash');
       expect(await accounts.findSession('s2')).toBeUndefined();
+    });
+
+    it('setPassword withdraws every unused reset token of the user, and no one else’s', async () => {
+      const u = await user('r@example.com');
+      const other = await user('q@example.com');
+      const token = (hash: string, userId: string | null, kind: 'reset' | 'setup' = 'reset') => ({
+        hash,
+        kind,
+        orgId: kind === 'setup' ? orgId : null,
+        userId,
+        createdAt: NOW,
+        expiresAt: WEEK,
+        usedAt: null,
+      });
+      for (const t of [token('r1', u.id), token('r2', u.id), token('q1', other.id), token('s1', null, 'setup')])
+        await accounts.insertToken(t);
+      await accounts.setPassword(u.id, 'new-hash');
+      expect(await accounts.consumeToken('r1', 'reset', NOW)).toBeUndefined();
+      expect(await accounts.consumeToken('r2', 'reset', NOW)).toBeUndefined();
+      expect(await accounts.consumeToken('q1', 'reset', NOW)).toBeDefined();
+      expect(await accounts.consumeToken('s1', 'setup', NOW)).toBeDefined();
+    });
+
+    it('keeps one server admin; lists every user with its rights and the workspaces it owns', async () => {
+      const admin = { id: newId('usr'), email: 'admin@example.com', passwordHash: 'h', createdAt: NOW };
+      await accounts.insertUser({ ...admin, serverAdmin: true, createsWorkspaces: true });
+      await accounts.insertMembership({ userId: admin.id, orgId, role: 'owner', createdAt: NOW });
+      const second = { id: newId('usr'), email: 'second@example.com', passwordHash: 'h', createdAt: LATER };
+      await expect(accounts.insertUser({ ...second, serverAdmin: true, createsWorkspaces: true })).rejects.toThrow();
+      await expect(
+        accounts.insertUser({ ...second, serverAdmin: true, createsWorkspaces: true }),
+      ).rejects.not.toBeInstanceOf(EmailTakenError);
+      const viewer = await member('viewer@example.com', 'viewer');
+      expect(await accounts.setCreatesWorkspaces(viewer.id, true)).toBe(true);
+      expect(await accounts.setCreatesWorkspaces('usr_nobody', true)).toBe(false);
+      expect((await accounts.getUser(viewer.id))?.createsWorkspaces).toBe(true);
+      const listed = (await accounts.listUsers()).map((a) => [
+        a.email,
+        a.serverAdmin,
+        a.createsWorkspaces,
+        a.ownedWorkspaces,
+      ]);
+      expect(listed).toEqual([
+        ['admin@example.com', true, true, 1],
+        ['viewer@example.com', false, true, 0],
+      ]);
+      expect(await accounts.setCreatesWorkspaces(viewer.id, false)).toBe(true);
+      expect((await accounts.getUser(viewer.id))?.createsWorkspaces).toBe(false);
+    });
+
+    it('starts with workspace creation closed to all but the allowed, and changes only what is named', async () => {
+      expect(await accounts.serverSettings()).toEqual({ everyoneCreatesWorkspaces: false });
+      expect(await accounts.updateServerSettings({})).toEqual({ everyoneCreatesWorkspaces: false });
+      expect(await accounts.updateServerSettings({ everyoneCreatesWorkspaces: true })).toEqual({
+        everyoneCreatesWorkspaces: true,
+      });
+      expect(await accounts.updateServerSettings({})).toEqual({ everyoneCreatesWorkspaces: true });
+      expect(await accounts.serverSettings()).toEqual({ everyoneCreatesWorkspaces: true });
     });
 
     it('consumes a one-time token once', async () => {

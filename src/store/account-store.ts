@@ -8,8 +8,10 @@
  *   the last owner, atomically (two concurrent demotions of two owners cannot both succeed).
  * - consumeToken and acceptInvitation are atomic: a token or an invitation is used once, even under
  *   concurrent use.
- * - setPassword ends every session of the user but the one named, in the same transaction.
+ * - setPassword ends every session of the user but the one named, and withdraws every unused reset token of
+ *   the user, in the same transaction.
  * - Emails are unique: inserting a user whose email exists rejects with EmailTakenError.
+ * - At most one user is the server admin: inserting a second one rejects.
  */
 import type { Role } from '../domain/roles.js';
 import type { OrgRecord } from './store.js';
@@ -20,6 +22,24 @@ export interface UserRecord {
   /** argon2id PHC string. */
   passwordHash: string;
   createdAt: string;
+  /**
+   * The server admin (docs/deploy.md, "Who may do what"): the account made by first-run setup. It decides who
+   * may create workspaces. One at most.
+   */
+  serverAdmin: boolean;
+  /** The server admin allowed this account to create workspaces. */
+  createsWorkspaces: boolean;
+}
+
+/** A user as the server admin sees it: with how many workspaces it owns. */
+export interface AccountSummary extends UserRecord {
+  ownedWorkspaces: number;
+}
+
+/** Settings of the whole server, changed by the server admin. */
+export interface ServerSettings {
+  /** Every account may create workspaces, not only the server admin and the accounts it allowed. */
+  everyoneCreatesWorkspaces: boolean;
 }
 
 export interface MembershipRecord {
@@ -87,9 +107,20 @@ export interface AccountStore {
   insertUser(user: UserRecord): Promise<void>;
   getUser(id: string): Promise<UserRecord | undefined>;
   findUserByEmail(email: string): Promise<UserRecord | undefined>;
-  /** Sets the password and deletes every session of the user except `keepSession` (a hash), atomically. */
+  /**
+   * Sets the password, deletes every session of the user except `keepSession` (a hash) and withdraws every
+   * unused reset token of the user, atomically.
+   */
   setPassword(userId: string, passwordHash: string, keepSession?: string): Promise<void>;
   countUsers(): Promise<number>;
+  /** Every user, oldest first, with the number of workspaces it owns. */
+  listUsers(): Promise<AccountSummary[]>;
+  /** Allows or forbids the user to create workspaces; false when there is no such user. */
+  setCreatesWorkspaces(userId: string, allowed: boolean): Promise<boolean>;
+
+  serverSettings(): Promise<ServerSettings>;
+  /** Changes the settings named in `change`, leaves the others; returns them all as they now are. */
+  updateServerSettings(change: Partial<ServerSettings>): Promise<ServerSettings>;
 
   /** Adds a membership; rejects when the user is already a member (roles change through setMemberRole). */
   insertMembership(m: MembershipRecord): Promise<void>;

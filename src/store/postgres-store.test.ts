@@ -67,6 +67,39 @@ describe.skipIf(gate.skip)(`PostgresStore${gate.label}`, () => {
       expect(MIGRATIONS.map((m) => [m.version, m.name])).toEqual(SQLITE_MIGRATIONS.map((m) => [m.version, m.name]));
     });
 
+    it('makes the earliest owner of the first workspace the server admin when it adds workspace rights', async () => {
+      const { url } = await schema();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text, applied_at text)');
+        for (const m of MIGRATIONS.slice(
+          0,
+          MIGRATIONS.findIndex((x) => x.name === 'who may create workspaces'),
+        )) {
+          await client.query(m.sql);
+          await client.query('INSERT INTO schema_migrations VALUES ($1, $2, $3)', [m.version, m.name, 'then']);
+        }
+        await client.query(`
+          INSERT INTO orgs VALUES ('org_1', 'Studio', '2026-01-01T00:00:00.000Z'), ('org_2', 'Trap', '2026-03-01');
+          INSERT INTO users VALUES ('usr_b_setup', 'setup@example.com', 'h', '2026-01-01T00:00:01.000Z'),
+            ('usr_a_promoted', 'promoted@example.com', 'h', '2026-02-01'), ('usr_c_maker', 'maker@example.com', 'h', '2026-02-02');
+          INSERT INTO memberships VALUES ('usr_b_setup', 'org_1', 'owner', '2026-01-01T00:00:01.000Z'),
+            ('usr_a_promoted', 'org_1', 'owner', '2026-02-01'), ('usr_c_maker', 'org_2', 'owner', '2026-03-01');
+        `);
+      } finally {
+        await client.end();
+      }
+      const store = await open(url);
+      const listed = (await store.accounts.listUsers()).map((a) => [a.id, a.serverAdmin, a.createsWorkspaces]);
+      expect(listed).toEqual([
+        ['usr_b_setup', true, true],
+        ['usr_a_promoted', false, false],
+        ['usr_c_maker', false, false],
+      ]);
+      expect(await store.accounts.serverSettings()).toEqual({ everyoneCreatesWorkspaces: false });
+    });
+
     it('migrates once: two stores opening an empty schema at once, then a reopen, apply each migration once', async () => {
       const { url } = await schema();
       const [a, b] = await Promise.all([open(url), open(url)]);

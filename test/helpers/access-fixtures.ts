@@ -136,7 +136,13 @@ export async function login(baseUrl: string, email: string, password = PASSWORD)
   return anonymous(baseUrl)('POST', '/v1/auth/login', { email, password });
 }
 
-/** A second workspace owned by `owner`, with a `*` key of its own. */
+/** The server admin allows (or forbids) an account to create workspaces (docs/api.md, "Server administration"). */
+export async function allowWorkspaces(admin: Member, userId: string, allowed = true): Promise<void> {
+  const path = `/v1/server/accounts/${userId}`;
+  expectStatus(await admin.call('PATCH', path, { createsWorkspaces: allowed }), 200);
+}
+
+/** A second workspace owned by `owner` (who must be allowed to create one), with a `*` key of its own. */
 export async function newWorkspace(baseUrl: string, owner: Member, name = 'Studio B') {
   const ws = expectStatus(await owner.call<{ id: string }>('POST', '/v1/workspaces', { name }), 201);
   const inB = sessionApi(baseUrl, owner.cookie, { 'x-workspace': ws.id });

@@ -5,7 +5,7 @@
  */
 import { expectStatus, type Api } from './api.js';
 
-export const ACCOUNT_ACCESS = ['public', 'authenticated', 'session', 'owner'] as const;
+export const ACCOUNT_ACCESS = ['public', 'authenticated', 'session', 'creator', 'owner', 'admin'] as const;
 
 export interface Operation {
   method: string;
@@ -49,7 +49,9 @@ export function expectedPermission(method: string, path: string): string {
   if (path === '/auth/password') return 'session';
   if (path.startsWith('/auth/') || path.startsWith('/hooks/')) return 'public';
   if (path === '/me') return 'authenticated';
+  if (method === 'POST' && path === '/workspaces') return 'creator';
   if (path.startsWith('/workspaces')) return 'session';
+  if (path.startsWith('/server/')) return 'admin';
   if (path.startsWith('/members') || path.startsWith('/invitations')) return 'owner';
   if (path.startsWith('/keys')) return 'keys:manage';
   if (path.startsWith('/webhooks')) return 'webhooks:manage';
@@ -138,6 +140,10 @@ export function bodyFor(op: Operation, ids: Ids, definition?: unknown): unknown 
       return { email: 'someone@example.com', role: 'viewer' };
     case 'PATCH /members/{userId}':
       return { role: 'viewer' };
+    case 'PATCH /server/settings':
+      return { everyoneCreatesWorkspaces: false };
+    case 'PATCH /server/accounts/{userId}':
+      return { createsWorkspaces: true };
     case 'POST /auth/password':
       return { currentPassword: 'not the password', newPassword: 'a new password 123' };
     default:

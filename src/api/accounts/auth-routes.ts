@@ -5,6 +5,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { checkLogin, completeSetup, normaliseEmail } from '../../auth/accounts.js';
 import { acceptInvitation } from '../../auth/invitations.js';
+import { mayCreateWorkspaces } from '../../auth/server-rights.js';
 import { clearedSessionCookie, readSessionCookie } from '../../auth/sessions.js';
 import { sha256Hex } from '../../ids.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
@@ -81,6 +82,9 @@ export function authRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     }),
     async (c) => {
       const token = readSessionCookie(c.req.header('cookie'));
+      // Ending a session is a cookie-authenticated write: a page on another origin (another port of this
+      // host included) must not sign the operator out mid-show.
+      if (token) assertSameOrigin(c.req.header('origin'), c.req.header('sec-fetch-site'), c.req.header('host'));
       if (token) await accounts.deleteSession(sha256Hex(token));
       c.header('Set-Cookie', clearedSessionCookie(cookieOptions(deps)));
       return c.body(null, 204);
@@ -108,9 +112,13 @@ export function authRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
       const channelIds = p.channelIds ? [...p.channelIds] : null;
       if (p.kind === 'key') return c.json({ key: { id: p.keyId }, workspace, permissions, channelIds }, 200);
       const user = await accounts.getUser(p.userId);
+      const rights = {
+        serverAdmin: user?.serverAdmin ?? false,
+        mayCreateWorkspaces: await mayCreateWorkspaces(accounts, p.userId),
+      };
       return c.json(
         {
-          user: { id: p.userId, email: user?.email ?? '', createdAt: user?.createdAt ?? '' },
+          user: { id: p.userId, email: user?.email ?? '', createdAt: user?.createdAt ?? '', ...rights },
           workspace,
           role: p.role,
           permissions,

@@ -1,7 +1,8 @@
 /**
  * Members and invitations of the caller's workspace (docs/api.md, "Members and invitations"): owner only.
  * Adding someone is always an invitation by email, answered the same way whether or not the address has
- * an account; the invitee accepts it (src/auth/invitations.ts). A workspace always keeps an owner.
+ * an account; the invitee accepts it (src/auth/invitations.ts). A workspace always keeps an owner. Only a workspace
+ * with an owner who may create workspaces invites (src/auth/server-rights.ts).
  */
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { inviteMember } from '../../auth/invitations.js';

@@ -1,4 +1,7 @@
-/** Workspaces (docs/api.md, "Accounts"): session users only. Members and invitations: member-routes.ts. */
+/**
+ * Workspaces (docs/api.md, "Workspaces"): session users only; creating one needs the right the server admin gives
+ * (../../auth/server-rights.ts). Members and invitations: member-routes.ts.
+ */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { AppError } from '../../errors.js';
 import { assertRoom } from '../../limits/resource-limits.js';
@@ -15,11 +18,11 @@ export function workspaceRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const { accounts } = deps.store;
 
   app.openapi(
-    route('session', 'creates', {
+    route('creator', 'creates', {
       method: 'post',
       path: '/workspaces',
       tags: ['Accounts'],
-      summary: 'Create a workspace owned by you',
+      summary: 'Create a workspace owned by you (if the server admin allows you to)',
       request: { body: { required: true, ...json(WorkspaceIn) } },
       responses: { 201: { description: 'Created', ...json(WorkspaceOut) } },
     }),

@@ -303,6 +303,26 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE state = 'pending' AND claimed_until IS NOT NULL;
     `,
   },
+  {
+    version: 10,
+    name: 'who may create workspaces',
+    // The server admin is the earliest owner of the first workspace (first-run setup's account); nobody else may
+    // create workspaces until the admin allows it (why: ../sqlite/migrations.ts, the same step).
+    sql: `
+      ALTER TABLE users ADD COLUMN server_admin boolean NOT NULL DEFAULT false,
+        ADD COLUMN creates_workspaces boolean NOT NULL DEFAULT false;
+      UPDATE users SET server_admin = true, creates_workspaces = true WHERE id = (
+        SELECT m.user_id FROM memberships m
+        WHERE m.role = 'owner' AND m.org_id = (SELECT id FROM orgs ORDER BY id LIMIT 1)
+        ORDER BY m.created_at, m.user_id LIMIT 1);
+      CREATE UNIQUE INDEX users_server_admin ON users(server_admin) WHERE server_admin;
+      CREATE TABLE server_settings (
+        id integer PRIMARY KEY CHECK (id = 1),
+        everyone_creates_workspaces boolean NOT NULL
+      );
+      INSERT INTO server_settings (id, everyone_creates_workspaces) VALUES (1, false);
+    `,
+  },
 ];
 
 /** Applies the migrations this database lacks, all in one transaction; a second process waits, then has none. */

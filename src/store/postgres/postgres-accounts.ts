@@ -14,6 +14,7 @@ import {
   type MembershipRecord,
   type OneTimeTokenRecord,
   type PruneResult,
+  type ServerSettings,
   type SessionRecord,
   type TokenKind,
   type UserRecord,
@@ -21,11 +22,15 @@ import {
 import type { OrgRecord } from '../store.js';
 import type { Database, Sql } from './database.js';
 import {
+  accountSummary,
   invitation,
   member,
+  serverSettings,
   token,
   user,
+  type AccountSummaryRow,
   type InvitationRow,
+  type ServerSettingsRow,
   type MemberRow,
   type TokenRow,
   type UserRow,
@@ -39,6 +44,7 @@ interface SessionRow {
 }
 
 const UNIQUE_VIOLATION = '23505';
+const SETTINGS_SQL = 'SELECT everyone_creates_workspaces FROM server_settings WHERE id = 1';
 const INVITATION_COLUMNS = 'id, org_id, email, role, token_hash, created_at, expires_at, accepted_at';
 
 export class PostgresAccounts implements AccountStore {
@@ -76,10 +82,34 @@ export class PostgresAccounts implements AccountStore {
         userId,
         keepSession ?? null,
       ]);
+      await tx.run(`DELETE FROM one_time_tokens WHERE user_id = $1 AND kind = 'reset' AND used_at IS NULL`, [userId]);
     });
   }
   async countUsers() {
     return (await this.db.row<{ n: number }>('SELECT count(*) AS n FROM users'))!.n;
+  }
+  async listUsers() {
+    const rows = await this.db.rows<AccountSummaryRow>(
+      `SELECT u.*, (SELECT count(*) FROM memberships m WHERE m.user_id = u.id AND m.role = 'owner')
+        AS owned_workspaces FROM users u ORDER BY u.created_at, u.id`,
+    );
+    return rows.map(accountSummary);
+  }
+  async setCreatesWorkspaces(userId: string, allowed: boolean) {
+    return (await this.db.run('UPDATE users SET creates_workspaces = $1 WHERE id = $2', [allowed, userId])) > 0;
+  }
+  async serverSettings() {
+    return serverSettings(await this.db.row<ServerSettingsRow>(SETTINGS_SQL));
+  }
+  async updateServerSettings(change: Partial<ServerSettings>) {
+    return this.db.transaction(async (tx) => {
+      await tx.run(
+        `UPDATE server_settings
+          SET everyone_creates_workspaces = coalesce($1, everyone_creates_workspaces) WHERE id = 1`,
+        [change.everyoneCreatesWorkspaces ?? null],
+      );
+      return serverSettings(await tx.row<ServerSettingsRow>(SETTINGS_SQL));
+    });
   }
 
   async insertMembership(m: MembershipRecord) {
@@ -236,14 +266,15 @@ export class PostgresAccounts implements AccountStore {
 
 async function insertUserRow(sql: Sql, u: UserRecord): Promise<void> {
   try {
-    await sql.run('INSERT INTO users (id, email, password_hash, created_at) VALUES ($1, $2, $3, $4)', [
-      u.id,
-      u.email,
-      u.passwordHash,
-      u.createdAt,
-    ]);
+    await sql.run(
+      `INSERT INTO users (id, email, password_hash, created_at, server_admin, creates_workspaces)
+        VALUES ($1, $2, $3, $4, $5, $6)`,
+      [u.id, u.email, u.passwordHash, u.createdAt, u.serverAdmin, u.createsWorkspaces],
+    );
   } catch (err) {
-    if ((err as { code?: string }).code === UNIQUE_VIOLATION) throw new EmailTakenError();
+    // The other unique index on users keeps a single server admin: that is a bug, not a taken email.
+    const e = err as { code?: string; constraint?: string };
+    if (e.code === UNIQUE_VIOLATION && e.constraint === 'users_email_key') throw new EmailTakenError();
     throw err;
   }
 }

@@ -50,7 +50,14 @@ it('turns the invited, password-less users of version 2 into pending invitations
     const pending = await accounts.findInvitation(sha256Hex('old-link'), now);
     expect(pending).toMatchObject({ orgId: 'org_1', email: 'invited@example.com', role: 'operator' });
     expect((await accounts.membersOf('org_1')).map((m) => m.email)).toEqual(['owner@example.com']);
-    const newUser = { id: 'usr_new', email: 'invited@example.com', passwordHash: 'h', createdAt: now };
+    const newUser = {
+      id: 'usr_new',
+      email: 'invited@example.com',
+      passwordHash: 'h',
+      createdAt: now,
+      serverAdmin: false,
+      createsWorkspaces: false,
+    };
     expect(await accounts.acceptInvitation(pending!.id, { newUser }, now)).toBe('usr_new');
     expect((await accounts.membershipsOf('usr_new')).map((m) => m.role)).toEqual(['operator']);
   } finally {
@@ -124,6 +131,59 @@ it('version 4 puts the old buses on layer 0 and rewrites old-shape scenes to for
     expect(cued!.scenes[0]!.definition).toMatchObject({ version: 1, elements: [], triggers: [] });
     // The new tables are there and written with ticks.
     expect(await store.listEvents('org_1', { limit: 10 })).toEqual({ events: [], nextCursor: null });
+  } finally {
+    await store.close();
+  }
+});
+
+const RIGHTS_MIGRATION = 'who may create workspaces';
+
+/**
+ * A database as the migrations before RIGHTS_MIGRATION left it: the setup account owns the first workspace, a
+ * later owner was promoted there, and a member made a workspace of their own (anyone could, then).
+ */
+function databaseBeforeRights(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-migrate-'));
+  dirs.push(dir);
+  const db = new Database(path.join(dir, 'onair.db'));
+  db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  for (const m of MIGRATIONS.slice(
+    0,
+    MIGRATIONS.findIndex((x) => x.name === RIGHTS_MIGRATION),
+  )) {
+    db.exec(m.sql);
+    m.up?.(db);
+    db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, 'then');
+  }
+  db.exec(`
+    INSERT INTO orgs VALUES ('org_1', 'Studio', '2026-01-01T00:00:00.000Z');
+    INSERT INTO orgs VALUES ('org_2', 'Trap', '2026-03-01T00:00:00.000Z');
+    INSERT INTO users VALUES ('usr_b_setup', 'setup@example.com', 'h', '2026-01-01T00:00:01.000Z');
+    INSERT INTO users VALUES ('usr_a_promoted', 'promoted@example.com', 'h', '2026-02-01T00:00:00.000Z');
+    INSERT INTO users VALUES ('usr_c_maker', 'maker@example.com', 'h', '2026-02-02T00:00:00.000Z');
+    INSERT INTO memberships VALUES ('usr_b_setup', 'org_1', 'owner', '2026-01-01T00:00:01.000Z');
+    INSERT INTO memberships VALUES ('usr_a_promoted', 'org_1', 'owner', '2026-02-01T00:00:00.000Z');
+    INSERT INTO memberships VALUES ('usr_c_maker', 'org_1', 'viewer', '2026-02-02T00:00:00.000Z');
+    INSERT INTO memberships VALUES ('usr_c_maker', 'org_2', 'owner', '2026-03-01T00:00:00.000Z');
+  `);
+  db.close();
+  return dir;
+}
+
+it('makes the earliest owner of the first workspace the server admin, and nobody else a workspace creator', async () => {
+  const store = new SqliteStore({ dataDir: databaseBeforeRights(), synchronous: 'normal' });
+  try {
+    const listed = (await store.accounts.listUsers()).map((a) => [a.id, a.serverAdmin, a.createsWorkspaces]);
+    expect(listed).toEqual([
+      ['usr_b_setup', true, true],
+      ['usr_a_promoted', false, false],
+      ['usr_c_maker', false, false],
+    ]);
+    expect(await store.accounts.serverSettings()).toEqual({ everyoneCreatesWorkspaces: false });
+    // The workspace made under the old rule stays its maker's.
+    expect((await store.accounts.membersOf('org_2')).map((m) => [m.userId, m.role])).toEqual([
+      ['usr_c_maker', 'owner'],
+    ]);
   } finally {
     await store.close();
   }

@@ -327,6 +327,29 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE state = 'pending' AND claimed_until IS NOT NULL;
     `,
   },
+  {
+    version: 10,
+    name: 'who may create workspaces',
+    // Creating a workspace becomes a right the server admin gives (docs/deploy.md, "Who may do what"). The admin
+    // is the account first-run setup made: the earliest owner of the first workspace (setup's membership is its
+    // oldest). Nobody else gets the right, not even accounts that created workspaces before: anyone could then, so
+    // having done it proves no trust, and an account the admin does trust costs it one click. Their workspaces stay
+    // theirs; what they may still do with them is the invitation rule in docs/api.md ("Members and invitations").
+    sql: `
+      ALTER TABLE users ADD COLUMN server_admin INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE users ADD COLUMN creates_workspaces INTEGER NOT NULL DEFAULT 0;
+      UPDATE users SET server_admin = 1, creates_workspaces = 1 WHERE id = (
+        SELECT m.user_id FROM memberships m
+        WHERE m.role = 'owner' AND m.org_id = (SELECT id FROM orgs ORDER BY id LIMIT 1)
+        ORDER BY m.created_at, m.user_id LIMIT 1);
+      CREATE UNIQUE INDEX users_server_admin ON users(server_admin) WHERE server_admin = 1;
+      CREATE TABLE server_settings (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        everyone_creates_workspaces INTEGER NOT NULL
+      );
+      INSERT INTO server_settings (id, everyone_creates_workspaces) VALUES (1, 0);
+    `,
+  },
 ];
 
 function upgradeSceneDefinitions(db: Database.Database): void {

@@ -10,17 +10,22 @@ import {
   type MembershipRecord,
   type OneTimeTokenRecord,
   type PruneResult,
+  type ServerSettings,
   type SessionRecord,
   type TokenKind,
   type UserRecord,
 } from '../account-store.js';
 import type { OrgRecord } from '../store.js';
 import {
+  accountSummary,
   invitation,
   member,
+  serverSettings,
   token,
   user,
+  type AccountSummaryRow,
   type InvitationRow,
+  type ServerSettingsRow,
   type MemberRow,
   type TokenRow,
   type UserRow,
@@ -32,12 +37,20 @@ function prepare(db: Database.Database) {
     insertOrg: p('INSERT INTO orgs (id, name, created_at) VALUES (?, ?, ?)'),
     getOrg: p('SELECT id, name, created_at FROM orgs WHERE id = ?'),
     renameOrg: p('UPDATE orgs SET name = ? WHERE id = ?'),
-    insertUser: p('INSERT INTO users (id, email, password_hash, created_at) VALUES (?, ?, ?, ?)'),
+    insertUser: p(`INSERT INTO users (id, email, password_hash, created_at, server_admin, creates_workspaces)
+      VALUES (?, ?, ?, ?, ?, ?)`),
     getUser: p('SELECT * FROM users WHERE id = ?'),
     userByEmail: p('SELECT * FROM users WHERE email = ?'),
     setPassword: p('UPDATE users SET password_hash = ? WHERE id = ?'),
     endOtherSessions: p('DELETE FROM sessions WHERE user_id = ? AND hash IS NOT ?'),
+    withdrawResets: p(`DELETE FROM one_time_tokens WHERE user_id = ? AND kind = 'reset' AND used_at IS NULL`),
     countUsers: p('SELECT count(*) AS n FROM users'),
+    listUsers: p(`SELECT u.*, (SELECT count(*) FROM memberships m WHERE m.user_id = u.id AND m.role = 'owner')
+      AS owned_workspaces FROM users u ORDER BY u.created_at, u.id`),
+    setCreates: p('UPDATE users SET creates_workspaces = ? WHERE id = ?'),
+    settings: p('SELECT everyone_creates_workspaces FROM server_settings WHERE id = 1'),
+    updateSettings: p(`UPDATE server_settings
+      SET everyone_creates_workspaces = coalesce(?, everyone_creates_workspaces) WHERE id = 1`),
     insertMember: p('INSERT INTO memberships (user_id, org_id, role, created_at) VALUES (?, ?, ?, ?)'),
     insertMemberIfNew: p(`INSERT INTO memberships (user_id, org_id, role, created_at) VALUES (?, ?, ?, ?)
       ON CONFLICT (user_id, org_id) DO NOTHING`),
@@ -78,6 +91,7 @@ export class SqliteAccounts implements AccountStore {
   private readonly changeMember;
   private readonly accept;
   private readonly passwordTx;
+  private readonly updateSettings;
 
   constructor(private readonly db: Database.Database) {
     const st = (this.st = prepare(db));
@@ -111,6 +125,12 @@ export class SqliteAccounts implements AccountStore {
     this.passwordTx = db.transaction((userId: string, hash: string, keep: string | null) => {
       st.setPassword.run(hash, userId);
       st.endOtherSessions.run(userId, keep);
+      st.withdrawResets.run(userId);
+    });
+    this.updateSettings = db.transaction((change: Partial<ServerSettings>) => {
+      const everyone = change.everyoneCreatesWorkspaces;
+      st.updateSettings.run(everyone === undefined ? null : Number(everyone));
+      return serverSettings(st.settings.get() as ServerSettingsRow | undefined);
     });
   }
 
@@ -140,6 +160,18 @@ export class SqliteAccounts implements AccountStore {
   }
   async countUsers() {
     return (this.st.countUsers.get() as { n: number }).n;
+  }
+  async listUsers() {
+    return (this.st.listUsers.all() as AccountSummaryRow[]).map(accountSummary);
+  }
+  async setCreatesWorkspaces(userId: string, allowed: boolean) {
+    return this.st.setCreates.run(Number(allowed), userId).changes > 0;
+  }
+  async serverSettings() {
+    return serverSettings(this.st.settings.get() as ServerSettingsRow | undefined);
+  }
+  async updateServerSettings(change: Partial<ServerSettings>) {
+    return this.updateSettings(change);
   }
   async insertMembership(m: MembershipRecord) {
     this.st.insertMember.run(m.userId, m.orgId, m.role, m.createdAt);
@@ -203,9 +235,18 @@ export class SqliteAccounts implements AccountStore {
 
   private insertUserRow(u: UserRecord): void {
     try {
-      this.st.insertUser.run(u.id, u.email, u.passwordHash, u.createdAt);
+      this.st.insertUser.run(
+        u.id,
+        u.email,
+        u.passwordHash,
+        u.createdAt,
+        Number(u.serverAdmin),
+        Number(u.createsWorkspaces),
+      );
     } catch (err) {
-      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw new EmailTakenError();
+      // The other unique index on users keeps a single server admin: that is a bug, not a taken email.
+      const e = err as { code?: string; message?: string };
+      if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' && e.message?.includes('users.email')) throw new EmailTakenError();
       throw err;
     }
   }

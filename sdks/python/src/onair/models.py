@@ -89,6 +89,7 @@ __all__ = [
     "Me",
     "MeKey",
     "MeWorkspace",
+    "MeUser",
     "PasswordChangeIn",
     "PasswordResetIn",
     "WorkspaceIn",
@@ -100,6 +101,11 @@ __all__ = [
     "Member",
     "MemberRoleIn",
     "InvitationList",
+    "ServerSettings",
+    "ServerSettingsIn",
+    "ServerAccountList",
+    "ServerAccount",
+    "ServerAccountIn",
 ]
 
 
@@ -864,7 +870,7 @@ class _MeRequired(TypedDict):
 
 class Me(_MeRequired, total=False):
     """The ``Me`` object."""
-    user: User
+    user: MeUser
     key: MeKey
     role: Literal["owner", "operator", "viewer"]
 
@@ -878,6 +884,14 @@ class MeWorkspace(TypedDict):
     """The ``MeWorkspace`` object."""
     id: str
     name: str
+
+
+class MeUser(User):
+    """The ``MeUser`` object."""
+    #: This account is the server admin.
+    serverAdmin: bool
+    #: This account may create workspaces now (the admin, an account it allowed, or everyone may).
+    mayCreateWorkspaces: bool
 
 
 class PasswordChangeIn(TypedDict):
@@ -947,3 +961,35 @@ class InvitationList(TypedDict):
     """The ``InvitationList`` object."""
     data: List[Invitation]
     nextCursor: Optional[str]
+
+
+class ServerSettings(TypedDict):
+    """The ``ServerSettings`` object."""
+    everyoneCreatesWorkspaces: bool
+
+
+class ServerSettingsIn(TypedDict, total=False):
+    """The ``ServerSettingsIn`` object."""
+    #: Every account may create workspaces (and so invite people onto the server), not only the server admin and the accounts it allowed.
+    everyoneCreatesWorkspaces: bool
+
+
+class ServerAccountList(TypedDict):
+    """The ``ServerAccountList`` object."""
+    data: List[ServerAccount]
+    nextCursor: Optional[str]
+
+
+class ServerAccount(User):
+    """The ``ServerAccount`` object."""
+    serverAdmin: bool
+    #: The server admin allowed it (always true for the admin).
+    createsWorkspaces: bool
+    #: How many workspaces the account is an owner of.
+    ownedWorkspaces: int
+
+
+class ServerAccountIn(TypedDict):
+    """The ``ServerAccountIn`` object."""
+    #: Whether the account may create workspaces.
+    createsWorkspaces: bool
