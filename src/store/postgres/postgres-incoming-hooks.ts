@@ -81,8 +81,10 @@ const SQL = {
 };
 
 /** Thrown inside a claim's transaction to roll it back: another post holds `key`. */
-class Held {
-  constructor(readonly key: string) {}
+class Held extends Error {
+  constructor(readonly key: string) {
+    super(`replay key held: ${key}`);
+  }
 }
 
 export class PostgresIncomingHooks implements IncomingHookStore {

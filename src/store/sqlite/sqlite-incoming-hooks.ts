@@ -94,8 +94,10 @@ function prepare(db: Database.Database) {
 }
 
 /** Thrown inside a claim's transaction to roll it back: another post holds `key`. */
-class Held {
-  constructor(readonly key: string) {}
+class Held extends Error {
+  constructor(readonly key: string) {
+    super(`replay key held: ${key}`);
+  }
 }
 
 export class SqliteIncomingHooks implements IncomingHookStore {
