@@ -330,8 +330,7 @@ describe('signed posts', () => {
       async () => {
         const lines = expectStatus(await call<List<Refusal>>('GET', `${hooksPath()}/${hook.id}/refusals`), 200).data;
         expect(lines.reduce((n, r) => n + r.count, 0)).toBe(refusals.length + 1);
-        for (const line of lines)
-          expect(line).toMatchObject({ status: 401, error: expect.stringMatching(/^bad_signature: /) });
+        for (const line of lines) expect([line.status, line.error.split(':')[0]]).toEqual([401, 'bad_signature']);
       },
       { timeout: 10_000, interval: 200 },
     );

@@ -187,7 +187,8 @@ describe('incoming hooks', () => {
     expect(log.data.map((d) => d.status)).toEqual([200, 200]);
     // Refused at the door: one line per second, the first refusal of a second written at once.
     const refused = await client.incomingHooks.refusals(channel.id, hook.id);
-    expect(refused.data[0]).toMatchObject({ status: 401, error: expect.stringMatching(/^bad_signature: /) });
+    expect(refused.data[0]?.status).toBe(401);
+    expect(refused.data[0]?.error).toMatch(/^bad_signature: /);
   });
 
   it('lists, reads, updates and deletes a hook', async () => {
