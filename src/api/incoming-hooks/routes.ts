@@ -181,7 +181,10 @@ export function incomingHookRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
       path: '/hooks/{token}',
       tags,
       summary: "Post fields to a channel's inputs (the seed's flat JSON object, or nested with a mapping)",
-      description: 'Body: a JSON object. `?dryRun=1` answers what would be applied and applies nothing.',
+      description:
+        'Body: a JSON object. `?dryRun=1` answers what would be applied and applies nothing. Every post counts against ' +
+        "the channel's updates before it is read, refused and dry ones too. A hook that requires signatures takes each " +
+        'signed post once: the same post again, or the same `X-Service-Delivery`, is 409 `conflict`.',
       request: {
         params: TokenParam,
         query: z.object({ dryRun: z.enum(['0', '1', 'true', 'false']).optional() }),

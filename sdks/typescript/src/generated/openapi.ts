@@ -4573,7 +4573,7 @@ export interface paths {
         put?: never;
         /**
          * Post fields to a channel's inputs (the seed's flat JSON object, or nested with a mapping)
-         * @description Body: a JSON object. `?dryRun=1` answers what would be applied and applies nothing.
+         * @description Body: a JSON object. `?dryRun=1` answers what would be applied and applies nothing. Every post counts against the channel's updates before it is read, refused and dry ones too. A hook that requires signatures takes each signed post once: the same post again, or the same `X-Service-Delivery`, is 409 `conflict`.
          */
         post: {
             parameters: {
