@@ -69,6 +69,7 @@ const EnvSchema = z.object({
   ONAIR_LIMIT_WORKSPACES_PER_ACCOUNT: limit(20),
   ONAIR_LIMIT_CREATES_PER_ACCOUNT: limit(120),
   ONAIR_LIMIT_CREATES_PER_ADDRESS: limit(300),
+  ONAIR_LIMIT_HOOK_POSTS_PER_ADDRESS: limit(100),
   ONAIR_LIMIT_EVENT_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   // WebSocket limits (docs/api.md, "Real-time WebSocket"); 0 turns a limit off.
   ONAIR_WS_MAX_PER_CHANNEL: wsLimit(DEFAULT_SOCKET_LIMITS.connectionsPerChannel),
@@ -199,6 +200,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       workspacesPerAccount: e.ONAIR_LIMIT_WORKSPACES_PER_ACCOUNT,
       createsPerAccountPerMinute: e.ONAIR_LIMIT_CREATES_PER_ACCOUNT,
       createsPerAddressPerMinute: e.ONAIR_LIMIT_CREATES_PER_ADDRESS,
+      hookPostsPerAddressPerSecond: e.ONAIR_LIMIT_HOOK_POSTS_PER_ADDRESS,
       eventDays: e.ONAIR_LIMIT_EVENT_DAYS,
     },
     socketLimits: {

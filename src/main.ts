@@ -140,7 +140,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     engine,
     limiter,
     box: webhooks.box,
+    logger,
     maxHooksPerChannel: config.limits.incomingHooksPerChannel,
+    postsPerAddressPerSecond: config.limits.hookPostsPerAddressPerSecond,
   });
   const api = createApiApp(
     {
@@ -215,6 +217,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       stopSharingWebhooks();
       transport.stopAccepting();
       await engine.stop();
+      await incomingHooks.stop();
       await webhooks.stop();
       // Let acknowledgements of the last tick reach their sockets before they close.
       await new Promise((r) => setTimeout(r, 50));

@@ -8,7 +8,7 @@
  * is deleted (the owner paused for a moment), a rotation and a scene edit while the owner is dead (it is killed, then
  * started again).
  */
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceGate } from '../src/testing/services.js';
@@ -581,6 +581,32 @@ describe.skipIf(postgres.skip || redis.skip)(
       }
       expect(split).toEqual([]);
     }, 90_000);
+
+    it('refuses a signed hook post replayed to another node with 409: the replay keys are shared', async () => {
+      // docs/incoming-hooks.md, "Replays": "every node of a cluster refuses a replay the others have seen".
+      const { channelId } = await channelWithScore(cluster.nodes[0]!, 'Replayed');
+      const hook = expectStatus(
+        await on(cluster.nodes[0]!)<{ url: string; secret: string }>(
+          'POST',
+          `/v1/channels/${channelId}/incoming-hooks`,
+          { name: 'Signed', mapping: { home_score: 'scoreA' }, requireSignature: true },
+        ),
+        201,
+      );
+      const signed = (node: ClusterNode, raw: string, ts: string) => {
+        const mac = createHmac('sha256', hook.secret).update(`${ts}.${raw}`).digest('hex');
+        const headers = { 'x-service-timestamp': ts, 'x-service-signature': `v1=${mac}` };
+        return api(node.url, '')('POST', new URL(hook.url).pathname, undefined, { raw, headers, noAuth: true });
+      };
+      const ts = String(Math.floor(Date.now() / 1000));
+      expectStatus(await signed(cluster.nodes[0]!, '{"home_score":3}', ts), 200);
+      expectStatus(await signed(cluster.nodes[1]!, '{"home_score":4}', ts), 200);
+      for (const node of cluster.nodes) {
+        const replay = await signed(node, '{"home_score":3}', ts);
+        expect({ node: node.id, status: replay.status }).toEqual({ node: node.id, status: 409 });
+      }
+      expect(await perNode(cluster.nodes, async (n) => (await stateOn(n, channelId)).inputs.scoreA)).toEqual(each(4));
+    }, 60_000);
 
     // ---- 6 ----
 

@@ -310,12 +310,16 @@ it('creates an incoming hook with a mapping; posts from Node show in its recent 
   await expect.poll(() => describedBy(form.getByLabel('JSON field 2', { exact: true }))).toContain('listed twice');
   await form.getByRole('button', { name: 'Remove field 2' }).click();
   await form.getByLabel('Input for field 1').selectOption('scoreA');
+  await form.getByRole('button', { name: 'Add a field' }).click();
+  await form.getByLabel('JSON field 2', { exact: true }).fill('game.clock.ms');
+  await form.getByLabel('Input for field 2').selectOption('gameClock');
   await form.getByRole('button', { name: 'Create hook' }).click();
   const url = await shownOnce('URL of Scorekeeper');
   expect(url).toContain('/v1/hooks/');
-  const curl = await page.getByText(/^curl -s -X POST/).textContent();
-  expect(curl).toContain(url);
-  expect(curl).toContain(`-d '{"game":{"home":{"score":1}}}'`);
+  // The curl to try is a dry run, with a value of each input's type (a time for a clock's `ms`).
+  const curl = (await page.getByText(/^curl -s -X POST/).textContent())!;
+  expect(curl).toContain(`'${url}?dryRun=1'`);
+  expect(curl).toContain(`-d '{"game":{"home":{"score":1},"clock":{"ms":300000}}}'`);
 
   const post = (body: unknown, headers: Record<string, string> = {}) =>
     fetch(url, {
@@ -332,7 +336,7 @@ it('creates an incoming hook with a mapping; posts from Node show in its recent 
   expect(state.inputs.scoreA).toBe(4);
   const hook = page.getByRole('group', { name: 'Hook Scorekeeper' });
   const mapping = hook.getByRole('listitem');
-  expect(await mapping.allTextContents()).toEqual(['game.home.score → scoreA']);
+  expect(await mapping.allTextContents()).toEqual(['game.home.score → scoreA', 'game.clock.ms → gameClock']);
   await hook.getByRole('button', { name: 'Refresh posts' }).click();
   const posts = hook.getByRole('table', { name: 'Recent posts to Scorekeeper' });
   await expect.poll(() => posts.locator('tbody tr').count()).toBe(2);
@@ -342,12 +346,35 @@ it('creates an incoming hook with a mapping; posts from Node show in its recent 
   await saveScreenshot(page, 'channel-settings');
   expect(await accessibilityViolations(page)).toEqual([]);
 
+  // Tried as shown, the curl answers what it would apply and changes nothing on air.
+  const [, shownUrl, shownBody] = /'(\S+)'[^]*-d '(.+)'/.exec(curl)!;
+  const tried = await fetch(shownUrl!, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: shownBody,
+  });
+  expect(await tried.json()).toEqual({
+    frame: null,
+    applied: { scoreA: 1, gameClock: 300_000 },
+    ignored: [],
+    dryRun: true,
+  });
+  const untouched = expectStatus(
+    await call<{ inputs: Record<string, unknown>; clocks: Record<string, { ms: number }> }>(
+      'GET',
+      `/v1/channels/${channelId}/state`,
+    ),
+    200,
+  );
+  expect(untouched.inputs.scoreA).toBe(4);
+  expect(untouched.clocks.gameClock!.ms).not.toBe(300_000);
+
   // Editing the mapping keeps the URL.
   await hook.getByRole('button', { name: 'Edit Scorekeeper' }).click();
   const edit = hook.getByRole('form', { name: 'Edit Scorekeeper' });
   await edit.getByLabel('JSON field 1', { exact: true }).fill('home');
   await edit.getByRole('button', { name: 'Save hook' }).click();
-  await expect.poll(() => mapping.allTextContents()).toEqual(['home → scoreA']);
+  await expect.poll(() => mapping.allTextContents()).toEqual(['home → scoreA', 'game.clock.ms → gameClock']);
   expect((await post({ home: 6 })).status).toBe(200);
   const after = expectStatus(
     await call<{ inputs: Record<string, unknown> }>('GET', `/v1/channels/${channelId}/state`),
@@ -378,6 +405,12 @@ it('creates an incoming hook with a mapping; posts from Node show in its recent 
   const signedHook = page.getByRole('group', { name: 'Hook Signed feed' });
   expect(await signedHook.textContent()).toContain('required: unsigned posts are refused');
   await signedHook.getByRole('button', { name: 'Refresh posts' }).click();
-  await expect.poll(() => signedHook.locator('tbody tr').count()).toBe(2);
-  expect(await signedHook.locator('tbody tr').first().textContent()).toContain('{"scoreB":3}');
+  // The unsigned post was refused at the door: it is in the refused posts, not in the recent ones.
+  const signedPosts = signedHook.getByRole('table', { name: 'Recent posts to Signed feed' });
+  await expect.poll(() => signedPosts.locator('tbody tr').count()).toBe(1);
+  expect(await signedPosts.locator('tbody tr').first().textContent()).toContain('{"scoreB":3}');
+  const refused = signedHook.getByRole('table', { name: 'Refused posts to Signed feed' });
+  expect(await refused.locator('tbody tr').count()).toBe(1);
+  expect(await refused.locator('tbody tr').first().textContent()).toMatch(/1401bad_signature/);
+  expect(await accessibilityViolations(page)).toEqual([]);
 });

@@ -55,12 +55,22 @@ func (s *IncomingHooksService) Delete(ctx context.Context, channelID, hookID str
 	return s.c.do(ctx, call{method: http.MethodDelete, path: path}, nil, opts)
 }
 
-// Deliveries gives the hook's last 50 posts, newest first, failed ones included with their error: the way to fix
-// a mapping during the warm-up.
+// Deliveries gives the hook's last 50 posts past its door, newest first, failed ones included with their error: the
+// way to fix a mapping during the warm-up. Posts refused at the door are in Refusals.
 func (s *IncomingHooksService) Deliveries(ctx context.Context, channelID, hookID string, opts ...RequestOption) (*IncomingHookDeliveryList, error) {
 	path, err := route("/channels/{channelID}/incoming-hooks/{hookID}/deliveries", channelID, hookID)
 	if err != nil {
 		return nil, err
 	}
 	return send[IncomingHookDeliveryList](ctx, s.c, call{method: http.MethodGet, path: path}, opts)
+}
+
+// Refusals gives the posts refused at the hook's door (rate limited, bad signature, replayed): one line per second
+// with a Count, newest first, the last 50 seconds that had any.
+func (s *IncomingHooksService) Refusals(ctx context.Context, channelID, hookID string, opts ...RequestOption) (*IncomingHookRefusalList, error) {
+	path, err := route("/channels/{channelID}/incoming-hooks/{hookID}/refusals", channelID, hookID)
+	if err != nil {
+		return nil, err
+	}
+	return send[IncomingHookRefusalList](ctx, s.c, call{method: http.MethodGet, path: path}, opts)
 }

@@ -403,6 +403,26 @@ type IncomingHookPatch struct {
 	Name    *string           `json:"name,omitempty"`
 }
 
+// IncomingHookRefusal is the IncomingHookRefusal schema of the onair API.
+type IncomingHookRefusal struct {
+	// At: The second the refusals fall in.
+	At string `json:"at"`
+	// Count: Posts refused in that second, the first included.
+	Count int64 `json:"count"`
+	// Error: `code: detail` of the first refusal of that second.
+	Error string `json:"error"`
+	// Payload: The start of the first refused body (at most 2 KiB).
+	Payload string `json:"payload"`
+	// Status: The status of the first refusal of that second.
+	Status int64 `json:"status"`
+}
+
+// IncomingHookRefusalList is the IncomingHookRefusalList schema of the onair API.
+type IncomingHookRefusalList struct {
+	Data       []IncomingHookRefusal `json:"data"`
+	NextCursor *string               `json:"nextCursor"`
+}
+
 // IncomingHookUsage is the IncomingHookUsage schema of the onair API.
 type IncomingHookUsage struct {
 	Message          string `json:"message"`

@@ -256,8 +256,12 @@ func TestIntegrationSignedIncomingHook(t *testing.T) {
 		t.Fatalf("update: %+v, %v", updated, err)
 	}
 	log, err := client.IncomingHooks.Deliveries(ctx, f.channel.ID, hook.ID)
-	if err != nil || len(log.Data) < 4 || log.Data[0].Status != 401 {
-		t.Fatalf("log (newest first, the refused posts included): %+v, %v", log, err)
+	if err != nil || len(log.Data) != 3 || log.Data[0].Status != 200 || !log.Data[0].DryRun {
+		t.Fatalf("log (newest first, the posts past the door): %+v, %v", log, err)
+	}
+	refused, err := client.IncomingHooks.Refusals(ctx, f.channel.ID, hook.ID)
+	if err != nil || len(refused.Data) == 0 || refused.Data[0].Status != 401 || refused.Data[0].Count < 1 {
+		t.Fatalf("refusals (one line per second, the first refusal written at once): %+v, %v", refused, err)
 	}
 	if err := client.IncomingHooks.Delete(ctx, f.channel.ID, hook.ID); err != nil {
 		t.Fatal(err)

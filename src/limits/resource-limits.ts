@@ -18,6 +18,11 @@ export interface ResourceLimits {
   createsPerAccountPerMinute: number;
   /** The same from one client address, whoever sends them. */
   createsPerAddressPerMinute: number;
+  /**
+   * Requests to incoming-hook URLs (`/v1/hooks/{token}`, known or not) from one client address, per second:
+   * checked before the token is even looked up, so guessing tokens or flooding a URL costs little.
+   */
+  hookPostsPerAddressPerSecond: number;
   /** Days the event log keeps. */
   eventDays: number;
 }
@@ -31,6 +36,7 @@ export const DEFAULT_LIMITS: ResourceLimits = {
   workspacesPerAccount: 20,
   createsPerAccountPerMinute: 120,
   createsPerAddressPerMinute: 300,
+  hookPostsPerAddressPerSecond: 100,
   eventDays: 7,
 };
 

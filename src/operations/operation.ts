@@ -21,6 +21,11 @@ export interface Caller {
   principal: Principal;
   /** Where the change came from, carried into its events. */
   source: ChangeSource;
+  /**
+   * The RateLimit-* headers of the channel's updates bucket, when the entry point already counted this call there
+   * (an incoming hook counts each post before reading it): the call is then not counted twice.
+   */
+  admitted?: Record<string, string> | undefined;
 }
 
 export interface ChannelOperation<I, O> {
@@ -60,7 +65,7 @@ export async function perform<I, O>(
   // Unknown and foreign channels answer the same 404.
   const orgId = deps.engine.has(channelId) ? deps.engine.channelRecord(channelId).orgId : '\u0000missing';
   authorize(caller.principal, op.permission, { orgId, channelId });
-  const { headers } = await admit(deps.limiter, 'updates', channelId);
+  const headers = caller.admitted ?? (await admit(deps.limiter, 'updates', channelId)).headers;
   try {
     return { body: await op.run(deps, channelId, parsed.data, caller.source), headers };
   } catch (err) {
@@ -68,7 +73,8 @@ export async function perform<I, O>(
   }
 }
 
-function withHeaders(err: AppError, headers: Record<string, string>): AppError {
+/** The same error, with these headers added (RateLimit-* on an answer after the limit). */
+export function withHeaders(err: AppError, headers: Record<string, string>): AppError {
   return new AppError(err.code, err.message, {
     errors: err.errors,
     retryAfter: err.retryAfter,

@@ -1,14 +1,14 @@
 /**
  * Issue 15, point 4: every incoming-hook post, fuzzed (docs/incoming-hooks.md). Hooks with a nested mapping, an empty
- * mapping (every top-level field sets the input of its name), a mapping whose field paths are prototype names
- * (`constructor`, `toString`, `__proto__.x`…) and one that requires signatures are sent arbitrary JSON (values
- * as scorekeepers send them and as nobody should: numbers in strings, huge strings, prototype keys, nesting thousands
- * deep), bodies that are not JSON or not UTF-8, other content types, dry runs, signatures right, wrong, stale and
+ * mapping (every top-level field sets the input of its name), a mapping whose field paths are names objects inherit
+ * (`toString`, `valueOf`, `isPrototypeOf.x`…; `__proto__`, `constructor` and `prototype` are refused as field names)
+ * and one that requires signatures are sent arbitrary JSON (values as scorekeepers send them and as nobody should:
+ * numbers in strings, huge strings, prototype keys, nesting thousands deep), bodies that are not JSON or not UTF-8, other content types, dry runs, signatures right, wrong, stale and
  * malformed. Properties:
  * - every answer has a status POST /v1/hooks/{token} documents (kit.ts `violations`: catalogued problem, no 500);
  * - a refused post (4xx), a dry run and a post that maps nothing (`frame: null`) change no input, clock or scene;
  * - what an accepted post reports as `applied` is what the channel's state then shows, and comes only from fields
- *   the post carries (never from a prototype: `{}` must not set the input mapped from `constructor`).
+ *   the post carries (never from a prototype: `{}` must not set the input mapped from `valueOf`).
  */
 import crypto from 'node:crypto';
 import fc from 'fast-check';
@@ -73,12 +73,13 @@ const NESTED = {
   'game.clock.running': 'gameClock',
   'a.b.c.d.e.f.g.h': 'periodLabel',
 };
+// `__proto__`, `constructor` and `prototype` are refused as field names; the other names objects inherit are not.
 const PROTOTYPE = {
-  constructor: 'home',
+  valueOf: 'home',
   toString: 'away',
-  '__proto__.x': 'periodLabel',
+  'isPrototypeOf.x': 'periodLabel',
   hasOwnProperty: 'homeColor',
-  'game.constructor.name': 'awayColor',
+  'game.toLocaleString.name': 'awayColor',
 };
 
 beforeAll(async () => {

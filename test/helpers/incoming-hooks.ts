@@ -36,3 +36,12 @@ export interface Delivery {
   payload: string;
   dryRun: boolean;
 }
+
+/** A line of a hook's refusal log: the posts refused at its door in one second. */
+export interface Refusal {
+  at: string;
+  status: number;
+  error: string;
+  payload: string;
+  count: number;
+}

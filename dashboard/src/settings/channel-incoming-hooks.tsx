@@ -136,7 +136,7 @@ function HookCard(props: { hook: Hook; inputs: InputChoice[]; path: string; onCh
           }}
         />
       )}
-      <HookPosts path={`${path}/deliveries`} name={hook.name} />
+      <HookPosts path={path} name={hook.name} />
     </div>
   );
 }

@@ -1,4 +1,7 @@
-/** A ready-to-run curl for a new incoming hook, built from its mapping (and signed when the hook requires it). */
+/**
+ * A ready-to-run curl for a new incoming hook, built from its mapping (and signed when the hook requires it). It is a
+ * dry run: trying it answers what would be applied and changes nothing on air.
+ */
 import { useState } from 'preact/hooks';
 import type { InputChoice } from './mapping-editor.js';
 
@@ -8,8 +11,14 @@ const SAMPLES: Record<string, unknown> = {
   text: 'Home',
   color: '#ff0000',
   image: 'https://example.com/logo.png',
-  clock: true,
 };
+/** A clock takes a time in milliseconds (set) or a boolean (start, stop): the field's name tells which it carries. */
+const CLOCK_TIME_FIELD = /ms|milli|time|remain|sec/i;
+
+function sample(type: string | undefined, field: string): unknown {
+  if (type === 'clock') return CLOCK_TIME_FIELD.test(field.split('.').pop()!) ? 300_000 : true;
+  return SAMPLES[type ?? ''] ?? 'value';
+}
 
 /** A body the hook accepts: each mapped field (nested along its dotted path), or the inputs' own names. */
 export function exampleBody(mapping: Record<string, string>, inputs: InputChoice[]): Record<string, unknown> {
@@ -24,13 +33,14 @@ export function exampleBody(mapping: Record<string, string>, inputs: InputChoice
       const next = at[name];
       at = (at[name] = typeof next === 'object' && next !== null ? next : {}) as Record<string, unknown>;
     }
-    at[names[names.length - 1]!] = SAMPLES[typeOf.get(input) ?? ''] ?? 'value';
+    at[names[names.length - 1]!] = sample(typeOf.get(input), field);
   }
   return body;
 }
 
-export function curlExample(url: string, body: Record<string, unknown>, secret: string | null): string {
+export function curlExample(hookUrl: string, body: Record<string, unknown>, secret: string | null): string {
   const json = JSON.stringify(body);
+  const url = `${hookUrl}?dryRun=1`;
   if (!secret) return `curl -s -X POST '${url}' -H 'Content-Type: application/json' \\\n  -d '${json}'`;
   return [
     `SECRET='${secret}'; BODY='${json}'; TS=$(date +%s)`,
@@ -63,7 +73,8 @@ export function CurlExample({ command }: { command: string }) {
         {command}
       </pre>
       <p class="hint">
-        Add <code>?dryRun=1</code> to the URL to see what a post would apply without changing anything.
+        It is a dry run (<code>?dryRun=1</code>): the answer says what a post would apply, and nothing changes on air.
+        Leave <code>?dryRun=1</code> out to post for real.
       </p>
     </div>
   );

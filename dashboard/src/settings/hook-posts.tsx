@@ -1,4 +1,7 @@
-/** An incoming hook's last 50 posts, newest first, with what each applied and ignored, its errors in plain sight. */
+/**
+ * An incoming hook's last 50 posts, newest first, with what each applied and ignored, its errors in plain sight;
+ * then the posts refused at its door (rate limited, badly signed, replayed), one line per second with a count.
+ */
 import { api, type Page } from '../api.js';
 import { Problem } from '../components/problem.js';
 import { useLoad } from '../components/use-load.js';
@@ -14,8 +17,23 @@ interface Post {
   dryRun: boolean;
 }
 
+interface Refusal {
+  at: string;
+  status: number;
+  error: string;
+  payload: string;
+  count: number;
+}
+
+/** `path` is the hook's own path; its two logs are below it. */
 export function HookPosts({ path, name }: { path: string; name: string }) {
-  const { data, error, reload } = useLoad(() => api<Page<Post>>('GET', path), [path]);
+  const { data, error, reload } = useLoad(async () => {
+    const [posts, refusals] = await Promise.all([
+      api<Page<Post>>('GET', `${path}/deliveries`),
+      api<Page<Refusal>>('GET', `${path}/refusals`),
+    ]);
+    return { ...posts, refusals: refusals.data };
+  }, [path]);
   const failed = data?.data.filter((p) => p.error !== null).length ?? 0;
   return (
     <div class="hook-posts">
@@ -65,6 +83,50 @@ export function HookPosts({ path, name }: { path: string; name: string }) {
           </tbody>
         </table>
       )}
+      {data && data.refusals.length > 0 && <HookRefusals refusals={data.refusals} name={name} />}
     </div>
+  );
+}
+
+function HookRefusals({ refusals, name }: { refusals: Refusal[]; name: string }) {
+  const total = refusals.reduce((n, r) => n + r.count, 0);
+  return (
+    <>
+      <div class="row">
+        <h4>Refused posts</h4>
+        <span class="status-disabled">{total} refused</span>
+      </div>
+      <p class="hint">
+        Refused before they were read (too many, a bad signature, a replay): one line per second, the first of that
+        second shown.
+      </p>
+      <table class="list" aria-label={`Refused posts to ${name}`}>
+        <thead>
+          <tr>
+            <th scope="col">Second</th>
+            <th scope="col">Posts</th>
+            <th scope="col">Status</th>
+            <th scope="col">Error</th>
+            <th scope="col">Body</th>
+          </tr>
+        </thead>
+        <tbody>
+          {refusals.map((r) => (
+            <tr key={r.at} data-status={r.status}>
+              <td>{when(r.at)}</td>
+              <td>{r.count}</td>
+              <td class="status-disabled">{r.status}</td>
+              <td class="field-error">{r.error}</td>
+              <td>
+                <details>
+                  <summary>Body</summary>
+                  <pre class="mono post-body">{r.payload}</pre>
+                </details>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }

@@ -53,6 +53,7 @@ export type IncomingHookCreated = Schemas['IncomingHookCreated'];
 export type IncomingHookIn = Schemas['IncomingHookIn'];
 export type IncomingHookPatch = Schemas['IncomingHookPatch'];
 export type IncomingHookDelivery = Schemas['IncomingHookDelivery'];
+export type IncomingHookRefusal = Schemas['IncomingHookRefusal'];
 export type IncomingHookAnswer = Schemas['IncomingHookAnswer'];
 export type Me = Schemas['Me'];
 export type Problem = Schemas['Problem'];

@@ -5,82 +5,22 @@
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import type { IncomingHookRecord } from '../../store/incoming-hook-store.js';
+import { CLIENT_ADDRESS_HEADER } from '../accounts/sign-in.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { BUCKET_EXTENSION, ERROR_RESPONSES, PERMISSION_EXTENSION, routeDefiner } from '../route.js';
-import { ChannelIdParam, json, listOf } from '../schemas/common.js';
-
-const FieldPath = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,7}$/, 'a field name, or a dotted path of up to 8 names');
-const InputName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'an input name');
-const Mapping = z
-  .record(FieldPath, InputName)
-  .refine((m) => Object.keys(m).length <= 100, 'at most 100 fields')
-  .openapi({
-    description: 'Field path → input name. Empty: every top-level field sets the input of the same name.',
-    example: { home_score: 'scoreA', 'game.clock.running': 'gameClock' },
-  });
-
-const HookIn = z
-  .strictObject({
-    name: z.string().trim().min(1).max(200).optional(),
-    mapping: Mapping.optional(),
-    requireSignature: z.boolean().optional(),
-  })
-  .openapi('IncomingHookIn');
-const HookPatch = z
-  .strictObject({ name: z.string().trim().min(1).max(200).optional(), mapping: Mapping.optional() })
-  .openapi('IncomingHookPatch');
-
-const HookOut = z
-  .object({
-    id: z.string(),
-    channelId: z.string(),
-    name: z.string(),
-    mapping: z.record(z.string(), z.string()),
-    requireSignature: z.boolean(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  })
-  .openapi('IncomingHook');
-const HookCreated = HookOut.extend({
-  url: z.string().openapi({ description: 'The address to post to; its token is the credential. Shown only here.' }),
-  secret: z.string().nullable().openapi({ description: 'The signing secret (requireSignature), shown only here.' }),
-}).openapi('IncomingHookCreated');
-const DeliveryOut = z
-  .object({
-    at: z.string(),
-    status: z.number().int(),
-    applied: z.record(z.string(), z.unknown()),
-    ignored: z.array(z.string()),
-    error: z.string().nullable(),
-    payload: z.string(),
-    dryRun: z.boolean(),
-  })
-  .openapi('IncomingHookDelivery');
-const PostAnswer = z
-  .object({
-    frame: z.number().int().nullable(),
-    applied: z.record(z.string(), z.unknown()),
-    ignored: z.array(z.string()),
-    dryRun: z.boolean().optional(),
-  })
-  .openapi('IncomingHookAnswer');
-
-const HookParams = ChannelIdParam.extend({
-  hookId: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name: 'hookId', in: 'path' } }),
-});
-const TokenParam = z.object({
-  token: z
-    .string()
-    .min(1)
-    .max(200)
-    .openapi({ param: { name: 'token', in: 'path' } }),
-});
+import { ChannelIdParam, json, listOf, ProblemSchema } from '../schemas/common.js';
+import {
+  DeliveryOut,
+  HookCreated,
+  HookIn,
+  HookOut,
+  HookParams,
+  HookPatch,
+  PostAnswer,
+  PostHeaders,
+  RefusalOut,
+  TokenParam,
+} from './schemas.js';
 
 function view(h: IncomingHookRecord) {
   const { id, channelId, name, mapping, requireSignature, createdAt, updatedAt } = h;
@@ -215,23 +155,58 @@ export function incomingHookRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   );
 
   app.openapi(
+    route(
+      { permission: 'channels:read', bucket: 'reads' },
+      {
+        method: 'get',
+        path: `${base}/{hookId}/refusals`,
+        tags,
+        summary:
+          "Posts refused at the hook's door (rate limited, bad signature, replayed): one line per second, last 50",
+        request: { params: HookParams },
+        responses: {
+          200: { description: 'Newest second first', ...json(listOf(RefusalOut, 'IncomingHookRefusalList')) },
+        },
+      },
+    ),
+    async (c) => {
+      const { id, hookId } = c.req.valid('param');
+      return c.json({ data: await hooks.refusals(c.get('principal'), id, hookId), nextCursor: null }, 200);
+    },
+  );
+
+  app.openapi(
     hookRoute({
       method: 'post',
       path: '/hooks/{token}',
       tags,
       summary: "Post fields to a channel's inputs (the seed's flat JSON object, or nested with a mapping)",
-      description: 'Body: a JSON object. `?dryRun=1` answers what would be applied and applies nothing.',
-      request: { params: TokenParam, query: z.object({ dryRun: z.enum(['0', '1', 'true', 'false']).optional() }) },
-      responses: { 200: { description: 'Applied (or, dry, what would be)', ...json(PostAnswer) } },
+      description:
+        'Body: a JSON object. `?dryRun=1` answers what would be applied and applies nothing. Every post counts against ' +
+        "the channel's updates before it is read, refused and dry ones too. A hook that requires signatures takes each " +
+        'signed post once: the same post again, or the same `X-Service-Delivery`, is 409 `conflict`.',
+      request: {
+        params: TokenParam,
+        query: z.object({ dryRun: z.enum(['0', '1', 'true', 'false']).optional() }),
+        headers: PostHeaders,
+      },
+      responses: {
+        200: { description: 'Applied (or, dry, what would be)', ...json(PostAnswer) },
+        409: {
+          description: 'conflict (a signed post, or its X-Service-Delivery, received before)',
+          content: { 'application/problem+json': { schema: ProblemSchema } },
+        },
+      },
     }),
     async (c) => {
-      const hook = await hooks.byToken(c.req.valid('param').token);
+      const hook = await hooks.byToken(c.req.valid('param').token, c.req.header(CLIENT_ADDRESS_HEADER));
       const dry = c.req.valid('query').dryRun;
       const answer = await hooks.receive(hook, {
         raw: c.get('rawBody'),
         contentType: c.req.header('content-type'),
         timestamp: c.req.header('x-service-timestamp'),
         signature: c.req.header('x-service-signature'),
+        deliveryId: c.req.header('x-service-delivery'),
         dryRun: dry === '1' || dry === 'true',
       });
       const { headers, ...body } = answer;
@@ -259,7 +234,7 @@ export function incomingHookRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
       },
     }),
     async (c) => {
-      const hook = await hooks.byToken(c.req.valid('param').token);
+      const hook = await hooks.byToken(c.req.valid('param').token, c.req.header(CLIENT_ADDRESS_HEADER));
       const { headers, requireSignature } = await hooks.describe(hook);
       for (const [name, value] of Object.entries(headers)) c.header(name, value);
       const message =

@@ -323,6 +323,31 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO server_settings (id, everyone_creates_workspaces) VALUES (1, false);
     `,
   },
+  {
+    version: 11,
+    name: 'incoming hook refusals and replay keys',
+    // Posts refused at a hook's door get their own log, one line per second with a count, so a flood never pushes
+    // accepted posts out; a signed post's signature and delivery id are remembered until its timestamp leaves the
+    // 300 s window, so a replay is refused on every node.
+    sql: `
+      CREATE TABLE incoming_hook_refusals (
+        hook_id text COLLATE "C" NOT NULL REFERENCES incoming_hooks(id) ON DELETE CASCADE,
+        at text COLLATE "C" NOT NULL,
+        status integer NOT NULL,
+        error text NOT NULL,
+        payload text NOT NULL,
+        count integer NOT NULL,
+        PRIMARY KEY (hook_id, at)
+      );
+      CREATE TABLE incoming_hook_claims (
+        hook_id text COLLATE "C" NOT NULL REFERENCES incoming_hooks(id) ON DELETE CASCADE,
+        key text COLLATE "C" NOT NULL,
+        expires_at bigint NOT NULL,
+        PRIMARY KEY (hook_id, key)
+      );
+      CREATE INDEX incoming_hook_claims_expiry ON incoming_hook_claims(expires_at);
+    `,
+  },
 ];
 
 /** Applies the migrations this database lacks, all in one transaction; a second process waits, then has none. */

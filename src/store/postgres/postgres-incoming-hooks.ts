@@ -1,5 +1,12 @@
-/** The IncomingHookStore on the same Postgres database as the rest of the store (tables of migration 6). */
-import type { HookChanges, HookDeliveryRecord, IncomingHookRecord, IncomingHookStore } from '../incoming-hook-store.js';
+/** The IncomingHookStore on the same Postgres database as the rest of the store (tables of migrations 6 and 10). */
+import type {
+  HookChanges,
+  HookDeliveryRecord,
+  HookRefusalRecord,
+  IncomingHookRecord,
+  IncomingHookStore,
+  PostClaim,
+} from '../incoming-hook-store.js';
 import type { Database } from './database.js';
 
 interface HookRow {
@@ -59,7 +66,26 @@ const SQL = {
     WHERE EXISTS (SELECT 1 FROM incoming_hooks WHERE id = $1)`,
   trim: `DELETE FROM incoming_hook_deliveries WHERE hook_id = $1 AND seq <= (
     SELECT seq FROM incoming_hook_deliveries WHERE hook_id = $1 ORDER BY seq DESC LIMIT 1 OFFSET $2)`,
+  refuse: `INSERT INTO incoming_hook_refusals AS r (hook_id, at, status, error, payload, count)
+    SELECT $1::text, $2::text, $3::int, $4::text, $5::text, $6::int
+    WHERE EXISTS (SELECT 1 FROM incoming_hooks WHERE id = $1)
+    ON CONFLICT (hook_id, at) DO UPDATE SET count = r.count + excluded.count`,
+  trimRefusals: `DELETE FROM incoming_hook_refusals WHERE hook_id = $1 AND at <= (
+    SELECT at FROM incoming_hook_refusals WHERE hook_id = $1 ORDER BY at DESC LIMIT 1 OFFSET $2)`,
+  // The hook's row is held against deletion while its keys go in.
+  hookExists: 'SELECT 1 FROM incoming_hooks WHERE id = $1 FOR KEY SHARE',
+  // A key still held is left as it is (no row changed); an expired one is taken over. A second post claiming the
+  // same key waits for the first one's transaction, then finds it held.
+  claim: `INSERT INTO incoming_hook_claims AS c (hook_id, key, expires_at) VALUES ($1, $2, $3)
+    ON CONFLICT (hook_id, key) DO UPDATE SET expires_at = excluded.expires_at WHERE c.expires_at <= $4`,
 };
+
+/** Thrown inside a claim's transaction to roll it back: another post holds `key`. */
+class Held extends Error {
+  constructor(readonly key: string) {
+    super(`replay key held: ${key}`);
+  }
+}
 
 export class PostgresIncomingHooks implements IncomingHookStore {
   constructor(private readonly db: Database) {}
@@ -132,5 +158,43 @@ export class PostgresIncomingHooks implements IncomingHookStore {
       [hookId],
     );
     return rows.map(delivery);
+  }
+
+  /** Adds the refusals to their second's line and trims the log to the newest `keep` lines, in one transaction. */
+  async logRefusal(hookId: string, e: HookRefusalRecord, keep: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.run(SQL.refuse, [hookId, e.at, e.status, e.error, e.payload, e.count]);
+      await tx.run(SQL.trimRefusals, [hookId, keep]);
+    });
+  }
+
+  async listRefusals(hookId: string): Promise<HookRefusalRecord[]> {
+    return this.db.rows<HookRefusalRecord>(
+      'SELECT at, status, error, payload, count FROM incoming_hook_refusals WHERE hook_id = $1 ORDER BY at DESC',
+      [hookId],
+    );
+  }
+
+  async claimPost(hookId: string, claims: PostClaim[], now: number): Promise<string | null> {
+    try {
+      await this.db.transaction(async (tx) => {
+        if (!(await tx.row(SQL.hookExists, [hookId]))) return;
+        for (const { key, expiresAt } of claims) {
+          if ((await tx.run(SQL.claim, [hookId, key, expiresAt, now])) === 0) throw new Held(key);
+        }
+      });
+      return null;
+    } catch (err) {
+      if (err instanceof Held) return err.key;
+      throw err;
+    }
+  }
+
+  async releasePost(hookId: string, keys: string[]): Promise<void> {
+    await this.db.run('DELETE FROM incoming_hook_claims WHERE hook_id = $1 AND key = ANY($2::text[])', [hookId, keys]);
+  }
+
+  async pruneClaims(now: number): Promise<number> {
+    return this.db.run('DELETE FROM incoming_hook_claims WHERE expires_at <= $1', [now]);
   }
 }

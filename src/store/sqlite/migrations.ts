@@ -350,6 +350,31 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO server_settings (id, everyone_creates_workspaces) VALUES (1, 0);
     `,
   },
+  {
+    version: 11,
+    name: 'incoming hook refusals and replay keys',
+    // Posts refused at a hook's door (rate limited, bad signature, replayed) get their own log, one line per second
+    // with a count, so a flood never pushes accepted posts out of the hook's log. A signed post's signature and
+    // delivery id are remembered until its timestamp leaves the 300 s window, so a replay is refused on every node.
+    sql: `
+      CREATE TABLE incoming_hook_refusals (
+        hook_id TEXT NOT NULL REFERENCES incoming_hooks(id) ON DELETE CASCADE,
+        at TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        error TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (hook_id, at)
+      );
+      CREATE TABLE incoming_hook_claims (
+        hook_id TEXT NOT NULL REFERENCES incoming_hooks(id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        PRIMARY KEY (hook_id, key)
+      );
+      CREATE INDEX incoming_hook_claims_expiry ON incoming_hook_claims(expires_at);
+    `,
+  },
 ];
 
 function upgradeSceneDefinitions(db: Database.Database): void {

@@ -1,6 +1,15 @@
-/** The IncomingHookStore on the same SQLite database as the rest of the store (tables of migration 6). */
+/**
+ * The IncomingHookStore on the same SQLite database as the rest of the store (tables of migrations 6 and 10).
+ */
 import type Database from 'better-sqlite3';
-import type { HookChanges, HookDeliveryRecord, IncomingHookRecord, IncomingHookStore } from '../incoming-hook-store.js';
+import type {
+  HookChanges,
+  HookDeliveryRecord,
+  HookRefusalRecord,
+  IncomingHookRecord,
+  IncomingHookStore,
+  PostClaim,
+} from '../incoming-hook-store.js';
 
 interface HookRow {
   id: string;
@@ -66,12 +75,36 @@ function prepare(db: Database.Database) {
     trim: db.prepare(`DELETE FROM incoming_hook_deliveries WHERE hook_id = @hookId AND seq <= (
       SELECT seq FROM incoming_hook_deliveries WHERE hook_id = @hookId ORDER BY seq DESC LIMIT 1 OFFSET @keep)`),
     deliveries: db.prepare('SELECT * FROM incoming_hook_deliveries WHERE hook_id = ? ORDER BY seq DESC'),
+    refuse: db.prepare(`INSERT INTO incoming_hook_refusals (hook_id, at, status, error, payload, count)
+      SELECT @hookId, @at, @status, @error, @payload, @count WHERE EXISTS (SELECT 1 FROM incoming_hooks WHERE id = @hookId)
+      ON CONFLICT (hook_id, at) DO UPDATE SET count = count + excluded.count`),
+    trimRefusals: db.prepare(`DELETE FROM incoming_hook_refusals WHERE hook_id = @hookId AND at <= (
+      SELECT at FROM incoming_hook_refusals WHERE hook_id = @hookId ORDER BY at DESC LIMIT 1 OFFSET @keep)`),
+    refusals: db.prepare(
+      'SELECT at, status, error, payload, count FROM incoming_hook_refusals WHERE hook_id = ? ORDER BY at DESC',
+    ),
+    hookExists: db.prepare('SELECT 1 FROM incoming_hooks WHERE id = ?'),
+    // A key still held is left as it is (no change); an expired one is taken over.
+    claim: db.prepare(`INSERT INTO incoming_hook_claims (hook_id, key, expires_at) VALUES (@hookId, @key, @expiresAt)
+      ON CONFLICT (hook_id, key) DO UPDATE SET expires_at = excluded.expires_at
+      WHERE incoming_hook_claims.expires_at <= @now`),
+    release: db.prepare('DELETE FROM incoming_hook_claims WHERE hook_id = ? AND key = ?'),
+    prune: db.prepare('DELETE FROM incoming_hook_claims WHERE expires_at <= ?'),
   };
+}
+
+/** Thrown inside a claim's transaction to roll it back: another post holds `key`. */
+class Held extends Error {
+  constructor(readonly key: string) {
+    super(`replay key held: ${key}`);
+  }
 }
 
 export class SqliteIncomingHooks implements IncomingHookStore {
   private readonly st: ReturnType<typeof prepare>;
   private readonly logTx;
+  private readonly refuseTx;
+  private readonly claimTx;
 
   constructor(db: Database.Database) {
     const st = (this.st = prepare(db));
@@ -87,6 +120,16 @@ export class SqliteIncomingHooks implements IncomingHookStore {
         dryRun: e.dryRun ? 1 : 0,
       });
       st.trim.run({ hookId, keep });
+    });
+    this.refuseTx = db.transaction((hookId: string, e: HookRefusalRecord, keep: number) => {
+      st.refuse.run({ hookId, ...e });
+      st.trimRefusals.run({ hookId, keep });
+    });
+    this.claimTx = db.transaction((hookId: string, claims: PostClaim[], now: number) => {
+      if (!st.hookExists.get(hookId)) return;
+      for (const { key, expiresAt } of claims) {
+        if (st.claim.run({ hookId, key, expiresAt, now }).changes === 0) throw new Held(key);
+      }
     });
   }
 
@@ -127,5 +170,31 @@ export class SqliteIncomingHooks implements IncomingHookStore {
 
   async listDeliveries(hookId: string): Promise<HookDeliveryRecord[]> {
     return (this.st.deliveries.all(hookId) as DeliveryRow[]).map(delivery);
+  }
+
+  async logRefusal(hookId: string, entry: HookRefusalRecord, keep: number): Promise<void> {
+    this.refuseTx(hookId, entry, keep);
+  }
+
+  async listRefusals(hookId: string): Promise<HookRefusalRecord[]> {
+    return this.st.refusals.all(hookId) as HookRefusalRecord[];
+  }
+
+  async claimPost(hookId: string, claims: PostClaim[], now: number): Promise<string | null> {
+    try {
+      this.claimTx(hookId, claims, now);
+      return null;
+    } catch (err) {
+      if (err instanceof Held) return err.key;
+      throw err;
+    }
+  }
+
+  async releasePost(hookId: string, keys: string[]): Promise<void> {
+    for (const key of keys) this.st.release.run(hookId, key);
+  }
+
+  async pruneClaims(now: number): Promise<number> {
+    return this.st.prune.run(now).changes;
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InputRegistry } from '../../engine/index.js';
 import type { InputDef } from '../../protocol/index.js';
-import { mapPayload } from './hook-mapping.js';
+import { isFieldPath, mapPayload } from './hook-mapping.js';
 
 const defs: InputDef[] = [
   { name: 'scoreA', type: 'number', label: 'A', default: 0 },
@@ -56,5 +56,18 @@ describe('mapPayload', () => {
     const m = mapPayload(payload, { '__proto__.scoreA': 'scoreA' }, registry);
     expect(m.patch.scoreA).toBe(9);
     expect(({} as Record<string, unknown>).scoreA).toBeUndefined();
+  });
+});
+
+describe('isFieldPath', () => {
+  it('takes 1 to 8 names of A–Z a–z 0–9 _ - joined by dots, and no name that reaches a prototype', () => {
+    const a64 = 'a'.repeat(64);
+    for (const ok of ['home_score', 'game.home.score', 'a-b.C_9', a64, 'a.b.c.d.e.f.g.h', 'toString', 'valueOf.x']) {
+      expect(isFieldPath(ok), ok).toBe(true);
+    }
+    const bad = ['', '.', 'a.', '.a', 'a..b', 'a b', 'score!', `${a64}a`, 'a.b.c.d.e.f.g.h.i', 'é'];
+    for (const no of [...bad, '__proto__', 'constructor', 'prototype', 'game.__proto__.x', 'a.constructor']) {
+      expect(isFieldPath(no), no).toBe(false);
+    }
   });
 });

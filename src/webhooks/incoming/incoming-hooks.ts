@@ -1,28 +1,25 @@
 /**
  * Incoming webhooks as operations (docs/incoming-hooks.md): a channel's hooks (create, list, read, change the
- * mapping, delete, read the log) and what a post to a hook's URL does. A post is checked (body, signature),
- * mapped, then run as the channel operation applyHookPost under a principal that may only set inputs on the
- * hook's channel, so it is limited and locked like any other caller; every post is logged on the hook.
+ * mapping, delete, read the logs) and the hook a URL names. What a post to that URL does is in hook-receiver.ts:
+ * it runs as the channel operation applyHookPost under a principal that may only set inputs on the hook's
+ * channel, so it is limited and locked like any other caller.
  */
-import crypto from 'node:crypto';
+import type { Logger } from 'pino';
 import { authorize, type Principal } from '../../auth/permissions.js';
 import type { Engine } from '../../engine/index.js';
-import { AppError, toProblem } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import { newId, randomBase62, sha256Hex } from '../../ids.js';
-import { admit } from '../../limits/enforce.js';
+import { admit, admitCustom } from '../../limits/enforce.js';
 import { assertRoom } from '../../limits/resource-limits.js';
 import type { RateLimiter } from '../../limits/rate-limiter.js';
-import { applyHookPost, perform } from '../../operations/index.js';
-import type { HookDeliveryRecord, IncomingHookRecord, IncomingHookStore } from '../../store/incoming-hook-store.js';
+import type { IncomingHookRecord, IncomingHookStore } from '../../store/incoming-hook-store.js';
 import type { SecretBox } from '../secret-box.js';
 import { newSigningSecret } from '../signature.js';
-import { mapPayload } from './hook-mapping.js';
+import { FIELD_PATH_RULE, isFieldPath } from './hook-mapping.js';
 
-/** Posts each hook keeps in its log. */
-export const LOG_KEEP = 50;
-const PAYLOAD_CAP = 2048;
-const SIGNATURE_TOLERANCE_S = 300;
-const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
+import { createHookReceiver, type HookPost } from './hook-receiver.js';
+
+export { LOG_KEEP, type HookAnswer, type HookPost } from './hook-receiver.js';
 
 export interface HookSettings {
   name?: string | undefined;
@@ -30,35 +27,22 @@ export interface HookSettings {
   requireSignature?: boolean | undefined;
 }
 
-export interface HookPost {
-  raw: Uint8Array;
-  contentType: string | undefined;
-  timestamp: string | undefined;
-  signature: string | undefined;
-  dryRun: boolean;
-}
-
-export interface HookAnswer {
-  frame: number | null;
-  applied: Record<string, unknown>;
-  ignored: string[];
-  dryRun?: true;
-  headers: Record<string, string>;
-}
-
 export interface IncomingHooksDeps {
   store: IncomingHookStore;
   engine: Engine;
   limiter: RateLimiter;
   box: SecretBox;
+  logger: Logger;
   now?: () => number;
   /** Hooks per channel (422 limit_reached beyond). */
   maxHooksPerChannel: number;
+  /** Requests to hook URLs from one client address per second (429 beyond), before the token is looked up. */
+  postsPerAddressPerSecond: number;
 }
-
 export function createIncomingHooks(deps: IncomingHooksDeps) {
   const now = deps.now ?? Date.now;
   const iso = () => new Date(now()).toISOString();
+  const receiver = createHookReceiver({ ...deps, now });
 
   const find = async (
     principal: Principal,
@@ -129,8 +113,26 @@ export function createIncomingHooks(deps: IncomingHooksDeps) {
       return deps.store.listDeliveries(hookId);
     },
 
-    /** The hook a URL token names, or 404 (the same for every unknown token). */
-    async byToken(token: string): Promise<IncomingHookRecord> {
+    /** Refused posts, one line per second, newest first. */
+    async refusals(principal: Principal, channelId: string, hookId: string) {
+      await find(principal, channelId, hookId, 'channels:read');
+      return deps.store.listRefusals(hookId);
+    },
+
+    /**
+     * The hook a URL token names, or 404 (the same for every unknown token). Counted first against the client's
+     * address, so that guessing tokens (or flooding one URL) from an address is refused before any lookup.
+     */
+    async byToken(token: string, client?: string): Promise<IncomingHookRecord> {
+      if (client !== undefined) {
+        const rule = { limit: deps.postsPerAddressPerSecond, windowMs: 1_000 };
+        await admitCustom(
+          deps.limiter,
+          `hooks:address:${client}`,
+          rule,
+          'requests to incoming-hook URLs from this address',
+        );
+      }
       const hook = token.length <= 100 ? await deps.store.findHookByTokenHash(sha256Hex(token)) : undefined;
       if (!hook || !deps.engine.has(hook.channelId)) {
         throw new AppError('not_found', 'No incoming webhook has this address.');
@@ -144,35 +146,10 @@ export function createIncomingHooks(deps: IncomingHooksDeps) {
       return { headers, requireSignature: hook.requireSignature };
     },
 
-    /** A post to the hook's URL: checked, mapped, applied (or, dry, only answered), and logged. */
-    async receive(hook: IncomingHookRecord, post: HookPost): Promise<HookAnswer> {
-      const at = iso();
-      const log = (entry: Omit<HookDeliveryRecord, 'at' | 'payload' | 'dryRun'>) =>
-        deps.store.logDelivery(hook.id, { ...entry, at, payload: excerpt(post.raw), dryRun: post.dryRun }, LOG_KEEP);
-      try {
-        const payload = parseBody(post);
-        if (hook.requireSignature) verifySignature(hook, post, deps.box, now());
-        const mapped = mapPayload(payload, hook.mapping, deps.engine.registry(hook.channelId));
-        if (post.dryRun) {
-          await log({ status: 200, applied: mapped.applied, ignored: mapped.ignored, error: null });
-          return { frame: null, applied: mapped.applied, ignored: mapped.ignored, dryRun: true, headers: {} };
-        }
-        const principal = hookPrincipal(hook);
-        const outcome = await perform(
-          applyHookPost,
-          deps,
-          { principal, source: 'incoming_webhook' },
-          hook.channelId,
-          mapped,
-        );
-        await log({ status: 200, applied: outcome.body.applied, ignored: mapped.ignored, error: null });
-        return { ...outcome.body, ignored: mapped.ignored, headers: outcome.headers };
-      } catch (err) {
-        const problem = toProblem(err);
-        await log({ status: problem.status, applied: {}, ignored: [], error: `${problem.code}: ${problem.detail}` });
-        throw err;
-      }
-    },
+    receive: (hook: IncomingHookRecord, post: HookPost) => receiver.receive(hook, post),
+
+    /** A server stopping: writes what the refusal logs have counted and not yet written. */
+    stop: () => receiver.flush(),
   };
 }
 
@@ -182,19 +159,14 @@ function orgOf(engine: Engine, channelId: string): string {
   return engine.has(channelId) ? engine.channelRecord(channelId).orgId : '\u0000missing';
 }
 
-/** A hook may set inputs and drive clocks on its own channel, nothing else. */
-function hookPrincipal(hook: IncomingHookRecord): Principal {
-  return {
-    kind: 'key',
-    keyId: hook.id,
-    orgId: hook.orgId,
-    grants: new Set(['inputs:write']),
-    channelIds: new Set([hook.channelId]),
-  };
-}
-
 /** Every mapping target must be an input of the channel now (a typo is caught before the game). */
 function checkMapping(engine: Engine, channelId: string, mapping: Record<string, string>): void {
+  // Own keys as parsed: a `__proto__` key must be refused, never dropped (an empty mapping maps every field).
+  const bad = Reflect.ownKeys(mapping).filter((k) => typeof k !== 'string' || !isFieldPath(k));
+  if (bad.length > 0) {
+    const errors = bad.map((k) => ({ path: `mapping.${String(k)}`, message: FIELD_PATH_RULE }));
+    throw new AppError('invalid_request', `${errors[0]!.path}: ${FIELD_PATH_RULE}`, { errors });
+  }
   const registry = engine.registry(channelId);
   const errors = Object.entries(mapping)
     .filter(([, input]) => !registry.has(input))
@@ -212,45 +184,4 @@ function checkMapping(engine: Engine, channelId: string, mapping: Record<string,
       },
     );
   }
-}
-
-function parseBody(post: HookPost): unknown {
-  if (!JSON_TYPE.test(post.contentType ?? '')) {
-    throw new AppError(
-      'unsupported_media_type',
-      'Post the fields as JSON with "Content-Type: application/json", for example {"home_score": 2}.',
-    );
-  }
-  if (post.raw.byteLength === 0) throw new AppError('invalid_request', 'The body is empty: post a JSON object.');
-  try {
-    return JSON.parse(Buffer.from(post.raw).toString('utf8')) as unknown;
-  } catch (err) {
-    throw new AppError('invalid_request', `Malformed JSON: ${(err as Error).message}`);
-  }
-}
-
-/** The outgoing deliveries' scheme: v1= hex HMAC-SHA256 of "timestamp.raw body", 300 s tolerance. */
-function verifySignature(hook: IncomingHookRecord, post: HookPost, box: SecretBox, nowMs: number): void {
-  const bad = (why: string) => new AppError('bad_signature', `${why} See docs/incoming-hooks.md, "Signed posts".`);
-  const { timestamp, signature } = post;
-  if (!timestamp || !signature) throw bad('This hook needs X-Service-Timestamp and X-Service-Signature.');
-  if (!/^\d{1,12}$/.test(timestamp)) throw bad('X-Service-Timestamp must be Unix seconds.');
-  if (Math.abs(nowMs / 1000 - Number(timestamp)) > SIGNATURE_TOLERANCE_S) {
-    throw bad('X-Service-Timestamp is more than 300 seconds from the server clock.');
-  }
-  const secret = box.open(hook.sealedSecret!, hook.id);
-  const mac = crypto.createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.`).update(post.raw);
-  const expected = Buffer.from(`v1=${mac.digest('hex')}`);
-  const given = Buffer.from(signature);
-  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) {
-    throw bad('The signature does not match this body and timestamp.');
-  }
-}
-
-function excerpt(raw: Uint8Array): string {
-  if (raw.byteLength <= PAYLOAD_CAP) return Buffer.from(raw).toString('utf8');
-  // The cut may fall inside a character: its broken tail is dropped rather than shown as U+FFFD.
-  return `${Buffer.from(raw.subarray(0, PAYLOAD_CAP))
-    .toString('utf8')
-    .replace(/\uFFFD+$/, '')}…`;
 }

@@ -78,6 +78,8 @@ __all__ = [
     "IncomingHookPatch",
     "IncomingHookDeliveryList",
     "IncomingHookDelivery",
+    "IncomingHookRefusalList",
+    "IncomingHookRefusal",
     "IncomingHookAnswer",
     "IncomingHookUsage",
     "LoginResult",
@@ -797,6 +799,26 @@ class IncomingHookDelivery(TypedDict):
     error: Optional[str]
     payload: str
     dryRun: bool
+
+
+class IncomingHookRefusalList(TypedDict):
+    """The ``IncomingHookRefusalList`` object."""
+    data: List[IncomingHookRefusal]
+    nextCursor: Optional[str]
+
+
+class IncomingHookRefusal(TypedDict):
+    """The ``IncomingHookRefusal`` object."""
+    #: The second the refusals fall in.
+    at: str
+    #: The status of the first refusal of that second.
+    status: int
+    #: `code: detail` of the first refusal of that second.
+    error: str
+    #: The start of the first refused body (at most 2 KiB).
+    payload: str
+    #: Posts refused in that second, the first included.
+    count: int
 
 
 class _IncomingHookAnswerRequired(TypedDict):

@@ -4339,6 +4339,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/channels/{id}/incoming-hooks/{hookId}/refusals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Posts refused at the hook's door (rate limited, bad signature, replayed): one line per second, last 50 */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    hookId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Newest second first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["IncomingHookRefusalList"];
+                    };
+                };
+                /** @description invalid_request or unknown_input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unsupported_media_type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description rate_limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description internal */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/hooks/{token}": {
         parameters: {
             query?: never;
@@ -4453,14 +4573,21 @@ export interface paths {
         put?: never;
         /**
          * Post fields to a channel's inputs (the seed's flat JSON object, or nested with a mapping)
-         * @description Body: a JSON object. `?dryRun=1` answers what would be applied and applies nothing.
+         * @description Body: a JSON object. `?dryRun=1` answers what would be applied and applies nothing. Every post counts against the channel's updates before it is read, refused and dry ones too. A hook that requires signatures takes each signed post once: the same post again, or the same `X-Service-Delivery`, is 409 `conflict`.
          */
         post: {
             parameters: {
                 query?: {
                     dryRun?: "0" | "1" | "true" | "false";
                 };
-                header?: never;
+                header?: {
+                    /** @description Signed hooks: Unix seconds of the post. */
+                    "x-service-timestamp"?: string;
+                    /** @description Signed hooks: `v1=` + hex HMAC-SHA256 of "timestamp.body" (docs/incoming-hooks.md). */
+                    "x-service-signature"?: string;
+                    /** @description Signed hooks, optional: an id of this post (1–200 visible ASCII characters), the same across your retries; a second post with the same id within 300 s is refused with 409. */
+                    "x-service-delivery"?: string;
+                };
                 path: {
                     token: string;
                 };
@@ -4506,6 +4633,15 @@ export interface paths {
                 };
                 /** @description not_found */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description conflict (a signed post, or its X-Service-Delivery, received before) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7445,6 +7581,22 @@ export interface components {
             error: string | null;
             payload: string;
             dryRun: boolean;
+        };
+        IncomingHookRefusalList: {
+            data: components["schemas"]["IncomingHookRefusal"][];
+            nextCursor: string | null;
+        };
+        IncomingHookRefusal: {
+            /** @description The second the refusals fall in. */
+            at: string;
+            /** @description The status of the first refusal of that second. */
+            status: number;
+            /** @description `code: detail` of the first refusal of that second. */
+            error: string;
+            /** @description The start of the first refused body (at most 2 KiB). */
+            payload: string;
+            /** @description Posts refused in that second, the first included. */
+            count: number;
         };
         IncomingHookAnswer: {
             frame: number | null;

@@ -5,6 +5,7 @@ import type {
   IncomingHookDelivery,
   IncomingHookIn,
   IncomingHookPatch,
+  IncomingHookRefusal,
   Page,
 } from '../types.js';
 import { Resource, seg } from './base.js';
@@ -58,11 +59,26 @@ export class IncomingHooks extends Resource {
     });
   }
 
-  /** `GET …/incoming-hooks/{hookId}/deliveries`: the hook's last 50 posts, newest first, failed ones included. */
+  /**
+   * `GET …/incoming-hooks/{hookId}/deliveries`: the hook's last 50 posts past its door, newest first, failed ones
+   * included (posts refused at the door are in `refusals`).
+   */
   deliveries(channelId: string, hookId: string, options?: RequestOptions): Promise<Page<IncomingHookDelivery>> {
     return this.http.request({
       method: 'GET',
       path: `/channels/${seg(channelId)}/incoming-hooks/${seg(hookId)}/deliveries`,
+      options,
+    });
+  }
+
+  /**
+   * `GET …/incoming-hooks/{hookId}/refusals`: posts refused at the hook's door (rate limited, bad signature,
+   * replayed), one line per second with a `count`, newest first, the last 50 seconds that had any.
+   */
+  refusals(channelId: string, hookId: string, options?: RequestOptions): Promise<Page<IncomingHookRefusal>> {
+    return this.http.request({
+      method: 'GET',
+      path: `/channels/${seg(channelId)}/incoming-hooks/${seg(hookId)}/refusals`,
       options,
     });
   }

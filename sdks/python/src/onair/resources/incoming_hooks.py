@@ -15,6 +15,7 @@ from ..models import (
     IncomingHookIn,
     IncomingHookList,
     IncomingHookPatch,
+    IncomingHookRefusalList,
 )
 from ..pagination import paginate
 from ._base import Resource, idempotency, segment
@@ -59,13 +60,19 @@ class IncomingHooks(Resource):
         self._transport.request("DELETE", self._path(channel_id, hook_id))
 
     def deliveries(self, channel_id: str, hook_id: str) -> IncomingHookDeliveryList:
-        """The hook's last 50 posts, newest first, failed ones included (one page)."""
+        """The hook's last 50 posts past its door, newest first, failed ones included (one page)."""
         path = self._path(channel_id, hook_id) + "/deliveries"
         return cast(IncomingHookDeliveryList, self._transport.request("GET", path).data)
 
     def iter_deliveries(self, channel_id: str, hook_id: str) -> Iterator[IncomingHookDelivery]:
         self._path(channel_id, hook_id)
         return paginate(lambda _cursor: self.deliveries(channel_id, hook_id))
+
+    def refusals(self, channel_id: str, hook_id: str) -> IncomingHookRefusalList:
+        """Posts refused at the hook's door (rate limited, bad signature, replayed): one line per second with a
+        ``count``, newest first, the last 50 seconds that had any (one page)."""
+        path = self._path(channel_id, hook_id) + "/refusals"
+        return cast(IncomingHookRefusalList, self._transport.request("GET", path).data)
 
     @staticmethod
     def _path(channel_id: str, hook_id: str) -> str:
