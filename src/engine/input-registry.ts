@@ -3,7 +3,7 @@
  * A name is declared once per channel with one type; the first scene to declare it gives the default.
  */
 import { AppError } from '../errors.js';
-import type { InputDef, InputType, InputValue, SceneDefinition } from '../protocol/index.js';
+import type { InputDef, InputType, InputValue, SceneDefinition } from '@onair/protocol';
 import type { SceneRecord } from './model.js';
 import { closestName } from './closest-name.js';
 

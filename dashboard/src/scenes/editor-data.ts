@@ -1,5 +1,5 @@
 /** What the scene editor loads: the channel, its current values (for the preview), the scene, the templates. */
-import type { ClockState, InputValue, SceneDefinition } from '../../../src/protocol/index.js';
+import type { ClockState, InputValue, SceneDefinition } from '@onair/protocol';
 import { api } from '../api.js';
 import { getChannel, type Channel, type SceneRecord } from '../channels-api.js';
 import type { LiveValues } from './sketch-snapshot.js';

@@ -8,11 +8,10 @@ import type { IncomingHookRecord } from '../../store/incoming-hook-store.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { BUCKET_EXTENSION, ERROR_RESPONSES, PERMISSION_EXTENSION, routeDefiner } from '../route.js';
 import { ChannelIdParam, json, listOf } from '../schemas/common.js';
+import { FIELD_PATH_PATTERN, FIELD_PATH_RULE, NAME_PATTERN, NAME_RULE } from '@onair/protocol';
 
-const FieldPath = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,7}$/, 'a field name, or a dotted path of up to 8 names');
-const InputName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'an input name');
+const FieldPath = z.string().regex(FIELD_PATH_PATTERN, FIELD_PATH_RULE);
+const InputName = z.string().regex(NAME_PATTERN, NAME_RULE);
 const Mapping = z
   .record(FieldPath, InputName)
   .refine((m) => Object.keys(m).length <= 100, 'at most 100 fields')

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InputRegistry } from '../../engine/index.js';
-import type { InputDef } from '../../protocol/index.js';
+import type { InputDef } from '@onair/protocol';
 import { mapPayload } from './hook-mapping.js';
 
 const defs: InputDef[] = [

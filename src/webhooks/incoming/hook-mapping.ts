@@ -9,10 +9,8 @@
 import { AppError } from '../../errors.js';
 import { MAX_ABS_NUMBER, MAX_TEXT_BYTES, type InputRegistry } from '../../engine/index.js';
 import type { ClockChange, MappedChange } from '../../operations/hook-post.js';
-import type { InputDef, InputValue } from '../../protocol/index.js';
+import { MAX_CLOCK_MS, type InputDef, type InputValue } from '@onair/protocol';
 
-/** Longest clock time a hook may set: 100 hours, as the clocks endpoint allows. */
-const MAX_CLOCK_MS = 100 * 3600_000;
 /** Levels of nesting a payload is read to, and leaves it may hold. */
 const MAX_DEPTH = 8;
 const MAX_LEAVES = 1000;

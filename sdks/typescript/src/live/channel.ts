@@ -18,19 +18,23 @@ import { OnairApiError, OnairTransportError } from '../errors.js';
 import { toApiError, USER_AGENT } from '../http.js';
 import type { ClearIn, ClockAction, ClockState, InputsPatch, TakeIn } from '../types.js';
 import { envVar, normalizeBaseUrl } from '../util.js';
-import { DEFAULT_RECONNECT, reconnectDelay, type ReconnectOptions } from './backoff.js';
-import { Emitter } from './emitter.js';
 import {
+  applyFrame,
   HEARTBEAT_DEAD_AFTER_MS,
   isTerminalClose,
   parseServerMessage,
+  reconnectDelay,
+  stateFromSnapshot,
   SUBPROTOCOL,
   type ClientOp,
   type FiredTrigger,
   type FrameMessage,
   type HeartbeatMessage,
+  type LiveState,
   type SnapshotMessage,
-} from './protocol.js';
+} from '../generated/protocol.js';
+import { Emitter } from './emitter.js';
+import { DEFAULT_RECONNECT, type ReconnectOptions } from './reconnect.js';
 import {
   asNodeStyle,
   OPEN,
@@ -40,7 +44,6 @@ import {
   type WebSocketConstructor,
   type WebSocketLike,
 } from './socket.js';
-import { applyFrame, stateFromSnapshot, type LiveState } from './state.js';
 
 export type LiveStatus = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed';
 
