@@ -20,6 +20,7 @@ import type { ClearIn, ClockAction, ClockState, InputsPatch, TakeIn } from '../t
 import { envVar, normalizeBaseUrl } from '../util.js';
 import {
   applyFrame,
+  CloseCode,
   HEARTBEAT_DEAD_AFTER_MS,
   isTerminalClose,
   parseServerMessage,
@@ -597,8 +598,10 @@ export class LiveChannel extends Emitter<LiveEvents> {
 /** Why the server closed a connection for good (4000–4099), as an error carrying the matching API code. */
 function terminalCloseError(code: number, reason: string): OnairApiError {
   const detail = `The server closed the connection with ${code}${reason ? ` (${reason})` : ''}: do not reconnect with the same credentials.`;
-  if (code === 4010) return OnairApiError.fromSocket('not_found', `The channel was deleted. ${detail}`);
-  if (code === 4001 || code === 4009) return OnairApiError.fromSocket('unauthorized', detail);
+  if (code === CloseCode.channelDeleted)
+    return OnairApiError.fromSocket('not_found', `The channel was deleted. ${detail}`);
+  if (code === CloseCode.unauthorized || code === CloseCode.tokenRotated)
+    return OnairApiError.fromSocket('unauthorized', detail);
   return OnairApiError.fromSocket('forbidden', detail);
 }
 
