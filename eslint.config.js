@@ -20,7 +20,9 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', '*.mjs', 'renderer/*.mjs', 'dashboard/*.mjs', 'protocol/*.mjs'] },
+        projectService: {
+          allowDefaultProject: ['*.js', '*.mjs', 'renderer/*.mjs', 'dashboard/*.mjs', 'protocol/*.mjs'],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },
