@@ -19,7 +19,8 @@ import {
 
 export type { AckMessage, ErrorMessage, FrameMessage, ServerMessage, SnapshotMessage };
 
-export type Mirror = LiveState;
+/** The channel as the client has it: the protocol's state, but for the time of its last message (each connection's own). */
+export type Mirror = Omit<LiveState, 'serverTime'>;
 
 export interface WsAuth {
   /** Output token (read-only renderer). */
@@ -53,7 +54,7 @@ export function wsUrl(baseUrl: string, channelId: string, token?: string, scenes
 
 export class RenderClient {
   readonly messages: ServerMessage[] = [];
-  mirror: Mirror | null = null;
+  private live: LiveState | null = null;
   synced = false;
   /** Frames whose `prev` did not match: each one made the client ask for a resync. */
   gaps = 0;
@@ -64,6 +65,13 @@ export class RenderClient {
   readonly fired: FiredTrigger[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
   private waiters = new Set<() => void>();
+
+  get mirror(): Mirror | null {
+    if (!this.live) return null;
+    const mirror: Mirror & { serverTime?: number } = { ...this.live };
+    delete mirror.serverTime;
+    return mirror;
+  }
 
   private constructor(private readonly ws: WebSocket) {
     // A socket error also closes it; tests look at the close code, so the error itself needs no handler.
@@ -195,19 +203,19 @@ export class RenderClient {
   private applySnapshot(msg: SnapshotMessage): void {
     this.snapshots++;
     this.synced = true;
-    this.mirror = stateFromSnapshot(msg);
+    this.live = stateFromSnapshot(msg);
   }
 
   private applyFrame(msg: FrameMessage): void {
-    if (!this.mirror || !this.synced) return;
-    const next = applyFrame(this.mirror, msg);
+    if (!this.live || !this.synced) return;
+    const next = applyFrame(this.live, msg);
     if (next === 'gap') {
       this.gaps++;
       this.synced = false;
       this.send({ op: 'resync' });
       return;
     }
-    this.mirror = next;
+    this.live = next;
     this.fired.push(...(msg.triggers ?? []));
   }
 
