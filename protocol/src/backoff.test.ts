@@ -31,4 +31,11 @@ describe('reconnectDelay', () => {
   it('comes back quickly from a draining server', () => {
     expect(reconnectDelay(0, CloseCode.goingAway, RECONNECT_BACKOFF, high)).toBeLessThanOrEqual(100);
   });
+
+  it("takes a client's own first and largest delay, and still comes back within 100 ms from a draining server", () => {
+    const own = { initialDelayMs: 10, maxDelayMs: 40 };
+    expect(reconnectDelay(0, 1006, own, high)).toBe(10);
+    expect(reconnectDelay(5, 1006, own, high)).toBe(40);
+    expect(reconnectDelay(0, CloseCode.goingAway, { initialDelayMs: 500, maxDelayMs: 5_000 }, high)).toBe(100);
+  });
 });
