@@ -20,7 +20,9 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', '*.mjs', 'renderer/*.mjs', 'dashboard/*.mjs'] },
+        projectService: {
+          allowDefaultProject: ['*.js', '*.mjs', 'renderer/*.mjs', 'dashboard/*.mjs', 'protocol/*.mjs'],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -52,6 +54,7 @@ export default tseslint.config(
       '**/*.test.ts',
       'renderer/build.mjs',
       'dashboard/build.mjs',
+      'protocol/build.mjs',
     ],
     rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },

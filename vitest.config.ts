@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: [
       'src/**/*.test.ts',
+      'protocol/src/**/*.test.ts',
       'renderer/src/**/*.test.ts',
       'test/**/*.test.ts',
       'sdks/typescript/test/**/*.test.ts',

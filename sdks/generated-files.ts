@@ -3,6 +3,8 @@
  *
  * - openapi.json: the OpenAPI document a real server serves at /v1/openapi.json;
  * - typescript/src/generated/openapi.ts: its types, by openapi-typescript;
+ * - typescript/src/generated/protocol.ts: the TypeScript SDK's copy of @onair/protocol (wire messages, the frame
+ *   reducer, backoff, the error catalogue), by protocol-bundle.ts;
  * - python/src/onair/models.py: TypedDicts, by python/generate_models.py (reads the document on stdin);
  * - go/models.go: structs, by `go run ./internal/generate` in go/ (reads the document on stdin); left out, and
  *   named in `skipped`, on a machine without Go.
@@ -12,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { startTestServer } from '../test/helpers/server.js';
+import { protocolBundle } from './protocol-bundle.js';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -22,6 +25,7 @@ export async function generatedFiles(): Promise<{ files: Record<string, string>;
   const openapi = `${JSON.stringify(document, null, 2)}\n`;
   const files: Record<string, string> = { 'openapi.json': openapi };
   files['typescript/src/generated/openapi.ts'] = HEADER + astToString(await openapiTS(structuredClone(document)));
+  files['typescript/src/generated/protocol.ts'] = protocolBundle();
   files['python/src/onair/models.py'] = run('python3', ['generate_models.py'], 'python', openapi);
   const skipped: string[] = [];
   if (has('go')) files['go/models.go'] = run('go', ['run', './internal/generate'], 'go', openapi);

@@ -1,34 +1,10 @@
 /**
- * The catalogue of error codes (docs/api.md, "Errors") and the one error type thrown anywhere in the server.
- * HTTP turns an AppError into problem+json in one place (api/problem.ts); the WebSocket turns it into
- * an `error` message. Anything that is not an AppError becomes a bare 500 `internal`.
+ * The one error type thrown anywhere in the server, by a code of the catalogue the clients share
+ * (@onair/protocol, ERROR_CATALOGUE; docs/api.md, "Errors"). HTTP turns an AppError into problem+json in one
+ * place (api/problem.ts); the WebSocket turns it into an `error` message. Anything that is not an AppError
+ * becomes a bare 500 `internal`.
  */
-
-export const ERROR_CATALOGUE = {
-  invalid_request: { status: 400, title: 'Invalid request' },
-  unknown_input: { status: 400, title: 'Unknown input' },
-  unauthorized: { status: 401, title: 'Unauthorized' },
-  bad_signature: { status: 401, title: 'Bad signature' },
-  forbidden: { status: 403, title: 'Forbidden' },
-  not_found: { status: 404, title: 'Not found' },
-  unknown_trigger: { status: 404, title: 'Unknown trigger' },
-  conflict: { status: 409, title: 'Conflict' },
-  preview_empty: { status: 409, title: 'Preview is empty' },
-  payload_too_large: { status: 413, title: 'Payload too large' },
-  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
-  endpoint_refused: { status: 422, title: 'Endpoint refused' },
-  limit_reached: { status: 422, title: 'Limit reached' },
-  rate_limited: { status: 429, title: 'Rate limited' },
-  internal: { status: 500, title: 'Internal error' },
-  unavailable: { status: 503, title: 'Service unavailable' },
-} as const;
-
-export type ErrorCode = keyof typeof ERROR_CATALOGUE;
-
-export interface FieldError {
-  path: string;
-  message: string;
-}
+import { ERROR_CATALOGUE, type ErrorCode, type FieldError } from '@onair/protocol';
 
 export interface AppErrorOptions {
   errors?: FieldError[];

@@ -5,11 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MAX_BODY_BYTES } from '@onair/protocol';
 import type { Logger } from 'pino';
 import { createApiApp } from './api/app.js';
 import { createFastPatch } from './api/inputs/fast-patch.js';
 import type { ApiBindings, Health } from './api/env.js';
-import { MAX_BODY_BYTES } from './api/middleware/json-body.js';
 import { problemResponse } from './api/problem.js';
 import { loadRendererAssets } from './api/render/renderer-assets.js';
 import { createAuthenticator } from './auth/authenticate.js';

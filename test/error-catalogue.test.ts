@@ -1,12 +1,12 @@
 /**
- * The error catalogue, the code and the documentation agree: every code the server can answer with is in
- * src/errors.ts and in docs/api.md's "Errors" table with the same status, and nothing is documented or
- * catalogued that no code path produces.
+ * The error catalogue, the code and the documentation agree: every code the server can answer with is in the
+ * catalogue (@onair/protocol, ERROR_CATALOGUE) and in docs/api.md's "Errors" table with the same status, and nothing
+ * is documented or catalogued that no code path produces.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { ERROR_CATALOGUE } from '../src/errors.js';
+import { ERROR_CATALOGUE } from '@onair/protocol';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 

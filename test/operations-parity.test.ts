@@ -4,7 +4,7 @@
  * the same status, code and detail (docs/api.md, "Real-time WebSocket": ops follow the REST rules).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ERROR_CATALOGUE } from '../src/errors.js';
+import { ERROR_CATALOGUE } from '@onair/protocol';
 import { api, createChannelWithScoreboard, expectStatus, type Api, type Channel } from './helpers/api.js';
 import { createKey } from './helpers/access-fixtures.js';
 import { startTestServer, type TestServer } from './helpers/server.js';

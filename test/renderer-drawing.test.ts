@@ -1,11 +1,11 @@
 /**
  * The output page in headless Chromium, driven by a fake render feed (test/helpers/renderer-fake-feed.ts)
  * that serves the real page, bundle and fonts and sends hand-made snapshots and frames: the renderer's
- * drawing of scene format v1 checked against the wire contract alone (src/protocol/).
+ * drawing of scene format v1 checked against the wire contract alone (@onair/protocol, protocol/src).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clockTime, type SceneDefinition } from '../src/protocol/index.js';
+import { clockTime, type SceneDefinition } from '@onair/protocol';
 import { formatClock } from '../renderer/src/format.js';
 import { launchChromium } from './helpers/browser.js';
 import { decodePng } from './helpers/png.js';

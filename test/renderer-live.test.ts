@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { startServer, type ServerHandle } from '../src/main.js';
-import { clockTime, type ClockState, type SceneDefinition } from '../src/protocol/index.js';
+import { clockTime, type ClockState, type SceneDefinition } from '@onair/protocol';
 import { formatClock } from '../renderer/src/format.js';
 import { launchChromium } from './helpers/browser.js';
 import { decodePng } from './helpers/png.js';

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SceneDefinition, SceneElement } from '../src/protocol/index.js';
+import type { SceneDefinition, SceneElement } from '@onair/protocol';
 import { api, expectStatus, type Api, type Channel, type Scene } from './helpers/api.js';
 import { launchChromium } from './helpers/browser.js';
 import { alphaAt, compareImages, encodePng, readRgba, type Rgba } from './helpers/image-compare.js';

@@ -4,7 +4,7 @@
  * authorized afresh on every op (a demotion applies at once), and is closed with 4001 when the session ends.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CloseCode } from '../src/protocol/index.js';
+import { CloseCode } from '@onair/protocol';
 import {
   addMember,
   newWorkspace,

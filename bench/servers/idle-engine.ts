@@ -18,7 +18,7 @@ import {
   type SceneRecord,
   type StoredChannel,
 } from '../../src/engine/index.js';
-import type { ClockState } from '../../src/protocol/index.js';
+import type { ClockState } from '@onair/protocol';
 import { scoreboard } from '../../src/templates/scoreboard.js';
 import { childConfig, memorySnapshot, ready, serveParent, sleep } from '../lib/child.js';
 import { summary } from '../lib/stats.js';

@@ -3,12 +3,10 @@
  * Every call names the workspace it acts in (`X-Workspace`); an error answer becomes an ApiError carrying
  * the problem's stable `code`, its `detail` and the per-field `errors` the forms show beside their fields.
  */
+import type { FieldError } from '@onair/protocol';
 import { signal } from '@preact/signals';
 
-export interface FieldError {
-  path: string;
-  message: string;
-}
+export type { FieldError };
 
 export class ApiError extends Error {
   constructor(

@@ -5,20 +5,11 @@
  */
 import { computed, signal } from '@preact/signals';
 import { api, workspaceId, whenSignedOut } from './api.js';
+import type { ApiSchemas } from './api-types.js';
 
-export interface Workspace {
-  id: string;
-  name: string;
-  role: 'owner' | 'operator' | 'viewer';
-}
-
-export interface Me {
-  /** `serverAdmin`: the account first-run setup made, which decides who may create workspaces. */
-  user: { id: string; email: string; serverAdmin: boolean; mayCreateWorkspaces: boolean };
-  workspace: { id: string; name: string };
-  role: Workspace['role'];
-  permissions: string[];
-}
+export type Workspace = ApiSchemas['Workspace'];
+/** `GET /v1/me` for a signed-in user: a session always has its user and role (a key has neither). */
+export type Me = ApiSchemas['Me'] & Required<Pick<ApiSchemas['Me'], 'user' | 'role'>>;
 
 /** undefined: not known yet; null: signed out. */
 export const me = signal<Me | null | undefined>(undefined);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FrameMessage, SnapshotMessage } from '../../src/protocol/index.js';
+import type { FrameMessage, SnapshotMessage } from '@onair/protocol';
 import { applyMessage, initialState, markDisconnected, own, type ChannelState } from './channel-state.js';
 import { sceneView } from './test-scenes.js';
 

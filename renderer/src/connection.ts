@@ -3,15 +3,16 @@
  * to, and reconnects forever with jittered backoff. It never gives up: a page in a host's browser
  * source has nobody to press reload.
  */
-import { HEARTBEAT_DEAD_AFTER_MS, HEARTBEAT_INTERVAL_MS } from '../../src/protocol/index.js';
-import type {
-  ClientMessage,
-  FrameMessage,
-  HeartbeatMessage,
-  ServerMessage,
-  SnapshotMessage,
-} from '../../src/protocol/index.js';
-import { reconnectDelay } from './backoff.js';
+import {
+  HEARTBEAT_DEAD_AFTER_MS,
+  HEARTBEAT_INTERVAL_MS,
+  parseServerMessage,
+  reconnectDelay,
+  type ClientMessage,
+  type FrameMessage,
+  type HeartbeatMessage,
+  type SnapshotMessage,
+} from '@onair/protocol';
 
 export type ConnectionStatus = 'connecting' | 'open' | 'closed';
 
@@ -82,7 +83,10 @@ export function createConnection(options: ConnectionOptions): Connection {
     const receivedAt = Date.now();
     lastHeard = receivedAt;
     const msg = parseServerMessage(data);
-    if (!msg) return;
+    if (!msg) {
+      console.warn('onair: ignoring a message that is not a known JSON message');
+      return;
+    }
     if (msg.type === 'ack') return;
     if (msg.type === 'error') {
       console.warn(`onair: server error ${msg.code}: ${msg.detail}`);
@@ -115,24 +119,4 @@ export function createConnection(options: ConnectionOptions): Connection {
 
 function send(ws: WebSocket, msg: ClientMessage): void {
   if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
-}
-
-const MESSAGE_TYPES: ReadonlySet<string> = new Set(['snapshot', 'frame', 'ack', 'error', 'heartbeat']);
-
-/** Text JSON with a known `type`, or null (and a warning) for anything else. */
-export function parseServerMessage(data: unknown): ServerMessage | null {
-  if (typeof data !== 'string') {
-    console.warn('onair: ignoring a non-text message');
-    return null;
-  }
-  try {
-    const msg: unknown = JSON.parse(data);
-    if (typeof msg === 'object' && msg !== null && MESSAGE_TYPES.has((msg as { type?: unknown }).type as string)) {
-      return msg as ServerMessage;
-    }
-  } catch {
-    // Reported below with the rest.
-  }
-  console.warn('onair: ignoring a malformed message');
-  return null;
 }

@@ -4,7 +4,7 @@
  * two display frames (several frames can arrive in one) and while the page is hidden; `mergeEffects`
  * folds them so the next drawn frame plays what still matters. Pure.
  */
-import type { FiredTrigger } from '../../src/protocol/index.js';
+import type { FiredTrigger } from '@onair/protocol';
 
 export interface LayerChange {
   layer: number;

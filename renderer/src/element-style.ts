@@ -2,7 +2,7 @@
  * CSS values for scene elements, from the definition and the current values. Pure: every string the
  * stage writes is decided here and tested in Node.
  */
-import type { ElementBase, Fill, FontFamily, TextStyle } from '../../src/protocol/index.js';
+import type { ElementBase, Fill, FontFamily, TextStyle } from '@onair/protocol';
 import type { SceneValues } from './scene-values.js';
 
 /** Place, rotation and scale in one transform; the origin is the element's centre (CSS's default). */

@@ -3,7 +3,7 @@
  * when the element is built; only what comes from inputs is written again, through a DomWriter that skips
  * unchanged values, so a patch touches only what it changes.
  */
-import { placeholders, type SceneElement, type InputDef } from '../../src/protocol/index.js';
+import { placeholders, type SceneElement, type InputDef } from '@onair/protocol';
 import { createDomWriter, cssUrl, setStyles } from './dom-writer.js';
 import { baseOpacity, baseTransform, borderCss, fillCss, num, shadowCss } from './element-style.js';
 import type { SceneValues } from './scene-values.js';

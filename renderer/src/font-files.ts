@@ -1,9 +1,9 @@
 /**
- * The bundled typefaces (src/protocol/scene.ts, FONT_FAMILIES): the latin subset of each weight that
+ * The bundled typefaces (protocol/src/scene.ts, FONT_FAMILIES): the latin subset of each weight that
  * exists up to 800, from the @fontsource packages (SIL Open Font License 1.1). esbuild copies each file
  * under a content-hashed name, served by onair at /render/fonts/ (renderer/build.mjs).
  */
-import type { FontFamily } from '../../src/protocol/index.js';
+import type { FontFamily } from '@onair/protocol';
 import inter400 from '@fontsource/inter/files/inter-latin-400-normal.woff2';
 import inter500 from '@fontsource/inter/files/inter-latin-500-normal.woff2';
 import inter600 from '@fontsource/inter/files/inter-latin-600-normal.woff2';

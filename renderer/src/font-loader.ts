@@ -3,7 +3,7 @@
  * bundle, so the page needs no stylesheet and its style-src policy stays as it is) and loads the faces a
  * scene needs before the scene is first drawn, so no first frame shows a fallback font.
  */
-import type { SceneView } from '../../src/protocol/index.js';
+import type { SceneView } from '@onair/protocol';
 import type { FontFile } from './font-files.js';
 import { fontSpecs } from './font-needs.js';
 

@@ -1,5 +1,5 @@
 /** The typefaces a scene draws with, as CSS font shorthands for document.fonts.load. Pure. */
-import { forEachElement, type SceneDefinition } from '../../src/protocol/index.js';
+import { forEachElement, type SceneDefinition } from '@onair/protocol';
 import { DEFAULT_FONT, fontWeight } from './element-style.js';
 
 const cache = new WeakMap<SceneDefinition, readonly string[]>();

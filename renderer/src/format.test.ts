@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockTime, interpolate } from '../../src/protocol/index.js';
+import { clockTime, interpolate } from '@onair/protocol';
 import { formatClock, formatValue } from './format.js';
 
 describe('formatValue', () => {

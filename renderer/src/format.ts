@@ -1,5 +1,5 @@
 /** How input values and clocks turn into text on the stage. Pure, so the tests run in Node. */
-import type { ClockDirection, ClockFormat, InputValue } from '../../src/protocol/index.js';
+import type { ClockDirection, ClockFormat, InputValue } from '@onair/protocol';
 
 export function formatValue(value: InputValue | undefined): string {
   if (value === null || value === undefined) return '';
@@ -7,7 +7,7 @@ export function formatValue(value: InputValue | undefined): string {
 }
 
 /**
- * A clock's time as text (src/protocol/scene.ts, ClockFormat). Counting down it shows the unit it is in
+ * A clock's time as text (protocol/src/scene.ts, ClockFormat). Counting down it shows the unit it is in
  * rounded up, so a countdown reads 0:00 only at zero and the first second lasts a whole second; counting
  * up, rounded down. Never negative.
  */

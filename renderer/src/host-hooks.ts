@@ -2,7 +2,7 @@
  * What the hosts can call or tell us. CasparCG calls global play/stop/next/update on a template;
  * OBS fires visibility events when `window.obsstudio` exists. The page works without any of them.
  */
-import type { InputValue } from '../../src/protocol/index.js';
+import type { InputValue } from '@onair/protocol';
 import { parseTemplateData } from './template-data.js';
 
 export interface HostHandlers {

@@ -2,7 +2,7 @@
  * What to do with one layer of the bus in a drawing pass, given what it draws now and what the state
  * wants there. Pure: the stage carries it out.
  */
-import type { SceneView } from '../../src/protocol/index.js';
+import type { SceneView } from '@onair/protocol';
 import type { LayerChange } from './effects.js';
 
 export type LayerAction =

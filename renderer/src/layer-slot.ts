@@ -2,7 +2,7 @@
  * One layer of the bus on the stage: a stage-sized element stacked by its layer number, holding the
  * scene drawn there and, during a transition, the scenes still playing their `out` beneath the new one.
  */
-import type { SceneDefinition } from '../../src/protocol/index.js';
+import type { SceneDefinition } from '@onair/protocol';
 import { setStyles } from './dom-writer.js';
 import { transitionMotion } from './motion.js';
 import type { SceneDom } from './scene-dom.js';

@@ -3,7 +3,7 @@
  * mode, from the snapshots its parent posts), and draws it on the stage on the display's frames. Composition
  * only; each part lives in its own module.
  */
-import type { FrameMessage, HeartbeatMessage, InputValue, SnapshotMessage } from '../../src/protocol/index.js';
+import type { FrameMessage, HeartbeatMessage, InputValue, SnapshotMessage } from '@onair/protocol';
 import { applyMessage, initialState, markDisconnected, type ChannelState } from './channel-state.js';
 import { createConnection, type Connection, type ConnectionStatus } from './connection.js';
 import { mergeEffects, noEffects, type Effects } from './effects.js';

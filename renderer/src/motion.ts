@@ -3,7 +3,7 @@
  * once), as Web Animations keyframes on transform, opacity, clip-path and filter only: nothing that lays
  * out. Pure; the stage hands the result to Element.animate.
  */
-import type { BuiltInAnimation, Easing, Keyframe, Transition } from '../../src/protocol/index.js';
+import type { BuiltInAnimation, Easing, Keyframe, Transition } from '@onair/protocol';
 import { num } from './element-style.js';
 
 /** One Web Animations keyframe, as Element.animate takes it. */

@@ -3,7 +3,7 @@
  * triggers, entrance units (its `in` plays here, see scene-units.ts) and the elements. Animations are
  * Web Animations on transform, opacity, clip-path and filter: none of them lays anything out.
  */
-import type { SceneView, TriggerDef } from '../../src/protocol/index.js';
+import type { SceneView, TriggerDef } from '@onair/protocol';
 import { setStyles } from './dom-writer.js';
 import { createElementView, type ElementView } from './element-view.js';
 import { DEFAULT_TRIGGER_MS, elapsedInto, resolveKeyframes, triggerFrames, type Frame, type Motion } from './motion.js';

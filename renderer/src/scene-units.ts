@@ -3,7 +3,7 @@
  * enter together (one wrapper, so a fade or wipe treats them as one picture), and each element with a
  * `delayMs` enters on its own, that much later. Document order, and so paint order, is kept. Pure.
  */
-import type { SceneElement } from '../../src/protocol/index.js';
+import type { SceneElement } from '@onair/protocol';
 
 export interface Unit {
   delayMs: number;

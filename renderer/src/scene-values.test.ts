@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SceneView } from '../../src/protocol/index.js';
+import type { SceneView } from '@onair/protocol';
 import { createSceneValues, type ValueSources } from './scene-values.js';
 import { sceneView } from './test-scenes.js';
 

@@ -5,15 +5,17 @@
  */
 import {
   clockTime,
+  HEX_COLOR,
   interpolate,
   settledClock,
+  WHOLE_PLACEHOLDER,
   type ClockFormat,
   type ClockState,
   type ColorRef,
   type InputDef,
   type InputValue,
   type SceneView,
-} from '../../src/protocol/index.js';
+} from '@onair/protocol';
 import { own } from './channel-state.js';
 import { formatClock, formatValue } from './format.js';
 
@@ -40,8 +42,6 @@ export interface SceneValues {
   moving(): boolean;
 }
 
-const HEX_COLOR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
-const REF = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 const defsCache = new WeakMap<SceneView, Readonly<Record<string, InputDef>>>();
 
 /** The scene's inputs by name, computed once per scene definition. */
@@ -87,7 +87,7 @@ export function createSceneValues(scene: SceneView, sources: ValueSources): Scen
     },
     color(ref) {
       if (ref === undefined) return 'transparent';
-      const input = REF.exec(ref)?.[1];
+      const input = WHOLE_PLACEHOLDER.exec(ref)?.[1];
       const resolved = input === undefined ? ref : value(input);
       return typeof resolved === 'string' && HEX_COLOR.test(resolved.trim()) ? resolved.trim() : 'transparent';
     },

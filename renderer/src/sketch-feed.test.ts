@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SnapshotMessage } from '../../src/protocol/index.js';
+import type { SnapshotMessage } from '@onair/protocol';
 import { applyMessage, initialState } from './channel-state.js';
 import { sketchSnapshot, type SketchEvent } from './sketch-feed.js';
 

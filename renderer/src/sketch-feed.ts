@@ -6,7 +6,7 @@
  *
  * Only the page's parent, from this page's own origin, is listened to; anything else is ignored.
  */
-import type { SnapshotMessage } from '../../src/protocol/index.js';
+import type { SnapshotMessage } from '@onair/protocol';
 import type { Connection, ConnectionStatus } from './connection.js';
 
 export const SKETCH_MESSAGE_TYPE = 'onair.sketch';

@@ -3,7 +3,7 @@
  * one element per layer stacked by layer number. It is created by the first drawing of a loaded state,
  * so nothing paints before the first snapshot; a snapshot is drawn settled, with no in-animation.
  */
-import type { FiredTrigger, InputValue, SceneView } from '../../src/protocol/index.js';
+import type { FiredTrigger, InputValue, SceneView } from '@onair/protocol';
 import { own, type ChannelState } from './channel-state.js';
 import { setStyles } from './dom-writer.js';
 import type { Effects, LayerChange } from './effects.js';

@@ -4,7 +4,7 @@
  * `<templateData><componentData id="name"><data id="text" value="..."/></componentData></templateData>`.
  * Written without DOMParser so the unit tests run in Node; the XML is flat and machine-made.
  */
-import type { InputValue } from '../../src/protocol/index.js';
+import type { InputValue } from '@onair/protocol';
 
 export function parseTemplateData(data: string): Record<string, InputValue> {
   const trimmed = data.trim();

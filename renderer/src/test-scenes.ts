@@ -1,5 +1,5 @@
 /** Scene fixtures for the unit tests (not bundled: only tests import this file). */
-import type { SceneDefinition, SceneElement, SceneView } from '../../src/protocol/index.js';
+import type { SceneDefinition, SceneElement, SceneView } from '@onair/protocol';
 
 export function definition(over: Partial<SceneDefinition> = {}): SceneDefinition {
   return {

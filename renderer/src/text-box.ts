@@ -4,7 +4,7 @@
  * nothing else lays out). Measuring is two-phase across the whole stage: every text is written first,
  * then all are measured (one layout), then all scales are written.
  */
-import type { TextStyle } from '../../src/protocol/index.js';
+import type { TextStyle } from '@onair/protocol';
 import { createDomWriter, setStyles, type DomWriter } from './dom-writer.js';
 import { fontFamilyCss, fontWeight, num } from './element-style.js';
 import { fitOrigin, fitScale, measureKey } from './fit-text.js';

@@ -3,7 +3,8 @@
  */
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { AppError, toProblem, type ErrorCode } from '../errors.js';
+import type { ErrorCode } from '@onair/protocol';
+import { AppError, toProblem } from '../errors.js';
 import type { ApiEnv } from './env.js';
 
 const HTTP_STATUS_CODES: Partial<Record<number, ErrorCode>> = {

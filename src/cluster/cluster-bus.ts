@@ -11,7 +11,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { AppError, type ErrorCode, type FieldError } from '../errors.js';
+import type { ErrorCode, FieldError } from '@onair/protocol';
+import { AppError } from '../errors.js';
 
 export interface ClusterBusOptions {
   url: string;

@@ -31,7 +31,7 @@ import {
 } from '../engine/index.js';
 import { MOVED_DETAIL } from '../engine/engine.js';
 import { AppError } from '../errors.js';
-import type { FrameMessage } from '../protocol/index.js';
+import type { FrameMessage } from '@onair/protocol';
 import { toAppError, toWire as errorToWire, type ClusterBus, type WireError } from './cluster-bus.js';
 import { applyFrame, reached } from './follower-frames.js';
 import { fromWire, toWire, type WireOp } from './wire-ops.js';

@@ -3,7 +3,7 @@
  * `scenes=all` ones, which carry every change, to the channel's runtime.
  */
 import type { ChannelRecord, ChannelRuntime } from '../engine/index.js';
-import type { FrameMessage } from '../protocol/index.js';
+import type { FrameMessage } from '@onair/protocol';
 
 /** A follower applies what its owner's frame says changed (the `scenes=all` frame: every change is in it). */
 export function applyFrame(rt: ChannelRuntime, frame: FrameMessage): void {

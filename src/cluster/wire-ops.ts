@@ -1,6 +1,6 @@
 /** Ops as they travel from a node to a channel's owner (cluster-engine.ts): JSON, so a patch's Map becomes an object. */
 import type { Op } from '../engine/index.js';
-import type { InputValue } from '../protocol/index.js';
+import type { InputValue } from '@onair/protocol';
 
 /** An op as it travels to the owner: a patch's values as an object (a Map does not survive JSON). */
 export type WireOp =

@@ -3,7 +3,7 @@
  * place, only replaced, so a live state can share them (and a store can share one empty bus among
  * thousands of idle channels).
  */
-import type { PreviewEntry, ProgramEntry } from '../protocol/index.js';
+import type { PreviewEntry, ProgramEntry } from '@onair/protocol';
 
 type Entry = ProgramEntry | PreviewEntry;
 

@@ -10,7 +10,7 @@ import type {
   PreviewEntry,
   ProgramEntry,
   SceneView,
-} from '../protocol/index.js';
+} from '@onair/protocol';
 import type { EngineEvent } from './events.js';
 import type { InputRegistry } from './input-registry.js';
 import type { LiveState } from './model.js';

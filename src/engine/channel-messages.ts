@@ -8,7 +8,7 @@
  * Layout: one kind byte ('F' or 'R'). A frame then has the byte length of the buses JSON (4 bytes, big-endian), that
  * JSON, and the `scenes=all` JSON or nothing when it is the same. A revoke then has its reason in UTF-8.
  */
-import type { FrameMessage } from '../protocol/index.js';
+import type { FrameMessage } from '@onair/protocol';
 
 export type RevokeReason = 'token_rotated' | 'channel_deleted';
 

@@ -4,7 +4,7 @@
  * after the tick's changes are written, so a failed write leaves the channel as it was.
  */
 import { AppError } from '../errors.js';
-import type { ClockState, InputValue, SceneView } from '../protocol/index.js';
+import type { ClockState, InputValue, SceneView } from '@onair/protocol';
 import { busesOf, type SceneOnBus } from './buses.js';
 import type { ChannelChange } from './channel-change.js';
 import { currentClock } from './clocks.js';

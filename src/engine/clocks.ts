@@ -5,15 +5,19 @@
  * countdown stops at zero without a message.
  */
 import { AppError } from '../errors.js';
-import { settledClock, clockTime, type ClockAction, type ClockState, type InputDef } from '../protocol/index.js';
+import {
+  CLOCK_ADJUST_RULE,
+  CLOCK_SET_RULE,
+  clockTime,
+  MAX_CLOCK_ADJUST_MS,
+  MAX_CLOCK_MS,
+  settledClock,
+  type ClockAction,
+  type ClockState,
+  type InputDef,
+} from '@onair/protocol';
 import { closestName } from './closest-name.js';
 import type { InputRegistry } from './input-registry.js';
-
-const HOUR = 3_600_000;
-/** `set` takes 0 to 100 hours. */
-export const MAX_CLOCK_MS = 100 * HOUR;
-/** `adjust` moves a clock by at most a day either way. */
-export const MAX_CLOCK_ADJUST_MS = 24 * HOUR;
 
 /** The time a clock starts from and returns to on `reset`. */
 export function clockDefault(def: InputDef): number {
@@ -73,7 +77,7 @@ export function applyClockAction(
     case 'stop':
       return before.running ? { running: false, ms: clockTime(before, def, now), at: now } : before;
     case 'set': {
-      const to = checkedMs(ms, 0, MAX_CLOCK_MS, 'between 0 and 360000000 (100 h)');
+      const to = checkedMs(ms, 0, MAX_CLOCK_MS, CLOCK_SET_RULE);
       if (!before.running && before.ms === to) return before;
       return settledClock({ running: before.running, ms: to, at: now }, def, now);
     }
@@ -82,7 +86,7 @@ export function applyClockAction(
       return !before.running && before.ms === to ? before : { running: false, ms: to, at: now };
     }
     case 'adjust': {
-      const by = checkedMs(ms, -MAX_CLOCK_ADJUST_MS, MAX_CLOCK_ADJUST_MS, 'between -86400000 and 86400000 (24 h)');
+      const by = checkedMs(ms, -MAX_CLOCK_ADJUST_MS, MAX_CLOCK_ADJUST_MS, CLOCK_ADJUST_RULE);
       if (by === 0) return before;
       const to = Math.max(0, clockTime(before, def, now) + by);
       return settledClock({ running: before.running, ms: to, at: now }, def, now);

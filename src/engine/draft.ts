@@ -4,14 +4,7 @@
  * the engine swaps the new live state in only once the change is written.
  */
 import { AppError } from '../errors.js';
-import type {
-  ClockAction,
-  ClockState,
-  InputValue,
-  PreviewEntry,
-  ProgramEntry,
-  SceneDefinition,
-} from '../protocol/index.js';
+import type { ClockAction, ClockState, InputValue, PreviewEntry, ProgramEntry, SceneDefinition } from '@onair/protocol';
 import { EMPTY_BUS, entryAt, scenesOnBuses, withEntry, without } from './buses.js';
 import type { ChannelChange } from './channel-change.js';
 import { applyClockAction, clockDef, currentClock } from './clocks.js';

@@ -1,6 +1,6 @@
 /** The engine's frame-rate groups and its cost model: one clock per rate, idle channels never visited. */
 import { describe, expect, it } from 'vitest';
-import type { FrameMessage } from '../protocol/index.js';
+import type { FrameMessage } from '@onair/protocol';
 import { Engine } from './engine.js';
 import {
   channelRecord,

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
-import type { FrameMessage } from '../protocol/index.js';
+import type { FrameMessage } from '@onair/protocol';
 import { channelRecord, emptyLive, engineHarness, sceneRecord } from './engine.fixtures.js';
 import { frameRate, frameStart } from './frame-rate.js';
 import type { EngineEvent } from './events.js';

@@ -2,7 +2,7 @@
  * Shared by the engine's unit tests: a TickCommitter that records ticks (and can fail or hold back
  * durability on demand), channel and scene records at a fixed time, and an engine on a manual clock.
  */
-import type { FrameMessage, InputDef, SceneDefinition } from '../protocol/index.js';
+import type { FrameMessage, InputDef, SceneDefinition } from '@onair/protocol';
 import { MemoryBroker } from './broker.js';
 import { parseFrame } from './channel-messages.js';
 import type { ChannelChange } from './channel-change.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
-import type { FrameMessage, InputValue } from '../protocol/index.js';
+import type { FrameMessage, InputValue } from '@onair/protocol';
 import { MemoryBroker } from './broker.js';
 import { Engine, type TickCommitter } from './engine.js';
 import {

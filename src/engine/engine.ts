@@ -6,7 +6,7 @@
  * queued work are visited, so idle channels cost nothing per tick. The tick never throws.
  */
 import { AppError } from '../errors.js';
-import type { SceneScope, SnapshotMessage } from '../protocol/index.js';
+import type { SceneScope, SnapshotMessage } from '@onair/protocol';
 import type { Broker } from './broker.js';
 import { busesOf, EMPTY_BUS, type SceneOnBus } from './buses.js';
 import { opResult, toFrameMessage, type ChannelChange } from './channel-change.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
-import type { InputDef, InputType } from '../protocol/index.js';
+import type { InputDef, InputType } from '@onair/protocol';
 import { closestName } from './closest-name.js';
 import { assertCompatible, buildRegistry, MAX_TEXT_BYTES, validatePatch } from './input-registry.js';
 import { ChannelRuntime } from './channel-runtime.js';

@@ -3,13 +3,12 @@
  * A name is declared once per channel with one type; the first scene to declare it gives the default.
  */
 import { AppError } from '../errors.js';
-import type { InputDef, InputType, InputValue, SceneDefinition } from '../protocol/index.js';
+import { HEX_COLOR, type InputDef, type InputType, type InputValue, type SceneDefinition } from '@onair/protocol';
 import type { SceneRecord } from './model.js';
 import { closestName } from './closest-name.js';
 
 export const MAX_TEXT_BYTES = 4096;
 export const MAX_ABS_NUMBER = 1e15;
-const COLOR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 
 export type InputRegistry = ReadonlyMap<string, InputDef>;
 
@@ -104,7 +103,7 @@ function typeProblem(type: InputType, value: unknown): string | null {
     case 'text':
       return textProblem(value);
     case 'color':
-      return typeof value === 'string' && COLOR.test(value) ? null : 'must be a colour like #ff8800 or #ff8800cc';
+      return typeof value === 'string' && HEX_COLOR.test(value) ? null : 'must be a colour like #ff8800 or #ff8800cc';
     case 'image':
       return imageProblem(value);
     case 'clock':

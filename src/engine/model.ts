@@ -2,7 +2,7 @@
  * The records the engine holds in memory and hands to persistence. Plain data, no behaviour.
  */
 import type { FrameRate } from './frame-rate.js';
-import type { ClockState, InputValue, PreviewEntry, ProgramEntry, SceneDefinition } from '../protocol/index.js';
+import type { ClockState, InputValue, PreviewEntry, ProgramEntry, SceneDefinition } from '@onair/protocol';
 
 export interface ChannelRecord {
   id: string;

@@ -2,7 +2,7 @@
  * Operations queued on a channel and applied, in arrival order, at the next tick.
  */
 import type { AppError } from '../errors.js';
-import type { ClockAction, ClockState, InputValue } from '../protocol/index.js';
+import type { ClockAction, ClockState, InputValue } from '@onair/protocol';
 import type { ChangeSource } from './model.js';
 
 export type Op =

@@ -3,7 +3,7 @@
  * buses lose scenes that are gone (or whose layer moved), and inputs and clocks no scene declares any more
  * are forgotten, in the store too, so a name declared again later starts from its default.
  */
-import type { ClockState, InputDef } from '../protocol/index.js';
+import type { ClockState, InputDef } from '@onair/protocol';
 import type { Draft } from './draft.js';
 import { checkValue, type InputRegistry } from './input-registry.js';
 

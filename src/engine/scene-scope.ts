@@ -4,7 +4,7 @@
  * view). A channel may hold a hundred scenes of 64 KiB; hundreds of renderers each getting all of them on every
  * connect is what this keeps from happening.
  */
-import type { FrameMessage, PreviewEntry, ProgramEntry, SceneScope, SceneView } from '../protocol/index.js';
+import type { FrameMessage, PreviewEntry, ProgramEntry, SceneScope, SceneView } from '@onair/protocol';
 import { scenesOnBuses } from './buses.js';
 
 interface Buses {

@@ -2,14 +2,7 @@
  * Whole-channel views: the WebSocket snapshot and the REST state (docs/api.md, "Channels" and "Real-time WebSocket").
  * Clocks are settled at the moment of the view: a countdown that reached zero reads stopped at zero.
  */
-import type {
-  ClockState,
-  InputValue,
-  PreviewEntry,
-  ProgramEntry,
-  SceneScope,
-  SnapshotMessage,
-} from '../protocol/index.js';
+import type { ClockState, InputValue, PreviewEntry, ProgramEntry, SceneScope, SnapshotMessage } from '@onair/protocol';
 import type { ChannelRuntime } from './channel-runtime.js';
 import { scopedScenes } from './scene-scope.js';
 

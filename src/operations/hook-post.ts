@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { validatePatch } from '../engine/index.js';
-import type { InputValue } from '../protocol/index.js';
+import type { InputValue } from '@onair/protocol';
 import type { ChannelOperation } from './operation.js';
 
 export type ClockChange = { name: string; action: 'start' | 'stop' } | { name: string; action: 'set'; ms: number };

@@ -1,7 +1,7 @@
 /** Setting input values (docs/api.md, "Inputs and state"). */
 import { z } from '@hono/zod-openapi';
 import { validatePatch } from '../engine/index.js';
-import type { InputValue } from '../protocol/index.js';
+import type { InputValue } from '@onair/protocol';
 import type { ChannelOperation } from './operation.js';
 
 export const MAX_INPUTS_PER_PATCH = 100;

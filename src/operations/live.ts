@@ -3,11 +3,19 @@
  * set, reset or adjust a clock input.
  */
 import { z } from '@hono/zod-openapi';
-import { CLOCK_ACTIONS, type ClockState } from '../protocol/index.js';
+import {
+  CLOCK_ACTIONS,
+  CLOCK_ADJUST_RULE,
+  CLOCK_SET_RULE,
+  MAX_CLOCK_ADJUST_MS,
+  MAX_CLOCK_MS,
+  NAME_PATTERN,
+  NAME_RULE,
+  type ClockState,
+} from '@onair/protocol';
 import type { ChannelOperation } from './operation.js';
 
-const Name = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be 1–64 letters, digits or _');
-const HOUR = 3_600_000;
+const Name = z.string().regex(NAME_PATTERN, NAME_RULE);
 
 export const TriggerIn = z.strictObject({ name: Name });
 
@@ -29,10 +37,10 @@ function checkMs(b: ClockBody, ctx: z.RefinementCtx): void {
   if (needed && b.ms === undefined) ctx.addIssue({ code: 'custom', path: ['ms'], message: `required for ${b.action}` });
   if (!needed && b.ms !== undefined)
     ctx.addIssue({ code: 'custom', path: ['ms'], message: 'only set and adjust take ms' });
-  if (b.action === 'set' && b.ms !== undefined && (b.ms < 0 || b.ms > 100 * HOUR))
-    ctx.addIssue({ code: 'custom', path: ['ms'], message: 'must be between 0 and 360000000 (100 h)' });
-  if (b.action === 'adjust' && b.ms !== undefined && Math.abs(b.ms) > 24 * HOUR)
-    ctx.addIssue({ code: 'custom', path: ['ms'], message: 'must be between -86400000 and 86400000 (24 h)' });
+  if (b.action === 'set' && b.ms !== undefined && (b.ms < 0 || b.ms > MAX_CLOCK_MS))
+    ctx.addIssue({ code: 'custom', path: ['ms'], message: `must be ${CLOCK_SET_RULE}` });
+  if (b.action === 'adjust' && b.ms !== undefined && Math.abs(b.ms) > MAX_CLOCK_ADJUST_MS)
+    ctx.addIssue({ code: 'custom', path: ['ms'], message: `must be ${CLOCK_ADJUST_RULE}` });
 }
 
 const clockFields = {

@@ -4,7 +4,7 @@
  * Postgres) and input values.
  */
 import { EMPTY_BUS, type ChannelRecord, type FrameRate, type SceneRecord } from '../engine/index.js';
-import type { SceneDefinition } from '../protocol/index.js';
+import type { SceneDefinition } from '@onair/protocol';
 import type { ApiKeyRecord } from './store.js';
 
 export interface ChannelRow {

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelChange, ChannelRecord, EngineEvent } from '../engine/index.js';
-import type { InputValue } from '../protocol/index.js';
+import type { InputValue } from '@onair/protocol';
 import type { Store } from './store.js';
 import { change, channelRecord, event, ISO, keyRecord, LATER, sceneRecord } from './store.fixtures.js';
 

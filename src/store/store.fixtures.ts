@@ -4,7 +4,7 @@
  */
 import type { ChannelChange, ChannelRecord, EngineEvent, FrameRate, SceneRecord } from '../engine/index.js';
 import { newId } from '../ids.js';
-import type { ClockState, InputValue, PreviewEntry, ProgramEntry, SceneDefinition } from '../protocol/index.js';
+import type { ClockState, InputValue, PreviewEntry, ProgramEntry, SceneDefinition } from '@onair/protocol';
 import type { ApiKeyRecord } from './store.js';
 
 export const ISO = '2024-03-01T12:00:00.000Z';

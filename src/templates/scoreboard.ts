@@ -1,4 +1,4 @@
-import type { GroupElement } from '../protocol/index.js';
+import type { GroupElement } from '@onair/protocol';
 import type { Template } from './template.js';
 
 const name = {

@@ -1,4 +1,4 @@
-import type { SceneDefinition } from '../protocol/index.js';
+import type { SceneDefinition } from '@onair/protocol';
 
 /**
  * A built-in scene a channel can be given in one call (`POST …/scenes { name, template }`). Its definition is

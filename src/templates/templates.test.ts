@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { templateView } from '../api/templates/routes.js';
 import { normaliseDefinition, SceneDefinitionIn } from '../api/scenes/schemas.js';
-import { forEachElement, type InputDef, type SceneElement } from '../protocol/index.js';
+import { forEachElement, type InputDef, type SceneElement } from '@onair/protocol';
 import { findTemplate, TEMPLATES } from './index.js';
 
 /** The weights the output page bundles for each face (docs/scenes.md, "Typefaces"). */

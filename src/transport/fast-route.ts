@@ -4,6 +4,7 @@
  * `PATCH /v1/channels/:id/inputs`, the hottest route; every other request goes through the bridge.
  */
 import { STATUS_CODES } from 'node:http';
+import { BODY_LIMIT_RULE } from '@onair/protocol';
 import { AppError } from '../errors.js';
 import { framingProblem } from '../http/framing.js';
 import { requestIdFrom } from '../http/request-id.js';
@@ -180,5 +181,5 @@ function statusLine(status: number): string {
 }
 
 function tooLarge(): AppError {
-  return new AppError('payload_too_large', 'Request bodies are limited to 64 KiB.');
+  return new AppError('payload_too_large', BODY_LIMIT_RULE);
 }

@@ -5,6 +5,7 @@
  * (http/framing.ts). Every refusal closes the connection.
  */
 import { STATUS_CODES } from 'node:http';
+import { BODY_LIMIT_RULE } from '@onair/protocol';
 import { AppError } from '../errors.js';
 import { keepResponseText, lightRequest, responseText } from '../http/buffered-body.js';
 import { framingProblem } from '../http/framing.js';
@@ -162,5 +163,5 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array<ArrayBuffer> {
 }
 
 function tooLarge(): AppError {
-  return new AppError('payload_too_large', 'Request bodies are limited to 64 KiB.');
+  return new AppError('payload_too_large', BODY_LIMIT_RULE);
 }

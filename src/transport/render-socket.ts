@@ -14,7 +14,7 @@ import type { Broker, Engine } from '../engine/index.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import { AppError, toProblem } from '../errors.js';
 import { decodeChannelMessage } from '../engine/index.js';
-import { CloseCode, HEARTBEAT_INTERVAL_MS, type ErrorMessage, type SceneScope } from '../protocol/index.js';
+import { CloseCode, HEARTBEAT_INTERVAL_MS, MAX_BODY_BYTES, type ErrorMessage, type SceneScope } from '@onair/protocol';
 import { admitCustom } from '../limits/enforce.js';
 import { ErrorBudget } from './error-budget.js';
 import { admitsMore } from './slow-consumer.js';
@@ -138,7 +138,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
 
   app.ws<SocketData>('/v1/ws', {
     compression: uWS.DISABLED,
-    maxPayloadLength: 64 * 1024,
+    maxPayloadLength: MAX_BODY_BYTES,
     // Off: uWS would drop messages, close frame included; slow-consumer.ts closes with 4100 instead.
     maxBackpressure: 0,
     closeOnBackpressureLimit: 0,

@@ -12,7 +12,7 @@
  * the cap by itself, and a renderer on a slow link must not be closed while it reads the snapshot it just asked for.
  * So a connection holds at most the cap, plus its last snapshot, plus the one message that crossed the line.
  */
-import { CloseCode } from '../protocol/index.js';
+import { CloseCode } from '@onair/protocol';
 import type { SocketData } from './socket-data.js';
 import type { WebSocket } from './uws.js';
 

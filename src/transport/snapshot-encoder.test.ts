@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SceneView, SnapshotMessage } from '../protocol/index.js';
+import type { SceneView, SnapshotMessage } from '@onair/protocol';
 import { SnapshotEncoder } from './snapshot-encoder.js';
 
 const scene = (id: string, layer: number): SceneView => ({

@@ -8,7 +8,7 @@
  * A cached entry is reused only while the channel's scenes are the very same objects in the same order: the engine
  * replaces a scene's record when the scene changes (engine/channel-runtime.ts, upsertScene) and never edits one.
  */
-import type { SceneScope, SceneView, SnapshotMessage } from '../protocol/index.js';
+import type { SceneScope, SceneView, SnapshotMessage } from '@onair/protocol';
 
 interface EncodedScenes {
   scenes: readonly SceneView[];

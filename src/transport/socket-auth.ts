@@ -11,7 +11,7 @@ import { authorize, type Principal } from '../auth/permissions.js';
 import type { Engine } from '../engine/index.js';
 import { AppError } from '../errors.js';
 import { assertSameOrigin } from '../http/same-origin.js';
-import { SCENE_SCOPES, type SceneScope } from '../protocol/index.js';
+import { SCENE_SCOPES, SUBPROTOCOL, type SceneScope } from '@onair/protocol';
 
 export interface UpgradeRequest {
   channelId: string | null;
@@ -32,8 +32,6 @@ export interface SocketGrant {
   /** The subprotocol to answer with ('' for none). */
   protocol: string;
 }
-
-export const SUBPROTOCOL = 'onair.v1';
 
 export async function authorizeUpgrade(req: UpgradeRequest, engine: Engine, auth: Authenticator): Promise<SocketGrant> {
   const channelId = req.channelId;

@@ -1,6 +1,6 @@
 /** What the render socket keeps per connection (uWS user data): copied at the upgrade, never a uWS object. */
 import type { Principal } from '../auth/permissions.js';
-import type { SceneScope } from '../protocol/index.js';
+import type { SceneScope } from '@onair/protocol';
 import type { ErrorBudget } from './error-budget.js';
 
 export interface SocketData {

@@ -19,7 +19,7 @@ import {
   type ChannelOperation,
   type OperationDeps,
 } from '../operations/index.js';
-import type { AckMessage, ClockState } from '../protocol/index.js';
+import type { AckMessage, ClockState } from '@onair/protocol';
 import { validationError } from '../validation.js';
 
 const OPERATIONS = {

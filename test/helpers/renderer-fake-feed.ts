@@ -2,7 +2,7 @@
  * A stand-in for onair's render path, to drive the output page in Chromium with hand-made messages: the
  * real render routes (the shell with its Content-Security-Policy, the bundle, the fonts) served from
  * renderer/dist, and a WebSocket at /v1/ws that sends each page a snapshot of a scripted channel, then
- * whatever frames the test sends. It checks the renderer against the wire contract (src/protocol/), not
+ * whatever frames the test sends. It checks the renderer against the wire contract (@onair/protocol, protocol/src), not
  * against the engine. Build the renderer first (`npm run build:renderer`; `npm test` does).
  */
 import http from 'node:http';
@@ -25,7 +25,7 @@ import type {
   SceneView,
   ServerMessage,
   SnapshotMessage,
-} from '../../src/protocol/index.js';
+} from '@onair/protocol';
 
 export const RENDERER_DIST = path.join(import.meta.dirname, '..', '..', 'renderer', 'dist');
 

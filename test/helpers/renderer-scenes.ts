@@ -1,8 +1,8 @@
 /**
- * Scene format v1 definitions (src/protocol/scene.ts) for the renderer's browser tests and bench: a
+ * Scene format v1 definitions (protocol/src/scene.ts) for the renderer's browser tests and bench: a
  * scoreboard with a running clock, and a lower third that fades in.
  */
-import type { SceneDefinition, SceneView, Transition } from '../../src/protocol/index.js';
+import type { SceneDefinition, SceneView, Transition } from '@onair/protocol';
 
 export function scoreboard(over: Partial<SceneDefinition> = {}): SceneDefinition {
   return {

@@ -1,34 +1,26 @@
 /**
  * A render WebSocket client for tests: it records every message, lets a test wait for one, and keeps a mirror of the
- * channel the way a renderer does (docs/api.md, "Real-time WebSocket"; src/protocol/messages.ts): a snapshot replaces
- * everything; a frame applies only when its `prev` is the last frame applied, otherwise the client has missed
- * something, asks for a resync and ignores frames until the next snapshot.
+ * channel with the reducer every client uses (docs/api.md, "Real-time WebSocket"; @onair/protocol, frame-reducer):
+ * a snapshot replaces everything; a frame applies only when its `prev` is the last frame applied, otherwise the
+ * client has missed something, asks for a resync and ignores frames until the next snapshot.
  */
 import WebSocket from 'ws';
-import type {
-  AckMessage,
-  ClockState,
-  ErrorMessage,
-  FiredTrigger,
-  FrameMessage,
-  InputValue,
-  PreviewEntry,
-  ProgramEntry,
-  SceneView,
-  ServerMessage,
-  SnapshotMessage,
-} from '../../src/protocol/index.js';
+import {
+  applyFrame,
+  stateFromSnapshot,
+  type AckMessage,
+  type ErrorMessage,
+  type FiredTrigger,
+  type FrameMessage,
+  type LiveState,
+  type ServerMessage,
+  type SnapshotMessage,
+} from '@onair/protocol';
 
 export type { AckMessage, ErrorMessage, FrameMessage, ServerMessage, SnapshotMessage };
 
-export interface Mirror {
-  frame: number;
-  program: ProgramEntry[];
-  preview: PreviewEntry[];
-  inputs: Record<string, InputValue>;
-  clocks: Record<string, ClockState>;
-  scenes: Record<string, SceneView>;
-}
+/** The channel as the client has it: the protocol's state, but for the time of its last message (each connection's own). */
+export type Mirror = Omit<LiveState, 'serverTime'>;
 
 export interface WsAuth {
   /** Output token (read-only renderer). */
@@ -62,7 +54,7 @@ export function wsUrl(baseUrl: string, channelId: string, token?: string, scenes
 
 export class RenderClient {
   readonly messages: ServerMessage[] = [];
-  mirror: Mirror | null = null;
+  private live: LiveState | null = null;
   synced = false;
   /** Frames whose `prev` did not match: each one made the client ask for a resync. */
   gaps = 0;
@@ -73,6 +65,13 @@ export class RenderClient {
   readonly fired: FiredTrigger[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
   private waiters = new Set<() => void>();
+
+  get mirror(): Mirror | null {
+    if (!this.live) return null;
+    const mirror: Mirror & { serverTime?: number } = { ...this.live };
+    delete mirror.serverTime;
+    return mirror;
+  }
 
   private constructor(private readonly ws: WebSocket) {
     // A socket error also closes it; tests look at the close code, so the error itself needs no handler.
@@ -204,35 +203,19 @@ export class RenderClient {
   private applySnapshot(msg: SnapshotMessage): void {
     this.snapshots++;
     this.synced = true;
-    const scenes = Object.fromEntries(msg.scenes.map((s) => [s.id, s]));
-    this.mirror = {
-      frame: msg.frame,
-      program: msg.program,
-      preview: msg.preview,
-      inputs: { ...msg.inputs },
-      clocks: { ...msg.clocks },
-      scenes,
-    };
+    this.live = stateFromSnapshot(msg);
   }
 
   private applyFrame(msg: FrameMessage): void {
-    const m = this.mirror;
-    if (!m || !this.synced) return;
-    if (msg.prev !== m.frame) {
+    if (!this.live || !this.synced) return;
+    const next = applyFrame(this.live, msg);
+    if (next === 'gap') {
       this.gaps++;
       this.synced = false;
       this.send({ op: 'resync' });
       return;
     }
-    m.frame = msg.frame;
-    Object.assign(m.inputs, msg.inputs);
-    for (const name of msg.removedInputs ?? []) delete m.inputs[name];
-    Object.assign(m.clocks, msg.clocks);
-    for (const name of msg.removedClocks ?? []) delete m.clocks[name];
-    if (msg.program !== undefined) m.program = msg.program;
-    if (msg.preview !== undefined) m.preview = msg.preview;
-    for (const s of msg.scenes ?? []) m.scenes[s.id] = s;
-    for (const id of msg.removedScenes ?? []) delete m.scenes[id];
+    this.live = next;
     this.fired.push(...(msg.triggers ?? []));
   }
 

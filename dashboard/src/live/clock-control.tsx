@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { formatClock } from '../../../renderer/src/format.js';
-import { clockTime, type ClockState, type InputDef } from '../../../src/protocol/index.js';
+import { clockTime, type ClockState, type InputDef } from '@onair/protocol';
 import type { LiveChannel } from './live-socket.js';
 
 /**

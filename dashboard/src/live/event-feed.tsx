@@ -1,12 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type Page } from '../api.js';
+import type { ApiSchemas } from '../api-types.js';
 
-interface EventRecord {
-  id: string;
-  type: string;
-  createdAt: string;
-  data: Record<string, unknown>;
-}
+type EventRecord = ApiSchemas['Event'];
 
 const KEEP = 40;
 const POLL_MS = 2000;

@@ -1,5 +1,5 @@
 import type { ChannelState } from '../../../renderer/src/channel-state.js';
-import type { InputDef } from '../../../src/protocol/index.js';
+import type { InputDef } from '@onair/protocol';
 import { ClockControl } from './clock-control.js';
 import type { LiveChannel } from './live-socket.js';
 import { NumberStepper } from './number-stepper.js';

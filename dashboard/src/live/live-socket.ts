@@ -1,25 +1,28 @@
 /**
  * The live view's WebSocket (/v1/ws with the session cookie): keeps the channel's state from snapshots and
- * frames (the output page's own reducer, so both read the wire the same way), sends operations and tracks
- * each one until the server answers. Nothing is sent while the line is down: an action then fails at once
+ * frames (the output page's state: the protocol's reducer with the page's clock estimate), sends operations and
+ * tracks each one until the server answers. Nothing is sent while the line is down: an action then fails at once
  * and says so, and an action in flight when the line drops is reported as unconfirmed, never as done.
  * Reconnects by itself with jittered backoff and resyncs from a fresh snapshot.
  */
 import { signal, type Signal } from '@preact/signals';
-import { reconnectDelay } from '../../../renderer/src/backoff.js';
+import {
+  CloseCode,
+  HEARTBEAT_DEAD_AFTER_MS,
+  HEARTBEAT_INTERVAL_MS,
+  parseServerMessage,
+  reconnectDelay,
+  type AckMessage,
+  type ClientOp,
+} from '@onair/protocol';
 import {
   applyMessage,
   initialState,
   markDisconnected,
   type ChannelState,
 } from '../../../renderer/src/channel-state.js';
-import { HEARTBEAT_DEAD_AFTER_MS, HEARTBEAT_INTERVAL_MS, CloseCode } from '../../../src/protocol/index.js';
-import type { AckMessage, ClientMessage, ServerMessage } from '../../../src/protocol/index.js';
 
 export type LineStatus = 'connecting' | 'open' | 'down' | 'ended';
-
-/** An operation as sent, without its id. */
-export type Op = ClientMessage extends infer M ? (M extends { id: string } ? Omit<M, 'id'> : never) : never;
 
 export interface Action {
   id: string;
@@ -48,7 +51,7 @@ export interface LiveChannel {
   endedBecause: Signal<string | null>;
   /** The latest actions, newest first, with their outcome. */
   actions: Signal<Action[]>;
-  send(label: string, op: Op): Promise<AckMessage>;
+  send(label: string, op: ClientOp): Promise<AckMessage>;
   close(): void;
 }
 
@@ -86,7 +89,7 @@ export function openLiveChannel(channelId: string): LiveChannel {
       lastHeard = Date.now();
     };
     ws.onmessage = (event: MessageEvent) => {
-      if (socket === ws && typeof event.data === 'string') receive(ws, event.data);
+      if (socket === ws) receive(ws, event.data);
     };
     ws.onclose = (event: CloseEvent) => {
       clearTimeout(timeout);
@@ -96,15 +99,11 @@ export function openLiveChannel(channelId: string): LiveChannel {
     };
   }
 
-  function receive(ws: WebSocket, text: string): void {
+  function receive(ws: WebSocket, data: unknown): void {
     const receivedAt = Date.now();
     lastHeard = receivedAt;
-    let msg: ServerMessage;
-    try {
-      msg = JSON.parse(text) as ServerMessage;
-    } catch {
-      return;
-    }
+    const msg = parseServerMessage(data);
+    if (!msg) return;
     if (msg.type === 'ack') return settle(msg.id, (w) => w.resolve(msg));
     if (msg.type === 'error') {
       if (msg.id) settle(msg.id, (w) => w.reject(new OpError(msg.code, msg.detail)));
@@ -154,7 +153,7 @@ export function openLiveChannel(channelId: string): LiveChannel {
     actions.value = [action, ...actions.value.filter((a) => a.id !== action.id)].slice(0, KEPT_ACTIONS);
   }
 
-  function send(label: string, op: Op): Promise<AckMessage> {
+  function send(label: string, op: ClientOp): Promise<AckMessage> {
     const id = `a${++counter}`;
     const action: Action = { id, label, state: 'pending', detail: '', at: Date.now() };
     record(action);

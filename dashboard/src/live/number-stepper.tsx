@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
-import type { InputDef } from '../../../src/protocol/index.js';
+import type { InputDef } from '@onair/protocol';
 import type { LiveChannel } from './live-socket.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ChannelState } from '../../../renderer/src/channel-state.js';
-import type { SceneView } from '../../../src/protocol/index.js';
+import type { SceneView } from '@onair/protocol';
 import { href } from '../router.js';
 import type { LiveChannel } from './live-socket.js';
 

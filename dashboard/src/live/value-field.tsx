@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { InputDef, InputValue } from '../../../src/protocol/index.js';
+import type { InputDef, InputValue } from '@onair/protocol';
 import type { LiveChannel } from './live-socket.js';
 
 /**

@@ -3,7 +3,7 @@
  * run and Save send (docs/scenes.md). The form edits it through these pure helpers, each returning a new object
  * and keeping every field it does not know, so nothing typed in the JSON view is lost by using the form.
  */
-import { type ElementType } from '../../../src/protocol/index.js';
+import { type ElementType } from '@onair/protocol';
 
 export type Obj = Record<string, unknown>;
 

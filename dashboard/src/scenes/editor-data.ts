@@ -1,6 +1,7 @@
 /** What the scene editor loads: the channel, its current values (for the preview), the scene, the templates. */
-import type { ClockState, InputValue, SceneDefinition } from '../../../src/protocol/index.js';
+import type { SceneDefinition } from '@onair/protocol';
 import { api } from '../api.js';
+import type { ApiSchemas } from '../api-types.js';
 import { getChannel, type Channel, type SceneRecord } from '../channels-api.js';
 import type { LiveValues } from './sketch-snapshot.js';
 
@@ -9,24 +10,13 @@ export interface EditorData {
   /** null when the state could not be read: the preview then shows the scene's defaults. */
   live: LiveValues | null;
   /** null for a new scene. */
-  scene: (SceneRecord & { definition: SceneDefinition }) | null;
+  scene: (Omit<SceneRecord, 'definition'> & { definition: SceneDefinition }) | null;
 }
 
-/** GET /v1/templates, as the chooser needs it. */
-export interface TemplateInfo {
-  id: string;
-  name: string;
-  layer: number;
-  inputs: { name: string }[];
-  triggers: string[];
-  definition: SceneDefinition;
-}
+/** `GET /v1/templates`: the definition as the protocol types it, which the preview draws. */
+export type TemplateInfo = Omit<ApiSchemas['Template'], 'definition'> & { definition: SceneDefinition };
 
-interface StateValues {
-  serverTime: string;
-  inputs: Record<string, InputValue>;
-  clocks: Record<string, ClockState>;
-}
+type StateValues = Pick<ApiSchemas['State'], 'serverTime' | 'inputs' | 'clocks'>;
 
 const channelPath = (channelId: string) => `/v1/channels/${encodeURIComponent(channelId)}`;
 

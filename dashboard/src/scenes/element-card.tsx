@@ -3,7 +3,7 @@
  * common fields of its type. Everything else (opacity, shadows, gradients, a group's children…) is kept as it is
  * and edited in the JSON view; errors there are listed in the card with their paths.
  */
-import { CLOCK_FORMATS, FONT_FAMILIES, type ElementType } from '../../../src/protocol/index.js';
+import { CLOCK_FORMATS, FONT_FAMILIES, type ElementType } from '@onair/protocol';
 import type { FieldError } from '../api.js';
 import { ELEMENT_TYPES, convertElement, isObj, withKey, type Obj } from './draft.js';
 import { ColorField, NumberField, OtherErrors, SelectField, TextField } from './fields.js';

@@ -1,6 +1,6 @@
 /** The scene's elements in drawing order (later ones cover earlier ones): add, edit, reorder, remove. */
 import { useState } from 'preact/hooks';
-import type { ElementType } from '../../../src/protocol/index.js';
+import type { ElementType } from '@onair/protocol';
 import type { FieldError } from '../api.js';
 import { ELEMENT_TYPES, listOf, moved, newElement, removed, replaced, withKey, type Obj } from './draft.js';
 import { ElementCard } from './element-card.js';

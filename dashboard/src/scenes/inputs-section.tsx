@@ -1,5 +1,5 @@
 /** The scene's inputs (docs/scenes.md, "Inputs"): name, type, label, default; a clock's direction too. */
-import { CLOCK_DIRECTIONS, INPUT_TYPES } from '../../../src/protocol/index.js';
+import { CLOCK_DIRECTIONS, INPUT_TYPES } from '@onair/protocol';
 import type { FieldError } from '../api.js';
 import { convertInput, freeName, isObj, listOf, removed, replaced, withKey, type Obj } from './draft.js';
 import { NumberField, OtherErrors, SelectField, TextField } from './fields.js';

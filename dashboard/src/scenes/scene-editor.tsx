@@ -4,7 +4,7 @@
  * the air, until Save.
  */
 import { useState } from 'preact/hooks';
-import type { SceneView } from '../../../src/protocol/index.js';
+import type { SceneView } from '@onair/protocol';
 import { api, type FieldError } from '../api.js';
 import type { Channel } from '../channels-api.js';
 import { ConfirmButton } from '../components/confirm-button.js';

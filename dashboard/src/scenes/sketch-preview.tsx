@@ -4,7 +4,7 @@
  * it draws is on air; the page scales its stage to the frame.
  */
 import { useEffect, useRef } from 'preact/hooks';
-import type { SceneView } from '../../../src/protocol/index.js';
+import type { SceneView } from '@onair/protocol';
 import { SKETCH_MESSAGE_TYPE, SKETCH_READY_TYPE } from '../../../renderer/src/sketch-feed.js';
 import { buildSketchSnapshot, type LiveValues, type SketchChannel } from './sketch-snapshot.js';
 

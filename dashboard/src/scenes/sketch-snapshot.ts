@@ -3,7 +3,7 @@
  * on program on its layer, with the channel's current input values where they fit the scene's inputs, and its
  * defaults otherwise; clocks as the channel has them, or stopped at their default. Nothing of it is on air.
  */
-import type { ClockState, InputDef, InputValue, SceneView, SnapshotMessage } from '../../../src/protocol/index.js';
+import type { ClockState, InputDef, InputValue, SceneView, SnapshotMessage } from '@onair/protocol';
 
 export interface SketchChannel {
   id: string;

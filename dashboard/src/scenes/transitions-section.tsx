@@ -1,5 +1,5 @@
 /** How the scene enters and leaves the air (docs/scenes.md, "Transitions"): type, duration, easing, edge. */
-import { EASINGS, EDGES } from '../../../src/protocol/index.js';
+import { EASINGS, EDGES } from '@onair/protocol';
 import type { FieldError } from '../api.js';
 import { convertTransition, isObj, withKey, type Obj } from './draft.js';
 import { NumberField, OtherErrors, SelectField } from './fields.js';

@@ -5,7 +5,7 @@
  * passed is what the preview draws. An answer that arrives after a newer edit is dropped.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { SceneView } from '../../../src/protocol/index.js';
+import type { SceneView } from '@onair/protocol';
 import { api, ApiError, type FieldError } from '../api.js';
 import { scenePath } from './editor-data.js';
 

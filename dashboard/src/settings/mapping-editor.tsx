@@ -3,6 +3,7 @@
  * (`game.home.score`, up to 8 names); the input is one the channel's scenes declare. No rows: each top-level
  * field sets the input of the same name.
  */
+import { FIELD_PATH_SOURCE } from '@onair/protocol';
 import { ApiError } from '../api.js';
 import { FieldErrors, invalid } from './field-errors.js';
 
@@ -17,9 +18,6 @@ export interface MappingRow {
   field: string;
   input: string;
 }
-
-/** The API's rule for a field path (src/api/incoming-hooks/routes.ts), checked by the browser before sending. */
-const FIELD_PATTERN = '[A-Za-z0-9_\\-]{1,64}(\\.[A-Za-z0-9_\\-]{1,64}){0,7}';
 
 let nextKey = 1;
 
@@ -75,7 +73,7 @@ export function MappingEditor({
               <input
                 value={row.field}
                 required
-                pattern={FIELD_PATTERN}
+                pattern={FIELD_PATH_SOURCE}
                 title="A field name, or a dotted path of up to 8 names (letters, digits, _ and -)"
                 placeholder="game.home.score"
                 onInput={(e) => set(row.key, { field: e.currentTarget.value })}

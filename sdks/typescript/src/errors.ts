@@ -7,12 +7,9 @@
  *   dropped before an op's ack).
  * - WebhookVerificationError: a webhook delivery failed verification. Match on `code`.
  */
+import { errorEntry, type FieldError } from './generated/protocol.js';
 
-/** One field at fault in a request, as the server's `errors` array lists them. */
-export interface FieldError {
-  path: string;
-  message: string;
-}
+export type { FieldError };
 
 /** The RFC 9457 problem document the API answers errors with (extra members such as `closest` included). */
 export interface ProblemDocument {
@@ -24,26 +21,6 @@ export interface ProblemDocument {
   errors?: FieldError[];
   [member: string]: unknown;
 }
-
-/** Status and title of each code the server documents (docs/api.md, "Errors"): WebSocket errors carry only the code. */
-const CATALOGUE: Record<string, { status: number; title: string }> = {
-  invalid_request: { status: 400, title: 'Invalid request' },
-  unknown_input: { status: 400, title: 'Unknown input' },
-  unauthorized: { status: 401, title: 'Unauthorized' },
-  bad_signature: { status: 401, title: 'Bad signature' },
-  forbidden: { status: 403, title: 'Forbidden' },
-  not_found: { status: 404, title: 'Not found' },
-  unknown_trigger: { status: 404, title: 'Unknown trigger' },
-  conflict: { status: 409, title: 'Conflict' },
-  preview_empty: { status: 409, title: 'Preview is empty' },
-  payload_too_large: { status: 413, title: 'Payload too large' },
-  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
-  endpoint_refused: { status: 422, title: 'Endpoint refused' },
-  limit_reached: { status: 422, title: 'Limit reached' },
-  rate_limited: { status: 429, title: 'Rate limited' },
-  internal: { status: 500, title: 'Internal error' },
-  unavailable: { status: 503, title: 'Service unavailable' },
-};
 
 export interface OnairApiErrorInit {
   status: number;
@@ -86,9 +63,12 @@ export class OnairApiError extends Error {
     this.problem = init.problem ?? {};
   }
 
-  /** An error from an `error` message on the WebSocket (`code` and `detail` only). */
+  /**
+   * An error from an `error` message on the WebSocket (`code` and `detail` only): status and title come from the
+   * catalogue of codes the server documents (docs/api.md, "Errors").
+   */
   static fromSocket(code: string, detail: string): OnairApiError {
-    const known = CATALOGUE[code];
+    const known = errorEntry(code);
     return new OnairApiError({
       status: known?.status ?? 0,
       code,

@@ -31,8 +31,7 @@ export {
   type LiveOpOptions,
   type LiveStatus,
 } from './live/channel.js';
-export type { LiveState } from './live/state.js';
-export type { ReconnectOptions } from './live/backoff.js';
+export type { ReconnectOptions } from './live/reconnect.js';
 export type { WebSocketConstructor, WebSocketLike } from './live/socket.js';
 export type {
   AckMessage,
@@ -42,10 +41,11 @@ export type {
   HeartbeatMessage,
   PreviewEntry,
   ProgramEntry,
+  LiveState,
   SceneView,
   ServerMessage,
   SnapshotMessage,
-} from './live/protocol.js';
+} from './generated/protocol.js';
 export type { SceneWriteOptions } from './resources/scenes.js';
 export type { HookPostOptions } from './resources/hooks.js';
 export { Channels } from './resources/channels.js';

@@ -4,8 +4,8 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LiveChannel, type LiveCloseInfo, type SnapshotMessage, type WebSocketConstructor } from '../src/index.js';
-import { reconnectDelay, DEFAULT_RECONNECT } from '../src/live/backoff.js';
-import { applyFrame, stateFromSnapshot } from '../src/live/state.js';
+import { applyFrame, reconnectDelay, stateFromSnapshot } from '../src/generated/protocol.js';
+import { DEFAULT_RECONNECT } from '../src/live/reconnect.js';
 
 type Listener = (event: never) => void;
 

@@ -1,10 +1,10 @@
 /** The request and answer shapes of the incoming-hook routes (docs/incoming-hooks.md); OpenAPI is made from them. */
 import { z } from '@hono/zod-openapi';
-import { FIELD_PATH_RULE, isFieldPath } from '../../webhooks/incoming/hook-mapping.js';
+import { FIELD_PATH_RULE, isFieldPath, NAME_PATTERN, NAME_RULE } from '@onair/protocol';
 import { ChannelIdParam } from '../schemas/common.js';
 
 const FieldPath = z.string().refine(isFieldPath, FIELD_PATH_RULE);
-const InputName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'an input name');
+const InputName = z.string().regex(NAME_PATTERN, NAME_RULE);
 const Mapping = z
   .preprocess(
     refuseProtoKey,

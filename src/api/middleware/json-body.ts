@@ -2,12 +2,12 @@
  * Reads and parses a JSON request body once, with clear errors: 415 for a body that is not JSON,
  * 400 for malformed JSON, 413 past the size limit (the transport also stops reading there).
  */
+import { BODY_LIMIT_RULE, MAX_BODY_BYTES } from '@onair/protocol';
 import type { MiddlewareHandler } from 'hono';
 import { bufferedBody } from '../../http/buffered-body.js';
 import { AppError } from '../../errors.js';
 import type { ApiEnv } from '../env.js';
 
-export const MAX_BODY_BYTES = 64 * 1024;
 /** Routes that read their body themselves, as bytes. */
 export const RAW_BODY_PREFIX = '/v1/hooks/';
 const decoder = new TextDecoder();
@@ -20,15 +20,12 @@ export function jsonBody(): MiddlewareHandler<ApiEnv> {
     if (c.req.path.startsWith(RAW_BODY_PREFIX)) {
       // Incoming webhooks verify signatures over the exact bytes and log what was wrong with a body.
       const raw = buffered ?? new Uint8Array(await c.req.arrayBuffer());
-      if (raw.byteLength > MAX_BODY_BYTES)
-        throw new AppError('payload_too_large', 'Request bodies are limited to 64 KiB.');
+      if (raw.byteLength > MAX_BODY_BYTES) throw new AppError('payload_too_large', BODY_LIMIT_RULE);
       c.set('rawBody', raw);
       return next();
     }
     const text = buffered ? decoder.decode(buffered) : await c.req.text();
-    if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
-      throw new AppError('payload_too_large', 'Request bodies are limited to 64 KiB.');
-    }
+    if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw new AppError('payload_too_large', BODY_LIMIT_RULE);
     if (text.length === 0) {
       // No body at all: validators of an optional body see `{}` rather than failing to parse nothing, so
       // `POST …/take` with or without `Content-Type: application/json` means the same.

@@ -8,15 +8,18 @@ import { checkValue } from '../../engine/index.js';
 import { closestName } from '../../engine/closest-name.js';
 import { AppError } from '../../errors.js';
 import {
+  CLOCK_SET_RULE,
+  MAX_CLOCK_MS,
   placeholders,
+  WHOLE_PLACEHOLDER,
   type ColorRef,
   type Fill,
   type InputDef,
   type InputType,
   type SceneElement,
   type TriggerDef,
-} from '../../protocol/index.js';
-import { SCENE_LIMITS, WHOLE_PLACEHOLDER } from './element-schemas.js';
+} from '@onair/protocol';
+import { SCENE_LIMITS } from './element-schemas.js';
 
 export type Path = (string | number)[];
 type Report = (path: Path, message: string) => void;
@@ -36,9 +39,6 @@ export interface DefinitionLike {
   elements: SceneElement[];
   triggers: TriggerDef[];
 }
-
-/** The longest a clock may start from or stop at: 100 hours. */
-export const MAX_CLOCK_MS = 100 * 3600 * 1000;
 
 export function checkDefinition(def: DefinitionLike, ctx: z.core.$RefinementCtx): void {
   const report: Report = (path, message) => ctx.addIssue({ code: 'custom', path, message, input: undefined });
@@ -71,9 +71,9 @@ function checkInputDefault(input: InputDefLike, path: Path, report: Report): voi
     return;
   }
   if (input.default !== undefined && input.default !== null && !isClockMs(input.default))
-    report([...path, 'default'], 'a clock starts from a whole number of milliseconds, 0 to 360000000 (100 hours)');
+    report([...path, 'default'], `a clock starts from a whole number of milliseconds ${CLOCK_SET_RULE}`);
   if (input.stopAt !== undefined && input.stopAt !== null && !isClockMs(input.stopAt))
-    report([...path, 'stopAt'], 'must be null or a whole number of milliseconds, 0 to 360000000 (100 hours)');
+    report([...path, 'stopAt'], `must be null or a whole number of milliseconds ${CLOCK_SET_RULE}`);
 }
 
 function isClockMs(value: unknown): boolean {

@@ -1,11 +1,23 @@
 /**
  * The drawing part of a scene definition as the API accepts it (docs/scenes.md, "Elements"): the five element
- * types, colours and fills. Each schema's output is the protocol's own type (src/protocol/scene.ts), so the
- * compiler keeps the two in step. Cross-references (placeholders, `visibleIf`, clock names) are checked over
- * the whole definition in definition-checks.ts, where the inputs are known.
+ * types, colours and fills. Each schema's output is the protocol's own type (protocol/src/scene.ts), so the
+ * compiler keeps the two in step; names and colours follow the protocol's rules (protocol/src/rules.ts).
+ * Cross-references (placeholders, `visibleIf`, clock names) are checked over the whole definition in
+ * definition-checks.ts, where the inputs are known.
  */
 import { z } from '@hono/zod-openapi';
-import { CLOCK_FORMATS, FONT_FAMILIES, type Fill, type SceneElement } from '../../protocol/index.js';
+import {
+  CLOCK_FORMATS,
+  FONT_FAMILIES,
+  HEX_COLOR,
+  NAME_PATTERN,
+  NAME_RULE,
+  RESERVED_NAME_RULE,
+  RESERVED_NAMES,
+  WHOLE_PLACEHOLDER,
+  type Fill,
+  type SceneElement,
+} from '@onair/protocol';
 
 export const SCENE_LIMITS = {
   /** Elements in all, counting the children of groups. */
@@ -21,13 +33,11 @@ export const SCENE_LIMITS = {
   string: 4096,
 } as const;
 
-const RESERVED = new Set(['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf']);
-
 /** The name of an input, element or trigger. */
 export const InputName = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be 1–64 letters, digits or _, not starting with a digit')
-  .refine((n) => !RESERVED.has(n), 'is a reserved name');
+  .regex(NAME_PATTERN, NAME_RULE)
+  .refine((n) => !RESERVED_NAMES.has(n), RESERVED_NAME_RULE);
 
 export const Coord = z.number().min(-10_000).max(10_000);
 export const Size = z.number().min(0).max(10_000);
@@ -35,10 +45,6 @@ export const Degrees = z.number().min(-360).max(360);
 export const Scale = z.number().min(0).max(10);
 export const Opacity = z.number().min(0).max(1);
 export const DurationMs = z.number().min(0).max(SCENE_LIMITS.durationMs);
-
-/** A whole `{name}` placeholder, as colours and sources take it. */
-export const WHOLE_PLACEHOLDER = /^\{([A-Za-z_][A-Za-z0-9_]{0,63})\}$/;
-const HEX_COLOR = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 
 export const ColorRef = z
   .string()

@@ -8,7 +8,7 @@
 import type { z } from '@hono/zod-openapi';
 import type { Engine, SceneRecord } from '../../engine/index.js';
 import { AppError } from '../../errors.js';
-import type { SceneDefinition } from '../../protocol/index.js';
+import type { SceneDefinition } from '@onair/protocol';
 import { findTemplate, TEMPLATES } from '../../templates/index.js';
 import { assertLayerKept } from './on-air-checks.js';
 import { normaliseDefinition, type SceneIn, type SceneUpdate } from './schemas.js';

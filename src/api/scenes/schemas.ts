@@ -1,6 +1,6 @@
 /**
  * The scene definition format, version 1, as the API accepts it (docs/scenes.md; its meaning is in
- * src/protocol/scene.ts), and the scene resources around it. Objects are strict; every limit and every
+ * protocol/src/scene.ts), and the scene resources around it. Objects are strict; every limit and every
  * cross-reference is checked here, so a definition that passes is one the engine and the renderer can use.
  */
 import { z } from '@hono/zod-openapi';
@@ -16,7 +16,7 @@ import {
   type SceneDefinition,
   type Transition,
   type TriggerDef,
-} from '../../protocol/index.js';
+} from '@onair/protocol';
 import { checkDefinition } from './definition-checks.js';
 import {
   Coord,

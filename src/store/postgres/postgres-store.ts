@@ -12,7 +12,7 @@
 import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel, TickWrite } from '../../engine/index.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { SceneDefinition } from '../../protocol/index.js';
+import type { SceneDefinition } from '@onair/protocol';
 import type { ApiKeyRecord, EventPage, EventQuery, OrgRecord, Page, Store } from '../store.js';
 import { Database, LOCKS, type Sql } from './database.js';
 import { migrate } from './migrations.js';

@@ -3,7 +3,7 @@
  * in ../record-rows.ts.
  */
 import type { LiveState } from '../../engine/index.js';
-import type { ClockState, InputValue, PreviewEntry, ProgramEntry } from '../../protocol/index.js';
+import type { ClockState, InputValue, PreviewEntry, ProgramEntry } from '@onair/protocol';
 import { asIs, busFromJson, type ChannelRow } from '../record-rows.js';
 
 export * from '../record-rows.js';

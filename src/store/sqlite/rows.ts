@@ -1,6 +1,6 @@
 /** Row shapes of the SQLite tables and their mapping to domain records: the shared ones are in ../record-rows.ts. */
 import type { LiveState } from '../../engine/index.js';
-import type { ClockState, InputValue, PreviewEntry, ProgramEntry } from '../../protocol/index.js';
+import type { ClockState, InputValue, PreviewEntry, ProgramEntry } from '@onair/protocol';
 import { asIs, busFromJson, type ChannelRow, type Text } from '../record-rows.js';
 
 export * from '../record-rows.js';

@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel, TickWrite } from '../../engine/index.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { ClockState, SceneDefinition } from '../../protocol/index.js';
+import type { ClockState, SceneDefinition } from '@onair/protocol';
 import type { ApiKeyRecord, EventPage, EventQuery, OrgRecord, Page, Store } from '../store.js';
 import { Checkpointer } from './checkpointer.js';
 import { DataDirLock } from './data-dir-lock.js';

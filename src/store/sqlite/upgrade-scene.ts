@@ -18,7 +18,7 @@ import {
   type InputDef,
   type SceneDefinition,
   type SceneElement,
-} from '../../protocol/index.js';
+} from '@onair/protocol';
 
 interface OldBox {
   x: number;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InputRegistry } from '../../engine/index.js';
-import type { InputDef } from '../../protocol/index.js';
-import { isFieldPath, mapPayload } from './hook-mapping.js';
+import { isFieldPath, type InputDef } from '@onair/protocol';
+import { mapPayload } from './hook-mapping.js';
 
 const defs: InputDef[] = [
   { name: 'scoreA', type: 'number', label: 'A', default: 0 },

@@ -9,23 +9,8 @@
 import { AppError } from '../../errors.js';
 import { MAX_ABS_NUMBER, MAX_TEXT_BYTES, type InputRegistry } from '../../engine/index.js';
 import type { ClockChange, MappedChange } from '../../operations/hook-post.js';
-import type { InputDef, InputValue } from '../../protocol/index.js';
+import { MAX_CLOCK_MS, type InputDef, type InputValue } from '@onair/protocol';
 
-/** A name in a field path; the names that reach an object's prototype are not field names. */
-const FIELD_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
-const MAX_PATH_NAMES = 8;
-export const FIELD_PATH_RULE =
-  'a field name, or a dotted path of up to 8 names, each 1–64 of A–Z a–z 0–9 _ - (not __proto__, constructor or prototype)';
-
-/** Whether `path` may be a mapping's field path (docs/incoming-hooks.md, "Mapping"). */
-export function isFieldPath(path: string): boolean {
-  const names = path.split('.');
-  return names.length <= MAX_PATH_NAMES && names.every((n) => FIELD_NAME.test(n) && !RESERVED_NAMES.has(n));
-}
-
-/** Longest clock time a hook may set: 100 hours, as the clocks endpoint allows. */
-const MAX_CLOCK_MS = 100 * 3600_000;
 /** Levels of nesting a payload is read to, and leaves it may hold. */
 const MAX_DEPTH = 8;
 const MAX_LEAVES = 1000;

@@ -15,7 +15,7 @@ import type { RateLimiter } from '../../limits/rate-limiter.js';
 import type { IncomingHookRecord, IncomingHookStore } from '../../store/incoming-hook-store.js';
 import type { SecretBox } from '../secret-box.js';
 import { newSigningSecret } from '../signature.js';
-import { FIELD_PATH_RULE, isFieldPath } from './hook-mapping.js';
+import { FIELD_PATH_RULE, isFieldPath } from '@onair/protocol';
 
 import { createHookReceiver, type HookPost } from './hook-receiver.js';
 

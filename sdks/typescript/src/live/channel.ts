@@ -18,19 +18,24 @@ import { OnairApiError, OnairTransportError } from '../errors.js';
 import { toApiError, USER_AGENT } from '../http.js';
 import type { ClearIn, ClockAction, ClockState, InputsPatch, TakeIn } from '../types.js';
 import { envVar, normalizeBaseUrl } from '../util.js';
-import { DEFAULT_RECONNECT, reconnectDelay, type ReconnectOptions } from './backoff.js';
-import { Emitter } from './emitter.js';
 import {
+  applyFrame,
+  CloseCode,
   HEARTBEAT_DEAD_AFTER_MS,
   isTerminalClose,
   parseServerMessage,
+  reconnectDelay,
+  stateFromSnapshot,
   SUBPROTOCOL,
   type ClientOp,
   type FiredTrigger,
   type FrameMessage,
   type HeartbeatMessage,
+  type LiveState,
   type SnapshotMessage,
-} from './protocol.js';
+} from '../generated/protocol.js';
+import { Emitter } from './emitter.js';
+import { DEFAULT_RECONNECT, type ReconnectOptions } from './reconnect.js';
 import {
   asNodeStyle,
   OPEN,
@@ -40,7 +45,6 @@ import {
   type WebSocketConstructor,
   type WebSocketLike,
 } from './socket.js';
-import { applyFrame, stateFromSnapshot, type LiveState } from './state.js';
 
 export type LiveStatus = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed';
 
@@ -594,8 +598,10 @@ export class LiveChannel extends Emitter<LiveEvents> {
 /** Why the server closed a connection for good (4000–4099), as an error carrying the matching API code. */
 function terminalCloseError(code: number, reason: string): OnairApiError {
   const detail = `The server closed the connection with ${code}${reason ? ` (${reason})` : ''}: do not reconnect with the same credentials.`;
-  if (code === 4010) return OnairApiError.fromSocket('not_found', `The channel was deleted. ${detail}`);
-  if (code === 4001 || code === 4009) return OnairApiError.fromSocket('unauthorized', detail);
+  if (code === CloseCode.channelDeleted)
+    return OnairApiError.fromSocket('not_found', `The channel was deleted. ${detail}`);
+  if (code === CloseCode.unauthorized || code === CloseCode.tokenRotated)
+    return OnairApiError.fromSocket('unauthorized', detail);
   return OnairApiError.fromSocket('forbidden', detail);
 }
 

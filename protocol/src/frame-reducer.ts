@@ -1,15 +1,17 @@
 /**
- * The channel as the live client knows it, and the pure steps that move it forward (docs/api.md, "Server
- * messages", "Ordering and resync"): a snapshot replaces everything; a frame applies only when its `prev` is the
- * last frame applied, its absent keys unchanged; anything else is a gap, and only a new snapshot repairs it.
- * Every step answers a new object: a listener may keep the one it was given.
+ * The channel as a client knows it from the real-time WebSocket, and the pure steps that move it forward
+ * (docs/api.md, "Server messages", "Ordering and resync"): a snapshot replaces everything; a frame applies only
+ * when its `prev` is the last frame applied, its absent keys unchanged; anything else is a gap, and only a new
+ * snapshot repairs it. Every step answers a new object and never changes the one it was given, so a listener may
+ * keep the state it got. The output page, the dashboard and the SDK wrap these steps with what they need besides
+ * (whether they are in sync, an estimate of the server's clock, what to animate).
  */
-import type { ClockState, InputValue } from '../types.js';
-import type { FrameMessage, PreviewEntry, ProgramEntry, SceneView, SnapshotMessage } from './protocol.js';
+import type { FrameMessage, PreviewEntry, ProgramEntry, SnapshotMessage } from './messages.js';
+import type { ClockState, InputValue, SceneView } from './scene.js';
 
 export interface LiveState {
   channelId: string;
-  /** The last snapshot or frame applied. */
+  /** The last snapshot or frame applied (-1 before the first snapshot). */
   frame: number;
   /** Server epoch milliseconds of that message. */
   serverTime: number;
@@ -20,7 +22,7 @@ export interface LiveState {
   program: ProgramEntry[];
   /** What is cued: one entry per layer, sorted by layer. */
   preview: PreviewEntry[];
-  /** Every scene of the channel, by id. */
+  /** The scenes the connection was sent (on the buses, or every scene with `scenes=all`), by id. */
   scenes: Record<string, SceneView>;
   /** The effective value of every declared input but clocks. */
   inputs: Record<string, InputValue>;
@@ -28,9 +30,24 @@ export interface LiveState {
   clocks: Record<string, ClockState>;
 }
 
+/** What a client shows before its first snapshot: nothing, on a stage of the default size. */
+export function emptyLiveState(): LiveState {
+  return {
+    channelId: '',
+    frame: -1,
+    serverTime: 0,
+    fps: 0,
+    width: 1920,
+    height: 1080,
+    program: [],
+    preview: [],
+    scenes: {},
+    inputs: {},
+    clocks: {},
+  };
+}
+
 export function stateFromSnapshot(msg: SnapshotMessage): LiveState {
-  const scenes: Record<string, SceneView> = {};
-  for (const scene of msg.scenes) scenes[scene.id] = scene;
   return {
     channelId: msg.channelId,
     frame: msg.frame,
@@ -40,25 +57,24 @@ export function stateFromSnapshot(msg: SnapshotMessage): LiveState {
     height: msg.height,
     program: byLayer(msg.program),
     preview: byLayer(msg.preview),
-    scenes,
+    scenes: byId(msg.scenes),
     inputs: { ...msg.inputs },
     clocks: { ...msg.clocks },
   };
 }
 
-/** The state after a frame, or `gap` when the frame does not follow the last one applied. */
-export function applyFrame(state: LiveState, msg: FrameMessage): LiveState | 'gap' {
+/**
+ * The state after a frame, or `gap` when the frame does not follow the last one applied. A state with more to it
+ * (a client's own fields) keeps them.
+ */
+export function applyFrame<S extends LiveState>(state: S, msg: FrameMessage): S | 'gap' {
   if (msg.prev !== state.frame) return 'gap';
-  const next: LiveState = { ...state, frame: msg.frame, serverTime: msg.serverTime };
+  const next: S = { ...state, frame: msg.frame, serverTime: msg.serverTime };
   if (msg.inputs || msg.removedInputs) next.inputs = merged(state.inputs, msg.inputs, msg.removedInputs);
   if (msg.clocks || msg.removedClocks) next.clocks = merged(state.clocks, msg.clocks, msg.removedClocks);
   if (msg.program !== undefined) next.program = byLayer(msg.program);
   if (msg.preview !== undefined) next.preview = byLayer(msg.preview);
-  if (msg.scenes || msg.removedScenes) {
-    const upserts: Record<string, SceneView> = {};
-    for (const scene of msg.scenes ?? []) upserts[scene.id] = scene;
-    next.scenes = merged(state.scenes, upserts, msg.removedScenes);
-  }
+  if (msg.scenes || msg.removedScenes) next.scenes = merged(state.scenes, byId(msg.scenes), msg.removedScenes);
   if (msg.fps !== undefined) next.fps = msg.fps;
   if (msg.width !== undefined) next.width = msg.width;
   if (msg.height !== undefined) next.height = msg.height;
@@ -74,6 +90,12 @@ function merged<T>(
   for (const name of removed ?? []) delete next[name];
   if (upserts) Object.assign(next, upserts);
   return next;
+}
+
+function byId(scenes: readonly SceneView[] | undefined): Record<string, SceneView> {
+  const out: Record<string, SceneView> = {};
+  for (const scene of scenes ?? []) out[scene.id] = scene;
+  return out;
 }
 
 function byLayer<T extends { layer: number }>(entries: readonly T[]): T[] {

@@ -1,6 +1,6 @@
 /**
- * Render WebSocket messages (docs/api.md, "Real-time WebSocket"), shared by the server and the renderer.
- * No Node imports: this file is bundled into the renderer.
+ * Messages of the real-time WebSocket (docs/api.md, "Real-time WebSocket"), as the server writes them and the
+ * output page, the dashboard and the SDK read them.
  *
  * Ordering guarantee: on one connection, frames arrive in increasing `frame` order and each frame's
  * `prev` is the frame number of the previous message sent for this channel. A client that sees
@@ -119,37 +119,17 @@ export const SCENE_SCOPES: readonly SceneScope[] = ['buses', 'all'];
 
 export type ServerMessage = SnapshotMessage | FrameMessage | AckMessage | ErrorMessage | HeartbeatMessage;
 
-export type ClientMessage =
-  | { op: 'resync' }
-  | { op: 'patch'; id: string; inputs: Record<string, InputValue> }
-  | { op: 'preview'; id: string; sceneId: string }
-  | { op: 'program'; id: string; sceneId: string }
-  | { op: 'take'; id: string; layer?: number }
-  | { op: 'clear'; id: string; layer?: number; sceneId?: string }
-  | { op: 'trigger'; id: string; name: string }
-  | { op: 'clock'; id: string; name: string; action: ClockAction; ms?: number };
+/** An operation a client asks for, before it gets the `id` its ack or error answers to. */
+export type ClientOp =
+  | { op: 'patch'; inputs: Record<string, InputValue> }
+  | { op: 'preview'; sceneId: string }
+  | { op: 'program'; sceneId: string }
+  | { op: 'take'; layer?: number }
+  | { op: 'clear'; layer?: number; sceneId?: string }
+  | { op: 'trigger'; name: string }
+  | { op: 'clock'; name: string; action: ClockAction; ms?: number };
 
-/**
- * WebSocket close codes. 1000–1999 are the standard ones; 4000–4099 mean "do not reconnect with the
- * same credentials" (a renderer keeps retrying slowly, since an operator may fix the URL's channel);
- * 4100–4199 mean "reconnect soon".
- */
-export const CloseCode = {
-  normal: 1000,
-  goingAway: 1001,
-  unauthorized: 4001,
-  forbidden: 4003,
-  notFound: 4004,
-  tokenRotated: 4009,
-  channelDeleted: 4010,
-  /** Too many error replies in 10 s: the client keeps sending what cannot be done (429 as a close code). */
-  tooManyErrors: 4029,
-  /** More unsent data than the server keeps for a connection: reconnect and start from a fresh snapshot. */
-  slowConsumer: 4100,
-} as const;
-export type CloseCode = (typeof CloseCode)[keyof typeof CloseCode];
+export type ClientMessage = { op: 'resync' } | (ClientOp & { id: string });
 
-/** True when a close code tells the client its credentials or channel are no longer valid. */
-export function isTerminalClose(code: number): boolean {
-  return code >= 4000 && code < 4100;
-}
+/** The subprotocol the server answers with; a client offers it with `bearer.<key>` where headers cannot be set. */
+export const SUBPROTOCOL = 'onair.v1';

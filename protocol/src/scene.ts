@@ -1,6 +1,5 @@
 /**
- * Scene definitions, format version 1, as the server stores them and the renderer draws them
- * (docs/scenes.md). No Node imports: this file is bundled into the renderer.
+ * Scene definitions, format version 1, as the server stores them and the renderer draws them (docs/scenes.md).
  *
  * A scene declares the inputs it displays, the elements it draws on the channel's stage (in stage pixels,
  * painted in document order: later elements over earlier ones), how it enters and leaves the air, and the
@@ -212,14 +211,20 @@ export interface SceneView {
   definition: SceneDefinition;
 }
 
+/**
+ * `{name}` in a text template. The length is left open so that a name too long to be declared is still read as
+ * a placeholder (and reported as an unknown input) rather than drawn as text.
+ */
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
 /** Replaces `{name}` placeholders with the formatted input value ('' for unknown names). */
 export function interpolate(template: string, format: (name: string) => string): string {
-  return template.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, name: string) => format(name));
+  return template.replace(PLACEHOLDER, (_m, name: string) => format(name));
 }
 
 /** The input names a text template, colour or source refers to with `{name}`. */
 export function placeholders(template: string): string[] {
-  return [...template.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1] as string);
+  return [...template.matchAll(PLACEHOLDER)].map((m) => m[1] as string);
 }
 
 /** Calls `visit` for every element of the scene, children after their group, in document order. */

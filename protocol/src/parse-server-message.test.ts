@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { parseServerMessage } from './parse-server-message.js';
+
+describe('parseServerMessage', () => {
+  const beat = { type: 'heartbeat', serverTime: 5 };
+
+  it('reads a known message from text or from bytes', () => {
+    const text = JSON.stringify(beat);
+    expect(parseServerMessage(text)).toEqual(beat);
+    const bytes = new TextEncoder().encode(text);
+    expect(parseServerMessage(bytes)).toEqual(beat);
+    expect(parseServerMessage(bytes.buffer)).toEqual(beat);
+    const padded = new Uint8Array(bytes.byteLength + 4);
+    padded.set(bytes, 2);
+    expect(parseServerMessage(padded.subarray(2, 2 + bytes.byteLength))).toEqual(beat);
+  });
+
+  it('answers null for what is not a known JSON message', () => {
+    for (const data of ['not json', '42', 'null', '[]', '{"type":"gossip"}', '{}', 7, null, undefined]) {
+      expect(parseServerMessage(data), String(data)).toBeNull();
+    }
+  });
+});

@@ -1,2 +1,0 @@
-export * from './messages.js';
-export * from './scene.js';
