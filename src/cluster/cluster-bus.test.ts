@@ -1,9 +1,12 @@
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
 import { serviceGate, serviceUrl, uniqueName } from '../testing/services.js';
 import { ClusterBus } from './cluster-bus.js';
+import { RedisConnections } from './redis-connections.js';
 
 const gate = serviceGate('redis');
+const connections = new RedisConnections(pino({ level: 'silent' }));
 
 describe.skipIf(gate.skip)(`ClusterBus${gate.label}`, () => {
   const buses: ClusterBus[] = [];
@@ -14,7 +17,7 @@ describe.skipIf(gate.skip)(`ClusterBus${gate.label}`, () => {
   async function nodes(...ids: string[]): Promise<ClusterBus[]> {
     const prefix = `${uniqueName('onair_test')}:`;
     const made = await Promise.all(
-      ids.map((nodeId) => ClusterBus.connect({ url: serviceUrl('redis'), nodeId, prefix })),
+      ids.map((nodeId) => ClusterBus.connect({ url: serviceUrl('redis'), nodeId, prefix, connections })),
     );
     buses.push(...made);
     return made;

@@ -74,5 +74,6 @@ function withHeaders(err: AppError, headers: Record<string, string>): AppError {
     retryAfter: err.retryAfter,
     extra: err.extra,
     headers: { ...headers, ...err.headers },
+    reason: err.reason,
   });
 }
