@@ -116,8 +116,12 @@ async function openParts(
   const bus = await ClusterBus.connect({ url: config.redisUrl, nodeId: config.nodeId, prefix, connections, onError });
   opened.push({ name: 'bus', close: () => bus.close() });
   const redis = connections.watch('limits', new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }));
+  // Closed even if it never connected: ioredis would go on retrying.
+  opened.push({
+    name: 'limits',
+    close: async () => void (redis.status === 'ready' ? await redis.quit() : redis.disconnect()),
+  });
   await redis.connect();
-  opened.push({ name: 'limits', close: () => redis.quit() });
   const announcements = new Announcements(bus, logger);
   return {
     nodeId: config.nodeId,
