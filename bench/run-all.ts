@@ -4,6 +4,11 @@
  *
  *   npm run bench            (short, ≤ 5 minutes)
  *   npx tsx bench/run-all.ts --full
+ *   npm run bench -- --only cluster --only fanout    (some of them)
+ *
+ * The several-node benchmark (cluster.ts) runs when Postgres and Redis are there (ONAIR_TEST_DATABASE_URL and
+ * ONAIR_TEST_REDIS_URL, as the several-node tests use them: eval "$(bash test/services/start.sh)"); otherwise it is
+ * skipped, with the reason printed and written to the results.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +16,8 @@ import { parseArgs } from 'node:util';
 import { runEvents } from './events.js';
 import { runFanout } from './fanout.js';
 import { runLatency } from './latency.js';
+import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../src/testing/services.js';
+import { runCluster } from './cluster.js';
 import { ROOT } from './lib/child.js';
 import type { BenchOptions } from './lib/cli.js';
 import { cpuBusy, machineLine, stealMeter } from './lib/machine.js';
@@ -20,14 +27,21 @@ import { runRenderer } from './renderer.js';
 import { runRest } from './rest.js';
 import { runWebhooks } from './webhooks.js';
 
-const BENCHES: [string, (o: BenchOptions) => Promise<Table[]>][] = [
-  ['fanout', runFanout],
-  ['latency', runLatency],
-  ['rest', runRest],
-  ['memory', runMemory],
-  ['renderer', runRenderer],
-  ['events', runEvents],
-  ['webhooks', runWebhooks],
+const SERVICES_MISSING =
+  TEST_DATABASE_URL && TEST_REDIS_URL
+    ? null
+    : 'needs Postgres and Redis: set ONAIR_TEST_DATABASE_URL and ONAIR_TEST_REDIS_URL (eval "$(bash test/services/start.sh)")';
+
+/** Name, run, and why it cannot run here (null: it can). */
+const BENCHES: [string, (o: BenchOptions) => Promise<Table[]>, string | null][] = [
+  ['fanout', runFanout, null],
+  ['latency', runLatency, null],
+  ['rest', runRest, null],
+  ['memory', runMemory, null],
+  ['renderer', runRenderer, null],
+  ['events', runEvents, null],
+  ['webhooks', runWebhooks, null],
+  ['cluster', runCluster, SERVICES_MISSING],
 ];
 
 function summaryTable(tables: Table[]): string {
@@ -42,13 +56,22 @@ function summaryTable(tables: Table[]): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { full: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: { full: { type: 'boolean', default: false }, only: { type: 'string', multiple: true } },
+  });
   const options: BenchOptions = { short: !values.full, profile: false };
+  const chosen = values.only ?? BENCHES.map(([name]) => name);
   const started = Date.now();
   const busy = await cpuBusy(1000);
   const steal = stealMeter();
   const tables: Table[] = [];
-  for (const [name, run] of BENCHES) {
+  for (const [name, run, missing] of BENCHES) {
+    if (!chosen.includes(name)) continue;
+    if (missing) {
+      console.error(`${name}: skipped (${missing})`);
+      tables.push({ title: `${name} (skipped)`, command: `npx tsx bench/${name}.ts`, rows: [], notes: [missing] });
+      continue;
+    }
     const t0 = Date.now();
     try {
       const result = await run(options);

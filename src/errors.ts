@@ -6,6 +6,16 @@
  */
 import { ERROR_CATALOGUE, type ErrorCode, type FieldError } from '@onair/protocol';
 
+/**
+ * Why an error happened, for the code that handles it: a caller that must act differently on one cause of a code
+ * (retry elsewhere on `unavailable` because the channel moved) tests the reason, never the message text. Internal:
+ * it travels between nodes (cluster/cluster-bus.ts) but is not part of the problem body clients get.
+ * - `channel_moved`: an op queued on a channel that stopped being ticked here before its tick; it was not applied.
+ * - `not_owner`: a node asked to apply ops for a channel it does not tick (any more); the sender looks again.
+ */
+export const ERROR_REASONS = ['channel_moved', 'not_owner'] as const;
+export type ErrorReason = (typeof ERROR_REASONS)[number];
+
 export interface AppErrorOptions {
   errors?: FieldError[];
   /** Seconds, sent as Retry-After (429, 503). */
@@ -14,6 +24,8 @@ export interface AppErrorOptions {
   extra?: Record<string, unknown>;
   /** Extra response headers (for example RateLimit-* on a 429). */
   headers?: Record<string, string>;
+  /** The machine-readable cause, for code that must tell causes of one code apart (never shown to clients). */
+  reason?: ErrorReason;
 }
 
 export class AppError extends Error {
@@ -23,6 +35,7 @@ export class AppError extends Error {
   readonly retryAfter: number | undefined;
   readonly extra: Record<string, unknown> | undefined;
   readonly headers: Record<string, string> | undefined;
+  readonly reason: ErrorReason | undefined;
 
   constructor(code: ErrorCode, detail?: string, options: AppErrorOptions = {}) {
     super(detail ?? ERROR_CATALOGUE[code].title);
@@ -33,6 +46,12 @@ export class AppError extends Error {
     this.retryAfter = options.retryAfter;
     this.extra = options.extra;
     this.headers = options.headers;
+    this.reason = options.reason;
+  }
+
+  /** Whether `err` is an AppError with this reason. */
+  static hasReason(err: unknown, reason: ErrorReason): boolean {
+    return err instanceof AppError && err.reason === reason;
   }
 }
 

@@ -16,9 +16,16 @@ import { createAuthenticator } from './auth/authenticate.js';
 import { startAccountPruning } from './auth/account-pruning.js';
 import { bootstrapCredentials, type BootstrapResult } from './auth/bootstrap.js';
 import type { Config } from './config.js';
-import { ClusterEngine } from './cluster/cluster-engine.js';
-import { openCluster } from './cluster/cluster-node.js';
-import { Engine, MemoryBroker, systemTime, type EngineDeps, type TimeSource } from './engine/index.js';
+import { createClusterEngine, type ClusterEngine } from './cluster/cluster-engine.js';
+import { openCluster, type ClusterParts } from './cluster/cluster-node.js';
+import {
+  FrameEngine,
+  MemoryBroker,
+  systemTime,
+  type Engine,
+  type EngineDeps,
+  type TimeSource,
+} from './engine/index.js';
 import { newId } from './ids.js';
 import { createLogger, repeatedOnce } from './logger.js';
 import { MemoryLoginThrottle } from './limits/memory-login-throttle.js';
@@ -102,16 +109,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       webhooks.durable(events);
     },
   };
-  const engine: Engine = cluster
-    ? new ClusterEngine({
-        ...engineDeps,
-        broker,
-        loadChannel: (id) => cluster.store.loadChannel(id),
-        leases: cluster.leases,
-        bus: cluster.bus,
-        logger,
-      })
-    : new Engine(engineDeps);
+  const clusterEngine = cluster ? nodeEngine(cluster, engineDeps, logger) : null;
+  const engine: Engine = clusterEngine ?? new FrameEngine(engineDeps);
   const webhooks: Webhooks = createWebhooks(
     { store: store.webhooks, engine, logger, recorder: metrics?.webhooks },
     {
@@ -128,7 +127,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   engine.load(await store.loadChannels());
   const firstRun = await bootstrapCredentials(store, config.bootstrapKey);
   const auth = createAuthenticator(store, Date.now, { cacheTtlMs: cluster ? 1_000 : undefined });
-  const stopSharingRevocations = cluster?.shareRevocations(auth) ?? (() => {});
+  // Other nodes' announcements are heard from before this node takes part (engine.start()) until it stops.
+  const hearing = cluster && clusterEngine ? cluster.hear({ channels: clusterEngine.heard, auth }) : null;
   const baseLimiter = cluster?.limiter ?? new MemoryRateLimiter(options.limiterClock);
   const limiter = metrics ? metrics.countRefusals(baseLimiter) : baseLimiter;
   const baseThrottle = cluster?.loginThrottle ?? new MemoryLoginThrottle();
@@ -153,7 +153,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       auth,
       logger,
       baseUrl: () => baseUrl,
-      health: () => (health === 'ready' && store.failure() ? 'storage_failed' : health),
+      health: () => currentHealth(health, store, cluster),
+      redis: cluster ? () => cluster.redisFailure() : undefined,
       renderer: loadRendererAssets(path.join(ROOT, 'renderer', 'dist')),
       metrics: () => metrics?.render() ?? '',
       metricsToken: config.metricsToken,
@@ -185,13 +186,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   };
   const transport = createTransport(transportDeps);
 
-  engine.start();
   let port: number;
   try {
-    if (engine instanceof ClusterEngine) await engine.join();
+    await engine.start();
     port = await transport.listen(config.host, config.port);
   } catch (err) {
     await engine.stop();
+    hearing?.stop();
     await (cluster ? cluster.close() : store.close());
     throw err;
   }
@@ -204,8 +205,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const stopPruning = startAccountPruning(store.accounts, logger);
   const stopEventPruning = startEventPruning(store, logger, { retentionMs: config.limits.eventDays * 24 * 3600_000 });
   const stopIdempotencyPruning = startIdempotencyPruning(store, logger);
-  const stopSharingWebhooks = cluster?.shareWebhooks(webhooks) ?? (() => {});
   await webhooks.start();
+  hearing?.shareWebhooks(webhooks);
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
@@ -214,7 +215,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       stopPruning();
       stopEventPruning();
       stopIdempotencyPruning();
-      stopSharingWebhooks();
       transport.stopAccepting();
       await engine.stop();
       await incomingHooks.stop();
@@ -222,7 +222,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       // Let acknowledgements of the last tick reach their sockets before they close.
       await new Promise((r) => setTimeout(r, 50));
       transport.closeSockets();
-      stopSharingRevocations();
+      hearing?.stop();
       if (cluster) await cluster.close();
       else {
         await broker.close();
@@ -232,6 +232,27 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     })());
   const fetchApi = async (request: Request) => api.fetch(request, bindings);
   return { port, baseUrl, engine, store, webhooks: webhooks.service, incomingHooks, logger, firstRun, fetchApi, stop };
+}
+
+/** Several nodes: the node's engine (cluster/cluster-engine.ts), ticking the channels it owns. */
+function nodeEngine(cluster: ClusterParts, deps: EngineDeps, logger: Logger): ClusterEngine {
+  return createClusterEngine({
+    ...deps,
+    broker: cluster.broker,
+    clockPhase: cluster.clockPhase,
+    loadChannel: (id) => cluster.store.loadChannel(id),
+    leases: cluster.leases,
+    bus: cluster.bus,
+    announcements: cluster.announcements,
+    logger,
+  });
+}
+
+/** Once ready: storage that refuses writes first, then a Redis that cannot be reached (several nodes). */
+function currentHealth(health: Health, store: Store, cluster: ClusterParts | null): Health {
+  if (health !== 'ready') return health;
+  if (store.failure()) return 'storage_failed';
+  return cluster?.redisFailure() ? 'redis_failed' : health;
 }
 
 function publicHost(host: string): string {

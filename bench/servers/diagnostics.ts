@@ -64,7 +64,7 @@ export function installDiagnostics(): void {
     const t = performance.now();
     const result = commit.apply(this, args);
     if (commits.length < LIMIT) commits.push(performance.now() - t);
-    void result?.durable.then(() => {
+    void result?.durable?.then(() => {
       if (flushes.length < LIMIT) flushes.push(performance.now() - t);
     });
     return result;

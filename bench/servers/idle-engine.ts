@@ -10,7 +10,7 @@
  * The committer does nothing: storage is the same in both arms and is not what is asked here.
  */
 import {
-  Engine,
+  FrameEngine,
   ManualTime,
   MemoryBroker,
   systemTime,
@@ -64,7 +64,7 @@ const FRAME_MS = 1000 / 60;
 const manual = driven ? new ManualTime(Date.now()) : null;
 const durations: number[] = [];
 let events = 0;
-const engine = new Engine({
+const engine = new FrameEngine({
   time: manual ?? systemTime,
   committer: { commitTick: () => {} },
   broker: new MemoryBroker(),

@@ -11,8 +11,11 @@ import type { ResourceLimits } from '../limits/resource-limits.js';
 import type { Store } from '../store/store.js';
 import type { RendererAssets } from './render/renderer-assets.js';
 
-/** `storage_failed`: writes can no longer be confirmed on disk (Store.failure()); restart the server. */
-export type Health = 'starting' | 'ready' | 'draining' | 'storage_failed';
+/**
+ * `storage_failed`: storage refuses writes (Store.failure()). `redis_failed`: several nodes only, Redis cannot be
+ * reached (ops for channels owned elsewhere, rate-limited routes and fan-out to other nodes fail meanwhile).
+ */
+export type Health = 'starting' | 'ready' | 'draining' | 'storage_failed' | 'redis_failed';
 
 /** What /healthz reports besides the health itself. */
 export interface ServerInfo {
@@ -45,6 +48,8 @@ export interface ApiDeps {
   /** Public base URL without trailing slash (known once the port is bound). */
   baseUrl: () => string;
   health: () => Health;
+  /** Several nodes: why Redis cannot be reached right now, or null. Absent with one node (no Redis). */
+  redis?: (() => string | null) | undefined;
   renderer: RendererAssets;
   /** The Prometheus text exposition. */
   metrics: () => string | Promise<string>;

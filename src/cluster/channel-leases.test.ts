@@ -29,7 +29,7 @@ describe.skipIf(gate.skip)(`ChannelLeases${gate.label}`, () => {
   async function cluster(count: number, leaseMs = 3_000): Promise<Node[]> {
     schema = await freshSchema();
     for (let i = 0; i < count; i++) {
-      const db = new Database(schema.url, 2);
+      const db = new Database(schema.url, { poolSize: 2 });
       const leases = new ChannelLeases(db, { nodeId: `node-${i}`, leaseMs });
       const store = await PostgresStore.open({ url: schema.url, fence: (tx, ids) => leases.fence(tx, ids) });
       await leases.migrate();

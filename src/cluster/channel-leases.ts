@@ -13,7 +13,11 @@
  * - fence(), inside a tick's transaction: locks the ticked channels' lease rows `FOR SHARE` and refuses the tick
  *   unless this node still holds each one with the token it took it with. A node that was paused past its leases
  *   (a long GC, a frozen VM) therefore cannot commit after another has taken over; and a takeover waits for a tick
- *   in flight, so the new owner loads what that tick committed.
+ *   in flight, so the new owner loads what that tick committed. It locks the channels' own rows first, in the order
+ *   a deletion takes them (the channel, then through its foreign key the lease): a deletion made meanwhile on any
+ *   node then waits for the tick, or the tick for it, never both for each other (a deadlock Postgres would break by
+ *   failing one of them). A channel deleted before the tick is not "lost": fence() names it, and the tick leaves it
+ *   out.
  *
  * Expiry is judged by Postgres's clock (`now()`), never a node's, so nodes' clocks may disagree.
  */
@@ -72,6 +76,7 @@ const RELEASE = `UPDATE channel_leases AS l SET node_id = NULL, expires_at = '-i
   FROM unnest($2::text[], $3::bigint[]) AS h(channel_id, token)
   WHERE l.channel_id = h.channel_id AND l.token = h.token AND l.node_id = $1`;
 const OWNER = `SELECT node_id FROM channel_leases WHERE channel_id = $1 AND node_id IS NOT NULL AND expires_at > now()`;
+const LOCK_CHANNELS = `SELECT id FROM channels WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE`;
 const FENCE = `SELECT channel_id, node_id, token FROM channel_leases WHERE channel_id = ANY($1::text[]) FOR SHARE`;
 
 export class ChannelLeases {
@@ -168,16 +173,19 @@ export class ChannelLeases {
 
   /**
    * Inside a tick's transaction: throws AppError `unavailable` (and forgets the leases) unless this node still
-   * holds every one of `channelIds` with its token. The row locks last until the transaction ends.
+   * holds every one of `channelIds` with its token; resolves with those of them that were deleted (their leases went
+   * with them). The row locks last until the transaction ends.
    */
-  async fence(tx: Sql, channelIds: readonly string[]): Promise<void> {
-    const rows = await tx.rows<{ channel_id: string; node_id: string | null; token: number }>(FENCE, [[...channelIds]]);
+  async fence(tx: Sql, channelIds: readonly string[]): Promise<Set<string>> {
+    const existing = new Set((await tx.rows<{ id: string }>(LOCK_CHANNELS, [[...channelIds]])).map((r) => r.id));
+    const deleted = new Set(channelIds.filter((id) => !existing.has(id)));
+    const rows = await tx.rows<{ channel_id: string; node_id: string | null; token: number }>(FENCE, [[...existing]]);
     const current = new Map(rows.map((r) => [r.channel_id, r]));
-    const lost = channelIds.filter((id) => {
+    const lost = [...existing].filter((id) => {
       const row = current.get(id);
       return !row || row.node_id !== this.nodeId || row.token !== this.held.get(id);
     });
-    if (lost.length === 0) return;
+    if (lost.length === 0) return deleted;
     this.forget(lost);
     this.lostListener(lost);
     throw new AppError('unavailable', `This node no longer owns channel ${lost.join(', ')}; retry shortly.`, {

@@ -1,9 +1,12 @@
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AppError } from '../errors.js';
+import { AppError, toProblem } from '../errors.js';
 import { serviceGate, serviceUrl, uniqueName } from '../testing/services.js';
 import { ClusterBus } from './cluster-bus.js';
+import { RedisConnections } from './redis-connections.js';
 
 const gate = serviceGate('redis');
+const connections = new RedisConnections(pino({ level: 'silent' }));
 
 describe.skipIf(gate.skip)(`ClusterBus${gate.label}`, () => {
   const buses: ClusterBus[] = [];
@@ -14,7 +17,7 @@ describe.skipIf(gate.skip)(`ClusterBus${gate.label}`, () => {
   async function nodes(...ids: string[]): Promise<ClusterBus[]> {
     const prefix = `${uniqueName('onair_test')}:`;
     const made = await Promise.all(
-      ids.map((nodeId) => ClusterBus.connect({ url: serviceUrl('redis'), nodeId, prefix })),
+      ids.map((nodeId) => ClusterBus.connect({ url: serviceUrl('redis'), nodeId, prefix, connections })),
     );
     buses.push(...made);
     return made;
@@ -40,6 +43,15 @@ describe.skipIf(gate.skip)(`ClusterBus${gate.label}`, () => {
       retryAfter: 3,
       extra: { limit: 30 },
     });
+  });
+
+  it("carries an AppError's reason back, for the caller to test; problem bodies never show it", async () => {
+    const [a, b] = await nodes('a', 'b');
+    b!.onRequest(() => Promise.reject(new AppError('unavailable', 'not mine', { retryAfter: 1, reason: 'not_owner' })));
+    const refusal = await a!.call('b', {}, 2000).catch((err: unknown) => err);
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(AppError.hasReason(refusal, 'not_owner')).toBe(true);
+    expect(toProblem(refusal)).not.toHaveProperty('reason');
   });
 
   it('refuses with unavailable when nobody answers in time, and hides other errors as internal', async () => {

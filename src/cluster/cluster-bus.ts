@@ -2,42 +2,52 @@
  * How nodes talk to each other, through Redis only (docs/architecture/several-nodes.md): no node-to-node connections.
  *
  * - call(): a request to one node, answered by its handler (an op forwarded to a channel's owner). The answer, or
- *   the AppError it was refused with (code, detail, retry-after, extra), comes back on the caller's own Redis channel;
- *   no answer within the timeout rejects with `unavailable`.
- * - broadcast(): a control message to every other node (a channel added, a scene changed, a key revoked); fire and
- *   forget, since what it announces is in Postgres already and each node can reload it.
+ *   the AppError it was refused with (code, detail, retry-after, extra, reason), comes back on the caller's own Redis
+ *   channel; no answer within the timeout rejects with `unavailable`.
+ * - broadcast(): a control message to every other node (announcements.ts); fire and forget, since what it announces
+ *   is in Postgres already and each node can reload it.
  *
- * Each node listens on `<prefix>node:<nodeId>` (requests and answers) and `<prefix>control`. Messages are JSON.
+ * Each node listens on `<prefix>node:<nodeId>` (requests and answers) and `<prefix>control`. Messages are JSON; the
+ * envelope is checked on arrival (a message that is not one is dropped and reported), the bodies by their users.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { ErrorCode, FieldError } from '@onair/protocol';
-import { AppError } from '../errors.js';
+import { z } from 'zod';
+import { ERROR_CATALOGUE, type ErrorCode } from '@onair/protocol';
+import { AppError, ERROR_REASONS } from '../errors.js';
+import type { RedisConnections } from './redis-connections.js';
 
 export interface ClusterBusOptions {
   url: string;
   nodeId: string;
   prefix?: string;
-  /** A request handler or control listener threw something that is not an AppError: for logs. */
+  /** Watches the bus's two connections (their errors are logged there, once per outage). */
+  connections: RedisConnections;
+  /** A request handler or control listener threw something that is not an AppError, or a message was garbled. */
   onError?: (err: unknown) => void;
 }
 
 type RequestHandler = (body: unknown, from: string) => Promise<unknown>;
 type ControlListener = (body: unknown, from: string) => void;
 
-export interface WireError {
-  code: ErrorCode;
-  detail: string;
-  retryAfter?: number;
-  extra?: Record<string, unknown>;
-  errors?: FieldError[];
-}
+/** An AppError as it travels between nodes. */
+export const WireError = z.object({
+  code: z.enum(Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...ErrorCode[]]),
+  detail: z.string(),
+  retryAfter: z.number().optional(),
+  extra: z.record(z.string(), z.unknown()).optional(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  reason: z.enum(ERROR_REASONS).optional(),
+});
+export type WireError = z.infer<typeof WireError>;
 
-type Wire =
-  | { t: 'req'; id: string; from: string; body: unknown }
-  | { t: 'rep'; id: string; ok: true; value: unknown }
-  | { t: 'rep'; id: string; ok: false; error: WireError }
-  | { t: 'ctl'; from: string; body: unknown };
+const Wire = z.union([
+  z.object({ t: z.literal('req'), id: z.string(), from: z.string(), body: z.unknown() }),
+  z.object({ t: z.literal('rep'), id: z.string(), ok: z.literal(true), value: z.unknown() }),
+  z.object({ t: z.literal('rep'), id: z.string(), ok: z.literal(false), error: WireError }),
+  z.object({ t: z.literal('ctl'), from: z.string(), body: z.unknown() }),
+]);
+type Wire = z.infer<typeof Wire>;
 
 export class ClusterBus {
   readonly nodeId: string;
@@ -60,8 +70,8 @@ export class ClusterBus {
   static async connect(options: ClusterBusOptions): Promise<ClusterBus> {
     const pub = new Redis(options.url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     const sub = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: null });
-    pub.on('error', () => {});
-    sub.on('error', () => {});
+    options.connections.watch('bus publisher', pub);
+    options.connections.watch('bus subscriber', sub);
     try {
       await Promise.all([pub.connect(), sub.connect()]);
       const prefix = options.prefix ?? 'onair:';
@@ -126,8 +136,9 @@ export class ClusterBus {
   private receive(text: string): void {
     let msg: Wire;
     try {
-      msg = JSON.parse(text) as Wire;
-    } catch {
+      msg = Wire.parse(JSON.parse(text));
+    } catch (err) {
+      this.options.onError?.(err);
       return;
     }
     if (msg.t === 'rep') {
@@ -156,7 +167,9 @@ export class ClusterBus {
       if (!(err instanceof AppError)) this.options.onError?.(err);
       reply = { t: 'rep', id: req.id, ok: false, error: toWire(err) };
     }
-    if (!this.closed) await this.send(req.from, reply).catch(() => {});
+    // The caller times out meanwhile; the publisher's trouble is logged once per outage.
+    if (!this.closed)
+      await this.send(req.from, reply).catch((err: unknown) => this.options.connections.failed(this.pub, err, 'reply'));
   }
 }
 
@@ -166,9 +179,11 @@ export function toWire(err: unknown): WireError {
   if (e.retryAfter !== undefined) wire.retryAfter = e.retryAfter;
   if (e.extra !== undefined) wire.extra = e.extra;
   if (e.errors !== undefined) wire.errors = e.errors;
+  if (e.reason !== undefined) wire.reason = e.reason;
   return wire;
 }
 
 export function toAppError(w: WireError): AppError {
-  return new AppError(w.code, w.detail, { retryAfter: w.retryAfter, extra: w.extra, errors: w.errors });
+  const { retryAfter, extra, errors, reason } = w;
+  return new AppError(w.code, w.detail, { retryAfter, extra, errors, reason });
 }

@@ -1,17 +1,20 @@
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { brokerContract } from '../engine/broker.contract.js';
 import { serviceGate, serviceUrl, uniqueName } from '../testing/services.js';
 import { RedisBroker } from './redis-broker.js';
+import { RedisConnections } from './redis-connections.js';
 
 const gate = serviceGate('redis');
+const connections = new RedisConnections(pino({ level: 'silent' }));
 
 describe.skipIf(gate.skip)(`RedisBroker${gate.label}`, () => {
   /** Two brokers on one Redis, as two nodes hold them, under a prefix no other test uses. */
   const pair = async () => {
     const prefix = `${uniqueName('onair_test')}:`;
     const [publisher, subscriber] = await Promise.all([
-      RedisBroker.connect({ url: serviceUrl('redis'), prefix }),
-      RedisBroker.connect({ url: serviceUrl('redis'), prefix }),
+      RedisBroker.connect({ url: serviceUrl('redis'), prefix, connections }),
+      RedisBroker.connect({ url: serviceUrl('redis'), prefix, connections }),
     ]);
     return { publisher, subscriber };
   };
@@ -25,7 +28,7 @@ describe.skipIf(gate.skip)(`RedisBroker${gate.label}`, () => {
 
     it('rejects publish at once while Redis cannot be reached, and connect() too', async () => {
       // A port nothing listens on: 1 is privileged and unused here.
-      await expect(RedisBroker.connect({ url: 'redis://127.0.0.1:1' })).rejects.toThrow();
+      await expect(RedisBroker.connect({ url: 'redis://127.0.0.1:1', connections })).rejects.toThrow();
       const { publisher, subscriber } = await pair();
       open.push(publisher, subscriber);
       await publisher.close();

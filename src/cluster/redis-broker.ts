@@ -18,12 +18,15 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Broker, BrokerListener, BrokerSubscription } from '../engine/broker.js';
+import type { RedisConnections } from './redis-connections.js';
 
 export interface RedisBrokerOptions {
   url: string;
   /** Prefix of every Redis channel name, so that several onair deployments (or tests) can share one Redis. */
   prefix?: string;
   onListenerError?: (err: unknown) => void;
+  /** Watches the broker's two connections (their errors are logged there, once per outage). */
+  connections: RedisConnections;
 }
 
 const ORIGIN_BYTES = 8;
@@ -53,11 +56,12 @@ export class RedisBroker implements Broker {
 
   /** Connects both connections; rejects when Redis cannot be reached. */
   static async connect(options: RedisBrokerOptions): Promise<RedisBroker> {
+    const { connections } = options;
     const pub = new Redis(options.url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     const sub = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: null });
-    // Reported through publish() rejecting and the subscriber reconnecting by itself, not as unhandled events.
-    pub.on('error', () => {});
-    sub.on('error', () => {});
+    // publish() rejects while the publisher is down (the engine reports it); the subscriber reconnects by itself.
+    connections.watch('broker publisher', pub);
+    connections.watch('broker subscriber', sub);
     try {
       await Promise.all([pub.connect(), sub.connect()]);
     } catch (err) {
@@ -93,10 +97,10 @@ export class RedisBroker implements Broker {
       if (left.length > 0) return void this.listeners.set(topic, left);
       this.listeners.delete(topic);
       this.subscribed.delete(topic);
-      if (!this.closed) this.sub.unsubscribe(topic).catch(() => {});
+      if (!this.closed) this.sub.unsubscribe(topic).catch((err: unknown) => this.failed(err, 'unsubscribe'));
     };
-    // A failed subscription is the caller's to see through `ready`; nothing else rejects unobserved.
-    ready.catch(() => {});
+    // A failed subscription is also the caller's to see through `ready`.
+    ready.catch((err: unknown) => this.failed(err, 'subscribe'));
     return Object.assign(unsubscribe, { ready });
   }
 
@@ -106,6 +110,10 @@ export class RedisBroker implements Broker {
     this.listeners.clear();
     this.subscribed.clear();
     await Promise.allSettled([this.pub.quit(), this.sub.quit()]);
+  }
+
+  private failed(err: unknown, what: string): void {
+    if (!this.closed) this.options.connections.failed(this.sub, err, what);
   }
 
   private deliverLocally(topic: string, payload: Buffer): void {

@@ -5,11 +5,13 @@
  */
 import { AppError } from '../errors.js';
 import type { ClockState, InputValue, SceneView } from '@onair/protocol';
+import type { FollowedChannel } from './follow-frame.js';
 import { busesOf, type SceneOnBus } from './buses.js';
 import type { ChannelChange } from './channel-change.js';
 import { currentClock } from './clocks.js';
 import { Draft, type TickContext } from './draft.js';
 import { buildRegistry, type InputRegistry } from './input-registry.js';
+import type { FrameRate } from './frame-rate.js';
 import type { ChannelRecord, LiveState, SceneRecord } from './model.js';
 import type { PendingOp } from './ops.js';
 import { applySceneEdits, type SceneEdits } from './scene-edits.js';
@@ -97,6 +99,79 @@ export class ChannelRuntime {
     if (before.fps !== record.fps || before.width !== record.width || before.height !== record.height) {
       this.metaChanged = true;
     }
+  }
+
+  /** The next tick sends every scene again (a channel taken over: renderers may have missed edits). */
+  resendScenes(): void {
+    for (const scene of [...this.scenes.values()]) this.upsertScene(scene);
+  }
+
+  /** Answers every queued op with `err` (none of them was applied). */
+  refuseQueued(err: AppError): void {
+    for (const p of this.queue) p.reject(err);
+    this.queue = [];
+  }
+
+  /** A copy ticked elsewhere, as a plain state (./follow-frame.ts). */
+  followed(): FollowedChannel {
+    const scenes = Object.create(null) as Record<string, SceneView>;
+    for (const s of this.scenes.values()) scenes[s.id] = { id: s.id, name: s.name, definition: s.definition };
+    return {
+      channelId: this.record.id,
+      frame: this.live.frame,
+      serverTime: Date.parse(this.live.updatedAt),
+      fps: this.record.fps,
+      width: this.record.width,
+      height: this.record.height,
+      program: [...this.live.program],
+      preview: [...this.live.preview],
+      scenes,
+      inputs: Object.fromEntries(this.live.values),
+      clocks: Object.fromEntries(this.live.clocks),
+    };
+  }
+
+  /**
+   * A copy ticked elsewhere takes the state its owner's frame led to; `at`, the frame's time, dates what changed.
+   * Never for a channel ticked here: the state skips the tick's bookkeeping (scene edits, published inputs).
+   */
+  adoptFollowed(next: FollowedChannel, at: string): void {
+    if (this.adoptScenes(next.scenes, at)) {
+      this.registry = buildRegistry(this.scenes.values());
+      this.published = this.registry;
+    }
+    const values = new Map<string, Exclude<InputValue, null>>();
+    for (const [name, value] of Object.entries(next.inputs)) if (value !== null) values.set(name, value);
+    this.live = {
+      values,
+      clocks: new Map(Object.entries(next.clocks)),
+      program: [...next.program],
+      preview: [...next.preview],
+      frame: next.frame,
+      updatedAt: at,
+    };
+    const { fps, width, height } = next;
+    if (fps !== this.record.fps || width !== this.record.width || height !== this.record.height) {
+      this.updateRecord({ ...this.record, fps: fps as FrameRate, width, height });
+    }
+  }
+
+  /** Whether any scene changed: the ones the frame carried are new records (created `at` if they are new). */
+  private adoptScenes(views: Readonly<Record<string, SceneView>>, at: string): boolean {
+    let changed = false;
+    for (const id of [...this.scenes.keys()]) {
+      if (views[id] !== undefined) continue;
+      this.scenes.delete(id);
+      changed = true;
+    }
+    for (const { id, name, definition } of Object.values(views)) {
+      const before = this.scenes.get(id);
+      if (before && before.name === name && before.definition === definition) continue;
+      const createdAt = before?.createdAt ?? at;
+      this.scenes.set(id, { id, channelId: this.record.id, name, definition, createdAt, updatedAt: at });
+      changed = true;
+    }
+    return changed;
   }
 
   /** After a failed commit: the change's scene and format updates are applied again next tick. */

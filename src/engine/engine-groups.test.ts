@@ -1,7 +1,7 @@
 /** The engine's frame-rate groups and its cost model: one clock per rate, idle channels never visited. */
 import { describe, expect, it } from 'vitest';
 import type { FrameMessage } from '@onair/protocol';
-import { Engine } from './engine.js';
+import { FrameEngine } from './frame-engine.js';
 import {
   channelRecord,
   definition,
@@ -43,7 +43,7 @@ function setup(channels: StoredChannel[]) {
   const frames: FrameMessage[] = [];
   const broker = new RecordingBroker(frames);
   const ticks: { fps: FrameRate; frame: number; changed: number }[] = [];
-  const engine = new Engine({
+  const engine = new FrameEngine({
     time,
     newEventId: eventIds(),
     committer,

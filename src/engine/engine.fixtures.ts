@@ -6,7 +6,8 @@ import type { FrameMessage, InputDef, SceneDefinition } from '@onair/protocol';
 import { MemoryBroker } from './broker.js';
 import { parseFrame } from './channel-messages.js';
 import type { ChannelChange } from './channel-change.js';
-import { Engine, type TickCommitter, type TickWrite } from './engine.js';
+import type { TickCommitter, TickWrite } from './engine.js';
+import { FrameEngine } from './frame-engine.js';
 import type { EngineEvent } from './events.js';
 import type { FrameRate } from './frame-rate.js';
 import type { ChannelRecord, LiveState, SceneRecord, StoredChannel } from './model.js';
@@ -104,7 +105,13 @@ export function engineHarness(stored: StoredChannel[]) {
   const frames: FrameMessage[] = [];
   const broker = new RecordingBroker(frames);
   const events: EngineEvent[] = [];
-  const engine = new Engine({ time, committer, broker, newEventId: eventIds(), onEvents: (e) => events.push(...e) });
+  const engine = new FrameEngine({
+    time,
+    committer,
+    broker,
+    newEventId: eventIds(),
+    onEvents: (e) => events.push(...e),
+  });
   engine.load(stored);
   engine.start();
   /** Moves the clock on by `ms` (a frame at 60 fps by default) and lets the tick's commit finish. */

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
 import type { FrameMessage, InputValue } from '@onair/protocol';
 import { MemoryBroker } from './broker.js';
-import { Engine, type TickCommitter } from './engine.js';
+import type { TickCommitter } from './engine.js';
+import { FrameEngine } from './frame-engine.js';
 import {
   channelRecord,
   emptyLive,
@@ -38,7 +39,7 @@ function setup(channels: ChannelRecord[] = [channel('ch_a')]) {
   const broker = new RecordingBroker(frames);
   const events: EngineEvent[] = [];
   const ticks: { fps: FrameRate; frame: number; changed: number }[] = [];
-  const engine = new Engine({
+  const engine = new FrameEngine({
     time,
     committer,
     broker,
@@ -304,7 +305,7 @@ describe('Engine: stop', () => {
       commitTick: () =>
         released ? undefined : new Promise<void>((resolve) => (release = () => ((released = true), resolve()))),
     };
-    const engine = new Engine({ time, committer: held, broker: new MemoryBroker(), newEventId: eventIds() });
+    const engine = new FrameEngine({ time, committer: held, broker: new MemoryBroker(), newEventId: eventIds() });
     engine.load([
       {
         channel: channel('ch_a'),

@@ -1,25 +1,22 @@
 /**
- * The frame-clocked channel engine. Operations queue on their channel and are applied at the next tick of
- * the channel's frame clock. A tick's changes are written as one unit and published at once, as one frame
- * message per changed channel; the operations are acknowledged, and turned into events, when the write is
- * durable (a flush that runs off the event loop, so it never delays the next frame). Only channels with
- * queued work are visited, so idle channels cost nothing per tick. The tick never throws.
+ * What the rest of the server knows of the engine: the `Engine` interface (reads, writes, lifecycle) and the ports
+ * an engine is built with. The API, the transport, the operations and the webhooks depend on this interface only.
+ *
+ * One node runs a FrameEngine (./frame-engine.ts), the frame-clocked engine itself. Several nodes
+ * (docs/architecture/several-nodes.md) run the same FrameEngine wrapped by src/cluster/cluster-engine.ts, which
+ * implements this interface too (ops forwarded to the channel's owner, structural writes announced to the other
+ * nodes): callers never know which one they hold.
  */
-import { AppError } from '../errors.js';
 import type { SceneScope, SnapshotMessage } from '@onair/protocol';
 import type { Broker } from './broker.js';
-import { busesOf, EMPTY_BUS, type SceneOnBus } from './buses.js';
-import { opResult, toFrameMessage, type ChannelChange } from './channel-change.js';
-import { encodeFrame, encodeRevoke } from './channel-messages.js';
-import { ChannelRuntime } from './channel-runtime.js';
+import type { SceneOnBus } from './buses.js';
+import type { ChannelChange } from './channel-change.js';
 import type { EngineEvent } from './events.js';
-import { FrameClock } from './frame-clock.js';
-import { frameRate, type FrameRate } from './frame-rate.js';
-import { assertCompatible, type InputRegistry } from './input-registry.js';
+import type { FrameRate } from './frame-rate.js';
+import type { InputRegistry } from './input-registry.js';
 import type { ChannelRecord, SceneRecord, StoredChannel } from './model.js';
 import type { Op, OpResult } from './ops.js';
-import { busesFrame } from './scene-scope.js';
-import { buildSnapshot, buildState, type ChannelState } from './snapshot.js';
+import type { ChannelState } from './snapshot.js';
 import type { TimeSource } from './time-source.js';
 
 /**
@@ -27,13 +24,29 @@ import type { TimeSource } from './time-source.js';
  * returns (or its promise resolves) the write is ordered before every later tick's and survives a crash of
  * the process; `durable`, if given, settles when it also survives a power cut (a store that flushes before
  * returning gives nothing). Calls never overlap: the engine waits for one to return before the next.
+ *
+ * One exception to "all or none": a channel deleted from the store before the tick was written (by another node,
+ * several nodes only) is left out of the write and named in `deleted`; the engine refuses that channel's ops with
+ * `not_found`, as if the deletion had come first, and commits the others.
  */
 export interface TickCommitter {
   commitTick(frame: number, changes: readonly ChannelChange[]): TickWrite | Promise<TickWrite>;
 }
 
-/** What a written tick still owes: undefined when it is already durable. */
-export type TickWrite = { durable: Promise<void> } | void;
+/** What a written tick still owes (`durable`: undefined when it is durable already), and what it left out. */
+export type TickWrite = { durable?: Promise<void>; deleted?: readonly string[] } | void;
+
+/**
+ * Where channels are ticked. One node ticks every channel it holds (the default); with several nodes, each node holds
+ * every channel but ticks only the ones it owns (src/cluster/ownership.ts). Asked whenever a channel gets work: a
+ * channel it says no to is never ticked here, whatever is queued or changed on it.
+ */
+export interface Placement {
+  ticks(channelId: string): boolean;
+}
+
+/** Every channel ticked here: one node. */
+export const EVERYWHERE: Placement = { ticks: () => true };
 
 export interface EngineDeps {
   time: TimeSource;
@@ -44,6 +57,14 @@ export interface EngineDeps {
    * written in the same transaction as the change that caused them.
    */
   newEventId: () => string;
+  /** Which channels this engine ticks. Default: every one (EVERYWHERE). */
+  placement?: Placement;
+  /**
+   * When in each frame the clocks tick, as a fraction of the frame in [0, 1): frame numbers are unchanged, only the
+   * moment moves (./frame-clock.ts). Several nodes on one machine get different phases so they do not all wake at
+   * once. Default 0: at the start of each frame.
+   */
+  clockPhase?: number;
   /** A tick's events, in order, once the tick is durable (after they are stored). */
   onEvents?: (events: EngineEvent[]) => void;
   /** Something went wrong inside a tick (already contained); for logs and metrics. */
@@ -51,372 +72,86 @@ export interface EngineDeps {
   onTick?: (info: { fps: FrameRate; frame: number; durationMs: number; changed: number }) => void;
 }
 
-interface Group {
-  clock: FrameClock;
-  pending: Set<ChannelRuntime>;
-  /** The commit in flight, if any: ticks wait for it, and stop() awaits it. */
-  inflight: Promise<void> | null;
+/** Clock statistics of one frame rate. */
+export interface ClockStats {
+  fps: FrameRate;
+  ticks: number;
+  lateTicks: number;
+  skippedFrames: number;
 }
 
-/** Why an op queued on a channel that moved to another node before its tick was not applied (several nodes). */
-export const MOVED_DETAIL = 'The channel moved to another node before this change was applied; retry.';
+/**
+ * The engine as the server uses it. Reads answer from memory, at once, as of the last tick (and throw AppError
+ * `not_found` for a channel the engine does not hold). Writes of structure (channels, scenes) are made after the
+ * store has them, and reach renderers in the channel's next frame; ops are queued and applied in a tick.
+ */
+export interface Engine {
+  /** Puts stored channels in, before start(). */
+  load(stored: Iterable<StoredChannel>): void;
+  /** Starts ticking (several nodes: also joins the other nodes; resolves once this node takes part). */
+  start(): void | Promise<void>;
+  /** Stops after one last tick per frame rate: whatever is queued is applied or answered, never left hanging. */
+  stop(): Promise<void>;
 
-/** stop() keeps ticking while work remains (ops queued during a commit), up to this many times. */
-const FINAL_TICKS = 5;
-
-export class Engine {
-  private readonly channels = new Map<string, ChannelRuntime>();
-  private readonly groups = new Map<FrameRate, Group>();
-  /** Written ticks waiting for durability: stop() waits for them, so no acknowledgement is lost. */
-  private readonly flushing = new Set<Promise<void>>();
-  private running = false;
-
-  constructor(private readonly deps: EngineDeps) {}
-
-  load(stored: Iterable<StoredChannel>): void {
-    for (const s of stored) this.channels.set(s.channel.id, new ChannelRuntime(s.channel, s.scenes, s.live));
-  }
-
-  start(): void {
-    this.running = true;
-    for (const g of this.groups.values()) if (g.pending.size > 0) g.clock.start();
-  }
-
-  /** Stops the clocks after one last tick per group, so nothing queued is left unanswered. */
-  async stop(): Promise<void> {
-    this.running = false;
-    for (const [fps, g] of this.groups) {
-      g.clock.stop();
-      for (let i = 0; i < FINAL_TICKS && (g.inflight || g.pending.size > 0); i++) {
-        if (g.inflight) await g.inflight;
-        if (g.pending.size > 0) await this.runTick(fps, g, g.clock.nextFrame());
-      }
-      this.rejectLeftovers(g);
-    }
-    while (this.flushing.size > 0) await Promise.all(this.flushing);
-  }
-
-  /** Whatever could not be applied before stopping is answered, never left hanging. */
-  private rejectLeftovers(g: Group): void {
-    const stopped = new AppError('unavailable', 'The server is stopping; retry shortly.', { retryAfter: 1 });
-    for (const rt of g.pending) {
-      for (const p of rt.queue) p.reject(stopped);
-      rt.queue = [];
-    }
-  }
-
-  channelCount(): number {
-    return this.channels.size;
-  }
-
-  has(channelId: string): boolean {
-    return this.channels.has(channelId);
-  }
-
-  channelRecord(channelId: string): ChannelRecord {
-    return this.runtime(channelId).record;
-  }
-
+  channelCount(): number;
+  has(channelId: string): boolean;
+  channelRecord(channelId: string): ChannelRecord;
   /** The inputs the channel's scenes declare, for validating a patch before it is queued. */
-  registry(channelId: string): InputRegistry {
-    return this.runtime(channelId).registry;
-  }
-
-  scenes(channelId: string): SceneRecord[] {
-    return [...this.runtime(channelId).scenes.values()];
-  }
-
-  addChannel(record: ChannelRecord, frame = 0): void {
-    const live = {
-      values: new Map(),
-      clocks: new Map(),
-      program: EMPTY_BUS,
-      preview: EMPTY_BUS,
-      frame,
-      updatedAt: record.createdAt,
-    };
-    this.channels.set(record.id, new ChannelRuntime(record, [], live));
-  }
-
-  updateChannel(record: ChannelRecord): void {
-    const rt = this.runtime(record.id);
-    const before = rt.record;
-    if (before.fps !== record.fps) this.moveGroup(rt, before.fps, record.fps);
-    rt.updateRecord(record);
-    if (before.outputToken !== record.outputToken) this.send(record.id, encodeRevoke('token_rotated'), rt.live.frame);
-    this.markPending(rt);
-  }
-
-  removeChannel(channelId: string): void {
-    const rt = this.channels.get(channelId);
-    if (!rt) return;
-    this.channels.delete(channelId);
-    this.groups.get(rt.record.fps)?.pending.delete(rt);
-    for (const p of rt.queue) p.reject(new AppError('not_found', 'The channel was deleted.'));
-    this.send(channelId, encodeRevoke('channel_deleted'), rt.live.frame);
-  }
-
+  registry(channelId: string): InputRegistry;
+  scenes(channelId: string): SceneRecord[];
+  /** Where the scene is on program and preview (each bus and layer), as of the last tick. */
+  sceneBuses(channelId: string, sceneId: string): SceneOnBus[];
   /** Throws conflict when the scene's inputs clash with the channel's; call before persisting. */
-  checkScene(scene: SceneRecord): void {
-    const rt = this.runtime(scene.channelId);
-    const others = [...rt.scenes.values()].filter((s) => s.id !== scene.id);
-    const registry = new Map(others.flatMap((s) => s.definition.inputs.map((d) => [d.name, d] as const)));
-    assertCompatible(registry, scene, others);
-  }
-
-  upsertScene(scene: SceneRecord): void {
-    const rt = this.runtime(scene.channelId);
-    rt.upsertScene(scene);
-    this.markPending(rt);
-  }
-
-  /**
-   * Where the scene is on program and preview (each bus and layer), as of the last tick: the API refuses to
-   * delete a scene that is on a bus, or to move it to another layer.
-   */
-  sceneBuses(channelId: string, sceneId: string): SceneOnBus[] {
-    const live = this.runtime(channelId).live;
-    return busesOf(sceneId, live.program, live.preview);
-  }
-
-  removeScene(channelId: string, sceneId: string): void {
-    const rt = this.runtime(channelId);
-    rt.removeScene(sceneId);
-    this.markPending(rt);
-  }
-
-  /** Queues an operation; resolves once the tick that applied it is durable. */
-  submit(channelId: string, op: Op): Promise<OpResult> {
-    const rt = this.runtime(channelId);
-    if (!this.running)
-      return Promise.reject(new AppError('unavailable', 'The engine is not running.', { retryAfter: 1 }));
-    return new Promise<OpResult>((resolve, reject) => {
-      rt.queue.push({ op, resolve, reject });
-      this.markPending(rt);
-    });
-  }
-
-  /** Operations waiting for the channel's next tick (for metrics and tests: what one tick will apply). */
-  queuedOps(channelId: string): number {
-    return this.runtime(channelId).queue.length;
-  }
-
+  checkScene(scene: SceneRecord): void;
+  /** Operations waiting for the channel's next tick here (for metrics and tests: what one tick will apply). */
+  queuedOps(channelId: string): number;
   /** `scope`: which scene definitions it carries (engine/scene-scope.ts). */
-  snapshot(channelId: string, scope: SceneScope = 'all'): SnapshotMessage {
-    return buildSnapshot(this.runtime(channelId), this.deps.time.now(), scope);
-  }
-
-  state(channelId: string): ChannelState {
-    return buildState(this.runtime(channelId), this.deps.time.now());
-  }
-
+  snapshot(channelId: string, scope?: SceneScope): SnapshotMessage;
+  state(channelId: string): ChannelState;
   /** Clock statistics per frame rate, for metrics. */
-  clockStats(): { fps: FrameRate; ticks: number; lateTicks: number; skippedFrames: number }[] {
-    return [...this.groups].map(([fps, g]) => ({ fps, ...g.clock.getStats() }));
-  }
+  clockStats(): ClockStats[];
 
   /**
-   * Several nodes (cluster/cluster-engine.ts): puts a channel in as stored, replacing what this engine held of it.
-   * Operations queued on the old copy are refused with `unavailable` (the caller retries on the owner).
+   * Applies an operation in the channel's next tick; resolves once that tick is durable, with what it did. Rejects
+   * with the op's own refusal (AppError), or `unavailable` when it could not be applied (storage refused the write,
+   * the server is stopping, no node ticks the channel right now): the caller may retry.
    */
-  protected install(stored: StoredChannel): void {
-    this.demote(stored.channel.id);
-    this.channels.set(stored.channel.id, new ChannelRuntime(stored.channel, stored.scenes, stored.live));
-  }
+  submit(channelId: string, op: Op): Promise<OpResult>;
+  /** A channel just stored; `frame`: the frame it starts from (the store's). */
+  addChannel(record: ChannelRecord, frame?: number): void;
+  /** A channel's record just stored: a new frame rate or size reaches renderers, a new output token closes old ones. */
+  updateChannel(record: ChannelRecord): void;
+  /** A channel just deleted: its queued ops are refused `not_found` and its connections closed. */
+  removeChannel(channelId: string): void;
+  upsertScene(scene: SceneRecord): void;
+  removeScene(channelId: string, sceneId: string): void;
+}
 
-  /** Several nodes: the channel is no longer ticked here; what was queued on it is refused with `unavailable`. */
-  protected demote(channelId: string): void {
-    const rt = this.channels.get(channelId);
-    if (!rt) return;
-    this.groups.get(rt.record.fps)?.pending.delete(rt);
-    const moved = new AppError('unavailable', MOVED_DETAIL, { retryAfter: 1 });
-    for (const p of rt.queue) p.reject(moved);
-    rt.queue = [];
-  }
-
-  /** Several nodes: forgets a channel another node deleted (its renderers were told by that node). */
-  protected drop(channelId: string): void {
-    const rt = this.channels.get(channelId);
-    if (!rt) return;
-    this.groups.get(rt.record.fps)?.pending.delete(rt);
-    for (const p of rt.queue) p.reject(new AppError('not_found', 'The channel was deleted.'));
-    rt.queue = [];
-    this.channels.delete(channelId);
-  }
-
-  /**
-   * Several nodes: renderers of the channel with another output token than the channel's now are disconnected, on
-   * every node (a rotation made on a node that does not tick the channel).
-   */
-  protected revokeOldTokens(channelId: string): void {
-    this.send(channelId, encodeRevoke('token_rotated'), this.runtime(channelId).live.frame);
-  }
-
-  /**
-   * Several nodes, after a takeover: the next frame carries every scene again, so renderers that missed an edit made
-   * while the channel had no owner draw it (a renderer redraws a scene only if its definition differs).
-   */
-  protected resendScenes(channelId: string): void {
-    const rt = this.runtime(channelId);
-    for (const scene of [...rt.scenes.values()]) rt.upsertScene(scene);
-    this.markPending(rt);
-  }
-
-  /** Channel ids this engine holds. */
-  protected channelIds(): string[] {
-    return [...this.channels.keys()];
-  }
-
-  protected runtime(channelId: string): ChannelRuntime {
-    const rt = this.channels.get(channelId);
-    if (!rt) throw new AppError('not_found', `Channel ${channelId} does not exist.`);
-    return rt;
-  }
-
-  private group(fps: FrameRate): Group {
-    let g = this.groups.get(fps);
-    if (!g) {
-      const created: Group = { pending: new Set(), inflight: null, clock: null as unknown as FrameClock };
-      created.clock = new FrameClock(frameRate(fps), this.deps.time, (frame) => {
-        this.runTick(fps, created, frame).catch((err: unknown) => this.deps.onTickError?.(err, { frame }));
-      });
-      this.groups.set(fps, created);
-      g = created;
-    }
-    return g;
-  }
-
-  /** Whether this engine ticks the channel: always for one node; with several, only the channels it owns. */
-  protected ticks(_channelId: string): boolean {
-    return true;
-  }
-
-  private markPending(rt: ChannelRuntime): void {
-    if (!this.ticks(rt.record.id)) return;
-    const g = this.group(rt.record.fps);
-    g.pending.add(rt);
-    if (this.running) g.clock.start();
-  }
-
-  private moveGroup(rt: ChannelRuntime, from: FrameRate, to: FrameRate): void {
-    // Queued work moves with the channel; markPending() adds it to the new group.
-    this.groups.get(from)?.pending.delete(rt);
-    this.group(to);
-  }
-
-  private async runTick(fps: FrameRate, g: Group, frame: number): Promise<void> {
-    // A commit still in flight: leave the queues for the next tick (they are applied then, in order).
-    if (g.inflight || g.pending.size === 0) {
-      if (g.pending.size === 0) g.clock.stop();
-      return;
-    }
-    const started = performance.now();
-    const changes = this.prepareAll(g, frame);
-    if (changes.length > 0) await this.commitAndPublish(g, frame, changes);
-    this.deps.onTick?.({ fps, frame, durationMs: performance.now() - started, changed: changes.length });
-  }
-
-  private prepareAll(g: Group, frame: number): ChannelChange[] {
-    const now = Math.round(this.deps.time.now());
-    const tick = { frame, now, nowIso: new Date(now).toISOString(), eventId: this.deps.newEventId };
-    const changes: ChannelChange[] = [];
-    const due = g.pending;
-    g.pending = new Set();
-    for (const rt of due) {
-      try {
-        const change = rt.prepare(tick);
-        if (change) changes.push(change);
-      } catch (err) {
-        this.deps.onTickError?.(err, { frame, channelId: rt.record.id });
-      }
-    }
-    return changes;
-  }
-
-  private async commitAndPublish(g: Group, frame: number, changes: ChannelChange[]): Promise<void> {
-    let settle = () => {};
-    g.inflight = new Promise<void>((resolve) => (settle = resolve));
-    let written: TickWrite;
-    try {
-      written = await this.deps.committer.commitTick(frame, changes);
-    } catch (err) {
-      this.deps.onTickError?.(err, { frame });
-      this.refuse(changes, err);
-      return;
-    } finally {
-      g.inflight = null;
-      settle();
-    }
-    for (const change of changes) this.publish(change);
-    if (!written) return this.acknowledge(frame, changes);
-    const flushed = written.durable.then(
-      () => this.acknowledge(frame, changes),
-      (err: unknown) => this.unconfirmed(frame, changes, err),
-    );
-    this.flushing.add(flushed);
-    void flushed.finally(() => this.flushing.delete(flushed));
-  }
-
-  /**
-   * A failed write: ops are refused (their callers retry); scene and format changes are tried again. The store's
-   * own `unavailable` (a full disk, a read-only one) is passed on as it is: it says what happened.
-   */
-  private refuse(changes: ChannelChange[], cause: unknown): void {
-    const refusal =
-      cause instanceof AppError && cause.code === 'unavailable'
-        ? cause
-        : new AppError('unavailable', 'Storage refused the write; nothing was applied. Retry shortly.', {
-            retryAfter: 1,
-          });
-    for (const c of changes) {
-      for (const a of c.acks) a.pending.reject(refusal);
-      const rt = this.channels.get(c.channelId);
-      if (rt && rt.requeueStructural(c)) this.markPending(rt);
-    }
-  }
-
-  /**
-   * Written and on air, but the flush to disk failed: the state stays (it is in the store and on every
-   * renderer) but nobody is told it is safe.
-   */
-  private unconfirmed(frame: number, changes: ChannelChange[], err: unknown): void {
-    this.deps.onTickError?.(err, { frame });
-    const refusal = new AppError('unavailable', 'Storage could not confirm the write is on disk. Retry shortly.', {
-      retryAfter: 1,
-    });
-    for (const c of changes) for (const a of c.acks) a.pending.reject(refusal);
-  }
-
-  private acknowledge(frame: number, changes: ChannelChange[]): void {
-    for (const change of changes) for (const a of change.acks) a.pending.resolve(opResult(change, a));
-    const events = changes.flatMap((c) => c.events);
-    if (events.length > 0) this.safely(frame, () => this.deps.onEvents?.(events));
-  }
-
-  private publish(change: ChannelChange): void {
-    const rt = this.channels.get(change.channelId);
-    const before = rt?.live ?? change.live;
-    if (rt) rt.adopt(change);
-    if (change.visible === false) return;
-    this.safely(change.frame, () => {
-      const message = toFrameMessage(change, this.deps.time.now());
-      const buses = busesFrame(message, before, change.live, (id) => rt?.sceneView(id));
-      this.send(change.channelId, encodeFrame(message, buses), change.frame);
-    });
-  }
-
-  /** Publishes on the channel's topic; a broker that cannot send it on (a remote one down) is reported, not thrown. */
-  private send(channelId: string, payload: Uint8Array, frame: number): void {
-    this.deps.broker.publish(channelId, payload).catch((err: unknown) => {
-      this.deps.onTickError?.(err, { frame, channelId });
-    });
-  }
-
-  private safely(frame: number, fn: () => void): void {
-    try {
-      fn();
-    } catch (err) {
-      this.deps.onTickError?.(err, { frame });
-    }
-  }
+/**
+ * An Engine that passes every call on to `inner`: a decorator spreads it and replaces the calls it changes
+ * (`{ ...passThrough(inner), submit }`), so a method added to Engine needs no change in the decorators.
+ */
+export function passThrough(inner: Engine): Engine {
+  return {
+    load: (stored) => inner.load(stored),
+    start: () => inner.start(),
+    stop: () => inner.stop(),
+    channelCount: () => inner.channelCount(),
+    has: (channelId) => inner.has(channelId),
+    channelRecord: (channelId) => inner.channelRecord(channelId),
+    registry: (channelId) => inner.registry(channelId),
+    scenes: (channelId) => inner.scenes(channelId),
+    sceneBuses: (channelId, sceneId) => inner.sceneBuses(channelId, sceneId),
+    checkScene: (scene) => inner.checkScene(scene),
+    queuedOps: (channelId) => inner.queuedOps(channelId),
+    snapshot: (channelId, scope) => inner.snapshot(channelId, scope),
+    state: (channelId) => inner.state(channelId),
+    clockStats: () => inner.clockStats(),
+    submit: (channelId, op) => inner.submit(channelId, op),
+    addChannel: (record, frame) => inner.addChannel(record, frame),
+    updateChannel: (record) => inner.updateChannel(record),
+    removeChannel: (channelId) => inner.removeChannel(channelId),
+    upsertScene: (scene) => inner.upsertScene(scene),
+    removeScene: (channelId, sceneId) => inner.removeScene(channelId, sceneId),
+  };
 }

@@ -190,3 +190,66 @@ describe('FrameClock with ManualTime', () => {
     expect(clock.getStats().skippedFrames).toBe(0);
   });
 });
+
+describe('FrameClock with a phase', () => {
+  it.each(DRIFT_RATES)(
+    '%s fps: ticks a set fraction into each frame, carrying the frame numbers a clock without phase carries',
+    (fps) => {
+      const time = new GuardedTime(T0);
+      const rate = frameRate(fps);
+      const period = framePeriodMs(rate);
+      const plain = recordingClock(fps, time);
+      const phased: { frame: number; at: number }[] = [];
+      const clock = new FrameClock(rate, time, (frame) => phased.push({ frame, at: time.now() }), { phase: 0.3 });
+      plain.clock.start();
+      clock.start();
+      // In steps: GuardedTime allows 1,000 timers per advance, and two clocks run here.
+      for (let k = 100; k <= 1_000; k += 100) time.advance(frameStart(rate, plain.first + k) + period / 2 - time.now());
+
+      expect(plain.ticks).toHaveLength(1_000);
+      const at = new Map(phased.map((t) => [t.frame, t.at]));
+      // Each frame the plain clock ticked at its start, the phased clock ticked 0.3 of a frame later: same number.
+      const offsets = plain.ticks.map((t) => Math.round(((at.get(t.frame) ?? NaN) - t.at) * 1000) / 1000);
+      expect(new Set(offsets)).toEqual(new Set([Math.round(period * 0.3 * 1000) / 1000]));
+      expect(phased.every((t) => t.frame === frameAt(rate, t.at))).toBe(true);
+      expectConsecutive(
+        phased.map((t) => t.frame),
+        phased[0]!.frame,
+      );
+      expect(clock.getStats()).toMatchObject({ lateTicks: 0, skippedFrames: 0 });
+    },
+  );
+
+  it('started before its point in the current frame, ticks that frame at that point', () => {
+    const time = new GuardedTime(T0);
+    const rate = frameRate(25);
+    const frame = frameAt(rate, time.now()) + 1;
+    time.advance(frameStart(rate, frame) + 5 - time.now()); // 5 ms into a 40 ms frame; the phase is at 20 ms
+    const ticks: number[] = [];
+    const clock = new FrameClock(rate, time, (f) => ticks.push(f), { phase: 0.5 });
+    clock.start();
+    time.advance(14.9);
+    expect(ticks).toEqual([]);
+    time.advance(0.2);
+    expect(ticks).toEqual([frame]);
+  });
+
+  it('counts a tick late from its point in the frame, not from the frame start', () => {
+    const time = new GuardedTime(T0);
+    const rate = frameRate(50); // 20 ms frames; a phase of 0.5 is 10 ms in
+    const first = frameAt(rate, time.now()) + 1;
+    time.advance(frameStart(rate, first) + 15 - time.now()); // past this frame's point: the next tick is first + 1
+    const clock = new FrameClock(rate, time, () => {}, { phase: 0.5 });
+    clock.start();
+    time.jump(frameStart(rate, first + 1) + 11.9 - time.now());
+    time.advance(0);
+    time.jump(frameStart(rate, first + 2) + 12.5 - time.now());
+    time.advance(0);
+    expect(clock.getStats()).toEqual({ ticks: 2, lateTicks: 1, skippedFrames: 0 });
+  });
+
+  it('refuses a phase outside [0, 1)', () => {
+    for (const phase of [-0.1, 1, Number.NaN])
+      expect(() => new FrameClock(frameRate(60), new ManualTime(T0), () => {}, { phase })).toThrow(RangeError);
+  });
+});

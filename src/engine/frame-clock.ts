@@ -2,8 +2,12 @@
  * One frame clock per frame rate. Each tick is scheduled for the absolute start time of the next frame,
  * computed from the rate's exact fraction, so timer lateness never accumulates into drift. A late timer
  * runs one tick for the current frame (skipped frames are counted, never replayed).
+ *
+ * A phase moves the moment of each tick to a fixed point inside its frame (a quarter of the way in, say), without
+ * changing which frame a tick carries: frame numbers still count from the wall clock, the same on every node. Nodes
+ * sharing a machine get different phases, so their clocks do not all wake at one instant.
  */
-import { frameAt, frameStart, type FrameRateFraction } from './frame-rate.js';
+import { frameAt, framePeriodMs, frameStart, type FrameRateFraction } from './frame-rate.js';
 import type { TimeSource } from './time-source.js';
 
 export interface FrameClockStats {
@@ -13,8 +17,18 @@ export interface FrameClockStats {
   skippedFrames: number;
 }
 
+export interface FrameClockOptions {
+  /** Ticks starting more than this late count as late. Default 2 ms. */
+  lateThresholdMs?: number;
+  /** Where in its frame each tick runs, as a fraction of the frame in [0, 1). Default 0: at the frame's start. */
+  phase?: number | undefined;
+}
+
 export class FrameClock {
   readonly rate: FrameRateFraction;
+  /** The phase in milliseconds: each tick is due this long after its frame starts. */
+  private readonly offsetMs: number;
+  private readonly lateThresholdMs: number;
   private lastFrame: number;
   private cancel: (() => void) | null = null;
   private active = false;
@@ -24,10 +38,14 @@ export class FrameClock {
     rate: FrameRateFraction,
     private readonly time: TimeSource,
     private readonly onTick: (frame: number) => void,
-    private readonly lateThresholdMs = 2,
+    options: FrameClockOptions = {},
   ) {
     this.rate = rate;
-    this.lastFrame = frameAt(rate, time.now());
+    const phase = options.phase ?? 0;
+    if (!(phase >= 0 && phase < 1)) throw new RangeError(`phase must be in [0, 1), not ${phase}`);
+    this.offsetMs = phase * framePeriodMs(rate);
+    this.lateThresholdMs = options.lateThresholdMs ?? 2;
+    this.lastFrame = this.dueFrame();
   }
 
   /** The frame current right now (the one the next tick will render if it ran now). */
@@ -43,8 +61,8 @@ export class FrameClock {
   start(): void {
     if (this.active) return;
     this.active = true;
-    // Frames that passed while the clock was idle were not missed: there was nothing to render.
-    this.lastFrame = Math.max(this.lastFrame, this.currentFrame());
+    // Frames whose tick time passed while the clock was idle were not missed: there was nothing to render.
+    this.lastFrame = Math.max(this.lastFrame, this.dueFrame());
     this.schedule();
   }
 
@@ -65,7 +83,7 @@ export class FrameClock {
     const frame = frameAt(this.rate, now);
     if (frame <= this.lastFrame) return null;
     this.stats.skippedFrames += frame - this.lastFrame - 1;
-    if (now - frameStart(this.rate, frame) > this.lateThresholdMs) this.stats.lateTicks++;
+    if (now - (frameStart(this.rate, frame) + this.offsetMs) > this.lateThresholdMs) this.stats.lateTicks++;
     this.lastFrame = frame;
     this.stats.ticks++;
     this.onTick(frame);
@@ -76,8 +94,13 @@ export class FrameClock {
     return this.stats;
   }
 
+  /** The last frame whose tick time has come: the current frame once the phase into it has passed. */
+  private dueFrame(): number {
+    return frameAt(this.rate, this.time.now() - this.offsetMs);
+  }
+
   private schedule(): void {
-    const due = frameStart(this.rate, this.lastFrame + 1);
+    const due = frameStart(this.rate, this.lastFrame + 1) + this.offsetMs;
     this.cancel = this.time.setTimer(() => {
       this.cancel = null;
       this.tick();

@@ -80,5 +80,6 @@ export function withHeaders(err: AppError, headers: Record<string, string>): App
     retryAfter: err.retryAfter,
     extra: err.extra,
     headers: { ...headers, ...err.headers },
+    reason: err.reason,
   });
 }

@@ -89,11 +89,18 @@ export class Sql {
   }
 }
 
+export interface DatabaseOptions {
+  /** Connections at most; default 10. */
+  poolSize?: number | undefined;
+  /** An idle connection died (Postgres restarted, the network dropped it): for logs. */
+  onError?: ((err: unknown) => void) | undefined;
+}
+
 export class Database extends Sql {
   private readonly pool: pg.Pool;
   private closing: Promise<void> | undefined;
 
-  constructor(url: string, poolSize = POOL_SIZE) {
+  constructor(url: string, { poolSize = POOL_SIZE, onError }: DatabaseOptions = {}) {
     const types = new pg.TypeOverrides();
     types.setTypeParser(INT8, 'text', Number);
     const pool = new pg.Pool({
@@ -110,9 +117,13 @@ export class Database extends Sql {
     });
     super(pool, new Reachability());
     this.pool = pool;
-    // An idle connection that dies is dropped by the pool; the next statement opens another and reports what it
-    // finds. Without a listener the error would end the process.
-    pool.on('error', () => {});
+    // An idle connection that dies is dropped by the pool, and the next statement opens another. Meanwhile failure()
+    // says Postgres is unreachable if that is what it died of (the next statement that gets through clears it).
+    // Without a listener the error would end the process.
+    pool.on('error', (err) => {
+      this.reach.refusal(err);
+      onError?.(err);
+    });
   }
 
   /** Why writes fail, or null: Postgres could not be reached by the last statement. */

@@ -44,9 +44,12 @@ export interface PostgresStoreOptions {
   poolSize?: number;
   /**
    * Several nodes (cluster/channel-leases.ts): runs first inside every tick's transaction with the ticked channels,
-   * and refuses the tick (by throwing) when this node no longer owns one of them.
+   * and refuses the tick (by throwing) when this node no longer owns one of them. Resolves with the channels that
+   * were deleted meanwhile (by another node): the tick leaves them out (TickCommitter, engine/engine.ts).
    */
-  fence?: (tx: Sql, channelIds: readonly string[]) => Promise<void>;
+  fence?: (tx: Sql, channelIds: readonly string[]) => Promise<ReadonlySet<string>>;
+  /** An idle connection of the pool died: for logs. */
+  onPoolError?: (err: unknown) => void;
 }
 
 const SQL = {
@@ -99,7 +102,7 @@ export class PostgresStore implements Store {
 
   /** Connects and brings the schema up to date; rejects (closing the pool) when either fails. */
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
-    const db = new Database(options.url, options.poolSize);
+    const db = new Database(options.url, { poolSize: options.poolSize, onError: options.onPoolError });
     try {
       await migrate(db);
     } catch (err) {
@@ -119,9 +122,14 @@ export class PostgresStore implements Store {
 
   async commitTick(_frame: number, changes: readonly ChannelChange[]): Promise<TickWrite> {
     const fence = this.fence;
-    await this.db.transaction(async (tx) => {
-      if (fence) await fence(tx, [...new Set(changes.map((c) => c.channelId))]);
-      await writeTick(tx, changes, this.events);
+    return this.db.transaction(async (tx) => {
+      const gone = fence ? await fence(tx, [...new Set(changes.map((c) => c.channelId))]) : new Set<string>();
+      await writeTick(
+        tx,
+        changes.filter((c) => !gone.has(c.channelId)),
+        this.events,
+      );
+      return gone.size > 0 ? { deleted: [...gone] } : undefined;
     });
   }
 

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { MemoryBroker } from '../../engine/broker.js';
-import { Engine } from '../../engine/engine.js';
+import { FrameEngine } from '../../engine/frame-engine.js';
 import { channelRecord, definition, emptyLive, T0 } from '../../engine/engine.fixtures.js';
 import type { EngineEvent } from '../../engine/events.js';
 import type { ChannelRecord, SceneRecord } from '../../engine/model.js';
@@ -45,7 +45,7 @@ async function setup() {
   }
   const time = new ManualTime(T0);
   const delivered: EngineEvent[] = [];
-  const engine = new Engine({
+  const engine = new FrameEngine({
     time,
     committer: store,
     broker: new MemoryBroker(),

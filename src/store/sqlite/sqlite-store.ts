@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel, TickWrite } from '../../engine/index.js';
+import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel } from '../../engine/index.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ClockState, SceneDefinition } from '@onair/protocol';
@@ -134,14 +134,15 @@ export class SqliteStore implements Store {
     this.flusher?.observe((ms) => timings.walFlush(ms));
   }
 
-  commitTick(_frame: number, changes: readonly ChannelChange[]): TickWrite {
+  /** One node deletes nothing under a tick: what it owes is at most the flush. */
+  commitTick(_frame: number, changes: readonly ChannelChange[]): { durable: Promise<void> } | void {
     const started = performance.now();
     const written = this.faults.writeTick(() => this.writeAndFlush(changes));
     this.written(started);
     return written;
   }
 
-  private writeAndFlush(changes: readonly ChannelChange[]): TickWrite {
+  private writeAndFlush(changes: readonly ChannelChange[]): { durable: Promise<void> } | void {
     if (!this.flusher) {
       this.commitTx(changes);
       return;

@@ -656,8 +656,8 @@ export function stateFromSnapshot(msg: SnapshotMessage): LiveState {
     program: byLayer(msg.program),
     preview: byLayer(msg.preview),
     scenes: byId(msg.scenes),
-    inputs: { ...msg.inputs },
-    clocks: { ...msg.clocks },
+    inputs: plainRecord(msg.inputs),
+    clocks: plainRecord(msg.clocks),
   };
 }
 
@@ -679,20 +679,27 @@ export function applyFrame<S extends LiveState>(state: S, msg: FrameMessage): S 
   return next;
 }
 
+/** A copy with `removed` gone and `upserts` set, without a prototype: no name (`__proto__`) is special. */
 function merged<T>(
   current: Readonly<Record<string, T>>,
   upserts: Readonly<Record<string, T>> | undefined,
   removed: readonly string[] | undefined,
 ): Record<string, T> {
-  const next: Record<string, T> = { ...current };
+  const next = plainRecord(current);
   for (const name of removed ?? []) delete next[name];
-  if (upserts) Object.assign(next, upserts);
+  for (const [name, value] of Object.entries(upserts ?? {})) next[name] = value;
   return next;
 }
 
 function byId(scenes: readonly SceneView[] | undefined): Record<string, SceneView> {
-  const out: Record<string, SceneView> = {};
+  const out = plainRecord<SceneView>({});
   for (const scene of scenes ?? []) out[scene.id] = scene;
+  return out;
+}
+
+function plainRecord<T>(from: Readonly<Record<string, T>>): Record<string, T> {
+  const out = Object.create(null) as Record<string, T>;
+  for (const [name, value] of Object.entries(from)) out[name] = value;
   return out;
 }
 

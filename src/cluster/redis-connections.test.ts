@@ -1,0 +1,65 @@
+/**
+ * Redis trouble is logged once per outage per connection, however often ioredis retries meanwhile, and recovery once
+ * ("redis reconnected"); failure() reports the outage while it lasts. Against the real Redis, through a proxy that
+ * the test cuts and restores.
+ */
+import { Writable } from 'node:stream';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { serviceGate, serviceUrl } from '../testing/services.js';
+import { startTcpProxy, type TcpProxy } from '../testing/tcp-proxy.js';
+import { RedisConnections } from './redis-connections.js';
+
+const gate = serviceGate('redis');
+
+/** A logger whose lines the test reads. */
+function recordingLogger() {
+  const lines: { level: number; msg: string; connection?: string }[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as never);
+      done();
+    },
+  });
+  return { logger: pino({ level: 'debug' }, stream), lines };
+}
+
+describe.skipIf(gate.skip)(`RedisConnections${gate.label}`, () => {
+  let proxy: TcpProxy | undefined;
+  const clients: Redis[] = [];
+  afterEach(async () => {
+    for (const c of clients.splice(0)) c.disconnect();
+    await proxy?.close();
+  });
+
+  it('logs the first error of an outage once per connection, then "reconnected" once, whatever the retries', async () => {
+    proxy = await startTcpProxy(serviceUrl('redis'));
+    const { logger, lines } = recordingLogger();
+    const connections = new RedisConnections(logger);
+    // Retrying every 20 ms: a second of outage is about fifty failed attempts per connection.
+    const open = (name: string) => {
+      const redis = new Redis(proxy!.url, { lazyConnect: true, retryStrategy: () => 20 });
+      clients.push(redis);
+      return connections.watch(name, redis);
+    };
+    const [a, b] = [open('one'), open('two')];
+    await Promise.all([a.connect(), b.connect()]);
+    expect(connections.failure()).toBeNull();
+
+    await proxy.cut();
+    await expect.poll(() => connections.failure(), { timeout: 10_000 }).toMatch(/^Redis is unreachable \((one|two): /);
+    await new Promise((r) => setTimeout(r, 1_000));
+    await proxy.restore();
+    await expect.poll(() => [a.status, b.status], { timeout: 10_000 }).toEqual(['ready', 'ready']);
+    expect(connections.failure()).toBeNull();
+    await expect(a.ping()).resolves.toBe('PONG');
+
+    const about = (name: string) => lines.filter((l) => l.connection === name).map((l) => [l.level, l.msg]);
+    for (const name of ['one', 'two'])
+      expect(about(name)).toEqual([
+        [40, 'redis connection failed; retrying until it is back'],
+        [30, 'redis reconnected'],
+      ]);
+  }, 30_000);
+});
