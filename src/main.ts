@@ -15,6 +15,7 @@ import { loadRendererAssets } from './api/render/renderer-assets.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import { startAccountPruning } from './auth/account-pruning.js';
 import { bootstrapCredentials, type BootstrapResult } from './auth/bootstrap.js';
+import { limitPasswordWork } from './auth/passwords.js';
 import type { Config } from './config.js';
 import { ClusterEngine } from './cluster/cluster-engine.js';
 import { openCluster } from './cluster/cluster-node.js';
@@ -133,6 +134,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const limiter = metrics ? metrics.countRefusals(baseLimiter) : baseLimiter;
   const baseThrottle = cluster?.loginThrottle ?? new MemoryLoginThrottle();
   const loginThrottle = metrics ? metrics.countLoginThrottle(baseThrottle) : baseThrottle;
+  limitPasswordWork({ ...config.passwords, onRefused: passwordRefusalLog(logger, config.passwords.concurrency) });
   let baseUrl = config.baseUrl ?? '';
 
   const incomingHooks = createIncomingHooks({
@@ -229,6 +231,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     })());
   const fetchApi = async (request: Request) => api.fetch(request, bindings);
   return { port, baseUrl, engine, store, webhooks: webhooks.service, incomingHooks, logger, firstRun, fetchApi, stop };
+}
+
+/** A flood of sign-ins refused by the cap on password work is one warning a minute, with how many. */
+function passwordRefusalLog(logger: Logger, concurrency: number): () => void {
+  const warn = repeatedOnce((_err, _ctx: null, repeats) =>
+    logger.warn(
+      { concurrency, ...(repeats ? { repeats } : {}) },
+      'sign-ins refused with 503: more password checks at once than ONAIR_PASSWORD_CONCURRENCY allows',
+    ),
+  );
+  return () => warn('password work at its cap', null);
 }
 
 function publicHost(host: string): string {
