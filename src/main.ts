@@ -26,6 +26,7 @@ import { MemoryLoginThrottle } from './limits/memory-login-throttle.js';
 import { MemoryRateLimiter } from './limits/memory-rate-limiter.js';
 import { createServerMetrics, type ServerMetrics } from './metrics/server-metrics.js';
 import { startEventPruning, startIdempotencyPruning } from './store/event-retention.js';
+import type { ModeReport } from './store/sqlite/data-dir-modes.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
 import type { RenderSocketDeps } from './transport/render-socket.js';
@@ -76,6 +77,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const cluster = config.cluster ? await openCluster(config.cluster, logger) : null;
   const sqlite = cluster ? null : new SqliteStore({ dataDir: config.dataDir, synchronous: config.dbSync });
   const store: Store = cluster?.store ?? sqlite!;
+  if (sqlite) logModes(logger, sqlite.modes);
   const version = packageVersion();
   const metrics: ServerMetrics | null =
     options.metrics === false
@@ -231,6 +233,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     })());
   const fetchApi = async (request: Request) => api.fetch(request, bindings);
   return { port, baseUrl, engine, store, webhooks: webhooks.service, incomingHooks, logger, firstRun, fetchApi, stop };
+}
+
+/** Modes made private at start, or that could not be (docs/deploy.md, "File permissions"). */
+function logModes(logger: Logger, modes: ModeReport): void {
+  if (modes.tightened.length > 0) {
+    logger.warn({ tightened: modes.tightened }, 'the data directory was readable by other users: made private');
+  }
+  for (const problem of modes.problems) logger.warn(`the data directory is not private: ${problem}`);
 }
 
 /** A flood of sign-ins refused by the cap on password work is one warning a minute, with how many. */
