@@ -7,12 +7,14 @@
  */
 import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { authorize, type Permission, type Principal } from '../auth/permissions.js';
+import type { Permission, Principal } from '../auth/permissions.js';
 import { AppError } from '../errors.js';
 import { admit, admitCustom } from '../limits/enforce.js';
 import type { BucketName } from '../limits/rate-limiter.js';
+import { authorizeOnChannel } from '../operations/index.js';
 import { CLIENT_ADDRESS_HEADER as CLIENT_HEADER } from './accounts/sign-in.js';
 import type { ApiDeps, ApiEnv } from './env.js';
+import { idempotent, type ReplayCheck } from './middleware/idempotency.js';
 import { ProblemSchema } from './schemas/common.js';
 
 export const PERMISSION_EXTENSION = 'x-onair-permission';
@@ -39,7 +41,10 @@ export const ERROR_RESPONSES = {
 
 const SECURITY: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }];
 
-/** Every authenticated POST takes an Idempotency-Key (api/middleware/idempotency.ts checks and applies it). */
+/**
+ * Every authenticated POST takes an Idempotency-Key: `idempotent` (api/middleware/idempotency.ts) applies it on every
+ * route, before the guard, replaying only to a caller the guard's own check lets through now.
+ */
 const IdempotencyHeaders = z.object({
   'idempotency-key': z.string().optional().openapi({
     description:
@@ -109,13 +114,7 @@ export async function checkRoute(
   channelId: string | undefined,
   client?: string,
 ): Promise<Record<string, string>> {
-  if (channelId === undefined) {
-    authorize(principal, rule.permission);
-  } else {
-    // Unknown channel and foreign channel answer the same 404.
-    const orgId = deps.engine.has(channelId) ? deps.engine.channelRecord(channelId).orgId : '\u0000missing';
-    authorize(principal, rule.permission, { orgId, channelId });
-  }
+  authorizeOnChannel(deps.engine, principal, rule.permission, channelId);
   const scope = rule.bucket === 'updates' && channelId !== undefined ? channelId : principal.orgId;
   if (rule.bucket === 'creates') await admitCreator(deps, principal, client);
   return (await admit(deps.limiter, rule.bucket, scope)).headers;
@@ -155,9 +154,14 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The guard, then `noBody` for a route that declares no body. */
-function middlewareFor(guard: MiddlewareHandler<ApiEnv>, config: Pick<RouteConfig, 'method' | 'request'>) {
-  return config.method !== 'get' && config.request?.body === undefined ? [guard, noBody] : [guard];
+/** Idempotency (replaying to whom `check` admits), the guard, then `noBody` for a route that declares no body. */
+function middlewareFor(
+  check: ReplayCheck,
+  guard: MiddlewareHandler<ApiEnv> | null,
+  config: Pick<RouteConfig, 'method' | 'request'>,
+) {
+  const chain = [idempotent(check), ...(guard ? [guard] : [])];
+  return config.method !== 'get' && config.request?.body === undefined ? [...chain, noBody] : chain;
 }
 
 export function routeDefiner(deps: Pick<ApiDeps, 'engine' | 'limiter' | 'limits'>) {
@@ -171,7 +175,11 @@ export function routeDefiner(deps: Pick<ApiDeps, 'engine' | 'limiter' | 'limits'
       [BUCKET_EXTENSION]: rule.bucket,
       ...(rule.dryRunBucket === undefined ? {} : { [DRY_RUN_BUCKET_EXTENSION]: rule.dryRunBucket }),
       security: SECURITY,
-      middleware: middlewareFor(routeGuard(deps, rule), config),
+      middleware: middlewareFor(
+        (c) => authorizeOnChannel(deps.engine, c.get('principal'), rule.permission, c.req.param('id')),
+        routeGuard(deps, rule),
+        config,
+      ),
       responses: { ...ERROR_RESPONSES, ...config.responses },
     });
 }
@@ -181,7 +189,7 @@ export function routeDefiner(deps: Pick<ApiDeps, 'engine' | 'limiter' | 'limits'
  * any route's, but the operation checks them itself, after the input's shape, in the same order the fast route
  * and the WebSocket use; so the same request gets the same answer whichever way it comes.
  */
-export function operationRouteDefiner() {
+export function operationRouteDefiner(deps: Pick<ApiDeps, 'engine'>) {
   return <P extends string, R extends Omit<RouteConfig, 'path' | 'middleware'> & { path: P }>(
     op: { permission: Permission },
     config: R,
@@ -191,7 +199,11 @@ export function operationRouteDefiner() {
       [PERMISSION_EXTENSION]: op.permission,
       [BUCKET_EXTENSION]: 'updates' satisfies BucketName,
       security: SECURITY,
-      middleware: config.request?.body === undefined ? [noBody] : [],
+      middleware: middlewareFor(
+        (c) => authorizeOnChannel(deps.engine, c.get('principal'), op.permission, c.req.param('id')),
+        null,
+        config,
+      ),
       responses: { ...ERROR_RESPONSES, ...config.responses },
     });
 }
@@ -202,19 +214,21 @@ export function operationRouteDefiner() {
  */
 export type AccountAccess = 'public' | 'authenticated' | 'session' | 'owner';
 
+/** Who may call a route of `access`; the principal is absent only on public routes. */
+function checkAccess(p: Principal | undefined, access: AccountAccess): void {
+  if (access !== 'session' && access !== 'owner') return;
+  if (p?.kind !== 'user') throw new AppError('forbidden', 'This needs a dashboard session (log in), not an API key.');
+  if (access === 'owner' && p.role !== 'owner')
+    throw new AppError('forbidden', 'Only the workspace owner can do this.');
+}
+
 export function accountGuard(
   deps: Pick<ApiDeps, 'limiter' | 'limits'>,
   access: AccountAccess,
   bucket: BucketName | null,
 ): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
-    if (access === 'session' || access === 'owner') {
-      const p = c.get('principal');
-      if (p.kind !== 'user')
-        throw new AppError('forbidden', 'This needs a dashboard session (log in), not an API key.');
-      if (access === 'owner' && p.role !== 'owner')
-        throw new AppError('forbidden', 'Only the workspace owner can do this.');
-    }
+    checkAccess(c.get('principal'), access);
     if (bucket === null) return next();
     if (bucket === 'creates' && access !== 'public') {
       await admitCreator(deps, c.get('principal'), c.req.header(CLIENT_HEADER));
@@ -236,7 +250,11 @@ export function accountRouteDefiner(deps: Pick<ApiDeps, 'limiter' | 'limits'>) {
       [PERMISSION_EXTENSION]: access,
       [BUCKET_EXTENSION]: bucket ?? 'none',
       ...(access === 'public' ? {} : { security: access === 'authenticated' ? SECURITY : SESSION_SECURITY }),
-      middleware: middlewareFor(accountGuard(deps, access, bucket), config),
+      middleware: middlewareFor(
+        (c) => checkAccess(c.get('principal'), access),
+        accountGuard(deps, access, bucket),
+        config,
+      ),
       responses: { ...ERROR_RESPONSES, ...config.responses },
     });
 }
