@@ -43,13 +43,17 @@ describe('PasswordGate', () => {
     const gate = new PasswordGate({ concurrency: 1, maxWaitMs: 30, onRefused: () => refusals++ });
     const busy = task();
     const running = gate.run('x', busy.run);
+    const next = gate.run('y', async () => 'next in line');
     const late = task();
-    const err = await refusal(gate.run('y', late.run));
+    const err = await refusal(gate.run('z', late.run));
     expect(err).toBeInstanceOf(AppError);
     expect(err).toMatchObject({ code: 'unavailable', status: 503, retryAfter: 1 });
     expect(late.state.started).toBe(false);
     expect(refusals).toBe(1);
+    // The next in line waited as long, and more: it is not refused, it runs when the slot frees.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     busy.end();
+    await expect(next).resolves.toBe('next in line');
     await running;
   });
 

@@ -7,6 +7,8 @@
  * Guarantees:
  * - At most `concurrency` tasks run at once; at most `maxWaiting` wait, each at most `maxWaitMs`: past that an
  *   attempt is refused with 503 `unavailable` and `Retry-After: 1`, before any password work. Nothing grows.
+ *   The next in line is the exception: it is never refused for waiting, since it starts as soon as a running
+ *   task ends (on a machine so busy that one verification outlasts the wait, someone still signs in).
  * - Waiters are served by who has asked least lately: each source (a client address) has a usage score that
  *   counts its attempts and halves every `halfLifeMs`; the waiter with the lowest score goes first (the oldest
  *   among equals). An operator signing in during a flood from other addresses waits behind no flooder. When
@@ -93,10 +95,15 @@ export class PasswordGate {
         refuse: () => reject(this.refusal()),
         timer: undefined,
       };
-      waiter.timer = setTimeout(() => {
+      const expire = () => {
+        if (this.lightest() === waiter) {
+          waiter.timer = setTimeout(expire, this.options.maxWaitMs);
+          return;
+        }
         this.drop(waiter);
         waiter.refuse();
-      }, this.options.maxWaitMs);
+      };
+      waiter.timer = setTimeout(expire, this.options.maxWaitMs);
       this.waiting.push(waiter);
     });
   }
