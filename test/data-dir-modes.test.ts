@@ -36,7 +36,11 @@ function scratch(): string {
 const modeOf = (file: string) => `0${(fs.statSync(file).mode & 0o777).toString(8)}`;
 
 function modes(dataDir: string): Record<string, string> {
-  return Object.fromEntries([['.', modeOf(dataDir)], ...FILES.map((f) => [f, modeOf(path.join(dataDir, f))])]);
+  const entries: [string, string][] = [
+    ['.', modeOf(dataDir)],
+    ...FILES.map((f) => [f, modeOf(path.join(dataDir, f))] as [string, string]),
+  ];
+  return Object.fromEntries(entries);
 }
 
 const PRIVATE = { '.': '0700', ...Object.fromEntries(FILES.map((f) => [f, '0600'])) };
