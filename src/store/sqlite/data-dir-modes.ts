@@ -50,11 +50,20 @@ export function makeDataDirPrivate(dataDir: string): ModeReport {
   return report;
 }
 
-/** Makes a file 0600 (exactly, whatever the umask) if it exists; reports a change from a looser mode. */
+/**
+ * Makes a file 0600 (exactly, whatever the umask) if it exists; reports a change from a looser mode. Without a
+ * report, a file that cannot be changed (another user's) throws; with one, it is reported and left.
+ */
 export function makePrivate(file: string, report?: ModeReport): void {
   const stat = fs.statSync(file, { throwIfNoEntry: false });
   if (!stat?.isFile() || (stat.mode & 0o777) === PRIVATE_FILE_MODE) return;
-  fs.chmodSync(file, PRIVATE_FILE_MODE);
+  try {
+    fs.chmodSync(file, PRIVATE_FILE_MODE);
+  } catch (err) {
+    if (!report) throw err;
+    report.problems.push(`${file} is ${octal(stat.mode)} and cannot be changed (${(err as Error).message})`);
+    return;
+  }
   if (stat.mode & 0o077) report?.tightened.push(`${file} ${octal(stat.mode)} → ${octal(PRIVATE_FILE_MODE)}`);
 }
 

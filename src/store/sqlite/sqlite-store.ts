@@ -7,6 +7,7 @@
  * StorageFaults (./storage-faults.ts): a disk that is full, read-only or failing turns writes into 503
  * `unavailable` and reports the failure, while reads go on.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel, TickWrite } from '../../engine/index.js';
@@ -77,9 +78,10 @@ export class SqliteStore implements Store {
     let db: Database.Database | undefined;
     try {
       this.modes = makeDataDirPrivate(options.dataDir);
+      const created = !fs.existsSync(file);
       this.db = db = new Database(file);
       // A new database file is 0644; its -wal and -shm, created next, take its mode.
-      makePrivate(file);
+      if (created) makePrivate(file);
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${synchronous}`);
       this.db.pragma('foreign_keys = ON');
