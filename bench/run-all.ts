@@ -18,6 +18,7 @@ import { renderTable, type Table } from './lib/table.js';
 import { runMemory } from './memory.js';
 import { runRenderer } from './renderer.js';
 import { runRest } from './rest.js';
+import { runSignInFlood } from './sign-in-flood.js';
 import { runWebhooks } from './webhooks.js';
 
 const BENCHES: [string, (o: BenchOptions) => Promise<Table[]>][] = [
@@ -28,6 +29,7 @@ const BENCHES: [string, (o: BenchOptions) => Promise<Table[]>][] = [
   ['renderer', runRenderer],
   ['events', runEvents],
   ['webhooks', runWebhooks],
+  ['sign-in-flood', runSignInFlood],
 ];
 
 function summaryTable(tables: Table[]): string {
