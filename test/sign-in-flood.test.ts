@@ -41,9 +41,9 @@ async function failedSignIn(url: string, n: number): Promise<Attempt> {
 }
 
 /** Starts FLOOD_PER_SECOND failed sign-ins a second, without waiting for answers; stop() returns them all. */
-function flood(url: string) {
+function flood(url: string, first: number) {
   const attempts: Promise<Attempt>[] = [];
-  let n = 0;
+  let n = first;
   const timer = setInterval(() => {
     for (let i = 0; i < FLOOD_PER_SECOND / 10; i++) attempts.push(failedSignIn(url, n++));
   }, 100);
@@ -55,8 +55,8 @@ function flood(url: string) {
   };
 }
 
-/** The median time of durable PATCHes sent one after another for `ms`, under the updates limit (30/s). */
-async function patchP50(call: Api, channelId: string, ms: number): Promise<number> {
+/** Times of durable PATCHes sent one after another for `ms`, under the updates limit (30/s per channel). */
+async function patchTimes(call: Api, channelId: string, ms: number): Promise<number[]> {
   const times: number[] = [];
   const until = performance.now() + ms;
   for (let i = 0; performance.now() < until; i++) {
@@ -65,51 +65,48 @@ async function patchP50(call: Api, channelId: string, ms: number): Promise<numbe
     times.push(performance.now() - started);
     await new Promise((resolve) => setTimeout(resolve, 40));
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+  return times;
 }
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 it('keeps durable PATCHes within 3× of their quiet pace under 150 failed sign-ins a second, refusing the excess fast', async () => {
   server = await startServerWith({ ONAIR_DB_SYNC: 'full', ONAIR_TRUSTED_PROXIES: '127.0.0.1' });
   const owner = await setupOwner(server);
   const call = api(server.url, server.key);
-  const { channelId } = await createChannelWithScoreboard(call);
-  await patchP50(call, channelId, 500);
-  const quiet = await patchP50(call, channelId, 3_000);
-
-  load = flood(server.url);
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const loaded = await patchP50(call, channelId, 4_000);
-  // The operator signs in from an address of their own while the flood goes on.
   const operator = anonymous(server.url);
+  const { channelId } = await createChannelWithScoreboard(call);
+  await patchTimes(call, channelId, 500);
+  // Quiet and flooded windows take turns, so that other work on a busy machine falls on both.
+  const quiet: number[] = [];
+  const loaded: number[] = [];
+  const attempts: Attempt[] = [];
   const signIns: number[] = [];
-  for (let i = 0; i < 5; i++) {
-    const res = await operator(
-      'POST',
-      '/v1/auth/login',
-      { email: owner.email, password: PASSWORD },
-      {
-        headers: { 'x-forwarded-for': '10.8.0.1' },
-      },
-    );
+  for (let round = 0; round < 3; round++) {
+    quiet.push(...(await patchTimes(call, channelId, 1_500)));
+    load = flood(server.url, round * 1_000);
+    await sleep(500);
+    loaded.push(...(await patchTimes(call, channelId, 1_500)));
+    // The operator signs in from an address of their own while the flood goes on.
+    const signIn = { email: owner.email, password: PASSWORD };
+    const res = await operator('POST', '/v1/auth/login', signIn, { headers: { 'x-forwarded-for': '10.8.0.1' } });
     signIns.push(res.status);
+    attempts.push(...(await load.stop()));
+    load = undefined;
   }
-  // A burst on top of the flood: more at once than the cap lets wait, so some are certainly refused.
-  const burst = await Promise.all(Array.from({ length: 100 }, (_, i) => failedSignIn(server!.url, 10_000 + i)));
-  const attempts = [...(await load.stop()), ...burst];
-  load = undefined;
+  // A burst on top: more at once than the cap lets wait, so some are certainly refused.
+  attempts.push(...(await Promise.all(Array.from({ length: 100 }, (_, i) => failedSignIn(server!.url, 10_000 + i)))));
 
-  expect(
-    loaded / quiet,
-    `PATCH p50 ${quiet.toFixed(1)} ms quiet, ${loaded.toFixed(1)} ms under the flood`,
-  ).toBeLessThan(3);
-  expect(signIns.filter((s) => s === 200).length, `operator sign-ins: ${signIns.join(', ')}`).toBeGreaterThanOrEqual(4);
+  const [q, l] = [median(quiet), median(loaded)];
+  expect(l / q, `PATCH p50 ${q.toFixed(1)} ms quiet, ${l.toFixed(1)} ms under the flood`).toBeLessThan(3);
+  expect(signIns.filter((s) => s === 200).length, `operator sign-ins: ${signIns.join(', ')}`).toBeGreaterThanOrEqual(2);
   const refused = attempts.filter((a) => a.status !== 401);
   expect(refused.length).toBeGreaterThan(0);
   for (const a of refused) {
-    expect(a.status).toBe(503);
+    expect(a.status, JSON.stringify(a)).toBe(503);
     expect(a.retryAfter).toBe('1');
     // Refused after a bounded wait (ONAIR_PASSWORD_WAIT_MS, 250 ms), never a queue that grows.
-    expect(a.ms).toBeLessThan(2_000);
+    expect(a.ms, JSON.stringify(a)).toBeLessThan(2_000);
   }
 }, 60_000);
