@@ -25,6 +25,7 @@ import { renderTable, type Table } from './lib/table.js';
 import { runMemory } from './memory.js';
 import { runRenderer } from './renderer.js';
 import { runRest } from './rest.js';
+import { runSignInFlood } from './sign-in-flood.js';
 import { runWebhooks } from './webhooks.js';
 
 const SERVICES_MISSING =
@@ -41,6 +42,7 @@ const BENCHES: [string, (o: BenchOptions) => Promise<Table[]>, string | null][] 
   ['renderer', runRenderer, null],
   ['events', runEvents, null],
   ['webhooks', runWebhooks, null],
+  ['sign-in-flood', runSignInFlood, null],
   ['cluster', runCluster, SERVICES_MISSING],
 ];
 

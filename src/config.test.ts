@@ -63,4 +63,12 @@ describe('loadConfig', () => {
       /ONAIR_TRUSTED_PROXIES: not IP addresses: proxy.local/,
     );
   });
+
+  it('reads the cap on password work: 1 at once and a 250 ms wait by default, within bounds', () => {
+    expect(loadConfig({}).passwords).toEqual({ concurrency: 1, maxWaitMs: 250 });
+    const c = loadConfig({ ONAIR_PASSWORD_CONCURRENCY: '2', ONAIR_PASSWORD_WAIT_MS: '0' });
+    expect(c.passwords).toEqual({ concurrency: 2, maxWaitMs: 0 });
+    expect(() => loadConfig({ ONAIR_PASSWORD_CONCURRENCY: '0' })).toThrow(/ONAIR_PASSWORD_CONCURRENCY/);
+    expect(() => loadConfig({ ONAIR_PASSWORD_WAIT_MS: '60000' })).toThrow(/ONAIR_PASSWORD_WAIT_MS/);
+  });
 });

@@ -44,6 +44,9 @@ const EnvSchema = z.object({
     .min(1)
     .max(30 * 24 * 3600)
     .default(24 * 3600),
+  // The cap on password work (docs/deploy.md, "Sign-in under load"): argon2 runs at once, and how long one waits.
+  ONAIR_PASSWORD_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  ONAIR_PASSWORD_WAIT_MS: z.coerce.number().int().min(0).max(10_000).default(250),
   ONAIR_SECRET_KEY: z
     .string()
     .min(32, 'must be at least 32 characters (for example `openssl rand -hex 32`)')
@@ -126,6 +129,8 @@ export interface Config {
   trustedProxies: ReadonlySet<string>;
   /** Seals webhook signing secrets; when unset, a key generated once into the data directory. */
   secretKey: string | undefined;
+  /** Password hashes and verifications run at once in the process, and how long one waits for a turn. */
+  passwords: { concurrency: number; maxWaitMs: number };
   webhooks: {
     /** Tests only: lets http and private or loopback targets through (a warning is logged at start). */
     allowPrivate: boolean;
@@ -186,6 +191,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionTtlSeconds: e.ONAIR_SESSION_TTL_S,
     trustedProxies: e.ONAIR_TRUSTED_PROXIES,
     secretKey: e.ONAIR_SECRET_KEY,
+    passwords: { concurrency: e.ONAIR_PASSWORD_CONCURRENCY, maxWaitMs: e.ONAIR_PASSWORD_WAIT_MS },
     webhooks: {
       allowPrivate: e.ONAIR_WEBHOOK_ALLOW_PRIVATE,
       retryDelaysMs: e.ONAIR_WEBHOOK_RETRY_DELAYS_MS,

@@ -15,6 +15,7 @@ import { loadRendererAssets } from './api/render/renderer-assets.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import { startAccountPruning } from './auth/account-pruning.js';
 import { bootstrapCredentials, type BootstrapResult } from './auth/bootstrap.js';
+import { limitPasswordWork } from './auth/passwords.js';
 import type { Config } from './config.js';
 import { createClusterEngine, type ClusterEngine } from './cluster/cluster-engine.js';
 import { openCluster, type ClusterParts } from './cluster/cluster-node.js';
@@ -32,6 +33,7 @@ import { MemoryLoginThrottle } from './limits/memory-login-throttle.js';
 import { MemoryRateLimiter } from './limits/memory-rate-limiter.js';
 import { createServerMetrics, type ServerMetrics } from './metrics/server-metrics.js';
 import { startEventPruning, startIdempotencyPruning } from './store/event-retention.js';
+import type { ModeReport } from './store/sqlite/data-dir-modes.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
 import type { RenderSocketDeps } from './transport/render-socket.js';
@@ -82,6 +84,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const cluster = config.cluster ? await openCluster(config.cluster, logger) : null;
   const sqlite = cluster ? null : new SqliteStore({ dataDir: config.dataDir, synchronous: config.dbSync });
   const store: Store = cluster?.store ?? sqlite!;
+  if (sqlite) logModes(logger, sqlite.modes);
   const version = packageVersion();
   const metrics: ServerMetrics | null =
     options.metrics === false
@@ -133,6 +136,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const limiter = metrics ? metrics.countRefusals(baseLimiter) : baseLimiter;
   const baseThrottle = cluster?.loginThrottle ?? new MemoryLoginThrottle();
   const loginThrottle = metrics ? metrics.countLoginThrottle(baseThrottle) : baseThrottle;
+  limitPasswordWork({ ...config.passwords, onRefused: passwordRefusalLog(logger, config.passwords.concurrency) });
   let baseUrl = config.baseUrl ?? '';
 
   const incomingHooks = createIncomingHooks({
@@ -253,6 +257,25 @@ function currentHealth(health: Health, store: Store, cluster: ClusterParts | nul
   if (health !== 'ready') return health;
   if (store.failure()) return 'storage_failed';
   return cluster?.redisFailure() ? 'redis_failed' : health;
+}
+
+/** Modes made private at start, or that could not be (docs/deploy.md, "File permissions"). */
+function logModes(logger: Logger, modes: ModeReport): void {
+  if (modes.tightened.length > 0) {
+    logger.warn({ tightened: modes.tightened }, 'the data directory was readable by other users: made private');
+  }
+  for (const problem of modes.problems) logger.warn(`the data directory is not private: ${problem}`);
+}
+
+/** A flood of sign-ins refused by the cap on password work is one warning a minute, with how many. */
+function passwordRefusalLog(logger: Logger, concurrency: number): () => void {
+  const warn = repeatedOnce((_err, _ctx: null, repeats) =>
+    logger.warn(
+      { concurrency, ...(repeats ? { repeats } : {}) },
+      'sign-ins refused with 503: more password checks at once than ONAIR_PASSWORD_CONCURRENCY allows',
+    ),
+  );
+  return () => warn('password work at its cap', null);
 }
 
 function publicHost(host: string): string {

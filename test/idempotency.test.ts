@@ -6,18 +6,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createLogger } from '../src/logger.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import { createKey, queryDb } from './helpers/access-fixtures.js';
-import { api, expectStatus, type Api, type Channel, type List } from './helpers/api.js';
+import { addMember, createKey, queryDb, setupOwner, type KeyCreated } from './helpers/access-fixtures.js';
+import { api, createChannelWithScoreboard, expectStatus, type Api, type Channel, type List } from './helpers/api.js';
 import { expectProblem } from './helpers/problem.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
 let call: Api;
 const key = (k: string) => ({ headers: { 'Idempotency-Key': k } });
+/** The server's log lines at warn and above. */
+let logLines: string[];
 
 beforeEach(async () => {
-  server = await startTestServer();
+  logLines = [];
+  const logger = createLogger('warn', { write: (line: string) => void logLines.push(line) });
+  server = await startTestServer({ logger });
   call = api(() => server.url, server.key);
 });
 afterEach(async () => {
@@ -143,4 +148,50 @@ it('refuses a key that is not 1–255 visible ASCII characters', async () => {
     expect(problem.errors?.[0]?.path).toBe('Idempotency-Key');
   }
   expect(await channelNames()).toEqual([]);
+});
+
+it('authorises a replay as the caller is now: a demoted owner is refused 403, a revoked key 401', async () => {
+  const first = await setupOwner(server);
+  const other = await addMember(server.url, first.call, 'other-owner@example.com', 'owner');
+  const operator = await addMember(server.url, first.call, 'operator@example.com', 'operator');
+  const mint = { name: 'Everything', permissions: ['*'] };
+  const minted = expectStatus(await first.call<KeyCreated>('POST', '/v1/keys', mint, key('mint-star')), 201);
+  const { channelId, sceneId } = await createChannelWithScoreboard(first.call);
+  const take = (caller: Api) => caller('POST', `/v1/channels/${channelId}/preview`, { sceneId }, key('cue-it'));
+  expectStatus(await take(operator.call), 200);
+
+  // The other owner makes both of them viewers: neither may mint a key or cue a scene any more.
+  for (const who of [first, operator]) {
+    expectStatus(await other.call('PATCH', `/v1/members/${who.userId}`, { role: 'viewer' }), 200);
+  }
+  const replayed = await first.call('POST', '/v1/keys', mint, key('mint-star'));
+  expectProblem(replayed, 403, 'forbidden');
+  expect(JSON.stringify(replayed.body)).not.toContain(minted.secret);
+  expectProblem(await take(operator.call), 403, 'forbidden');
+
+  // A key revoked since its create no longer gets the answer either.
+  const creator = await createKey(call, ['channels:write']);
+  const asCreator = api(() => server.url, creator.secret);
+  expectStatus(await asCreator('POST', '/v1/channels', { name: 'By key' }, key('by-key')), 201);
+  expectStatus(await call('DELETE', `/v1/keys/${creator.id}`), 204);
+  expectProblem(await asCreator('POST', '/v1/channels', { name: 'By key' }, key('by-key')), 401, 'unauthorized');
+});
+
+it('runs a request as new, with a warning in the log, when its kept answer cannot be opened (restored without secret.key)', async () => {
+  const first = expectStatus(await call<Channel>('POST', '/v1/channels', { name: 'Before' }, key('lost-key')), 201);
+  await server.stop();
+  // What a restore onto a machine without the old secret.key leaves: a new key that cannot open the kept answers.
+  fs.rmSync(path.join(server.dir, 'secret.key'));
+  await server.restart();
+  const again = await call<Channel>('POST', '/v1/channels', { name: 'Before' }, key('lost-key'));
+  expect(again.status).toBe(201);
+  expect(again.headers.get('idempotent-replayed')).toBeNull();
+  expect(again.body.id).not.toBe(first.id);
+  const warning = logLines.map((l) => JSON.parse(l) as { msg: string }).find((l) => /cannot be opened/.test(l.msg));
+  expect(warning).toBeDefined();
+  // The new answer is the one kept from now on.
+  const replay = await call<Channel>('POST', '/v1/channels', { name: 'Before' }, key('lost-key'));
+  expect(replay.headers.get('idempotent-replayed')).toBe('true');
+  expect(replay.body).toEqual(again.body);
+  expect(await channelNames()).toEqual(['Before', 'Before']);
 });

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BENCH_KEY, seedChannels, type SeededChannel } from '../servers/seed.js';
+import { BENCH_KEY, seedChannels, type SeededChannel, type SeededUser } from '../servers/seed.js';
 import { startChild, type Child } from './child.js';
 
 export interface OnairOptions {
@@ -22,6 +22,10 @@ export interface OnairOptions {
   maxLifeMs?: number;
   /** false: the server runs without metrics (bench/metrics.ts measures their cost). */
   metrics?: boolean;
+  /** A dashboard account to seed, owner of the workspace. */
+  user?: SeededUser;
+  /** More ONAIR_* settings for the server (they win over the benchmark's own). */
+  env?: Record<string, string>;
 }
 
 export interface Onair {
@@ -48,7 +52,7 @@ export interface OnairStats {
 
 export async function startOnair(options: OnairOptions = {}): Promise<Onair> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-bench-'));
-  const channels = await seedChannels(dir, BENCH_KEY, options.channels ?? 0);
+  const channels = await seedChannels(dir, BENCH_KEY, options.channels ?? 0, options.user);
   const child = await startChild('bench/servers/onair.ts', {
     config: {
       dataDir: dir,
@@ -59,6 +63,7 @@ export async function startOnair(options: OnairOptions = {}): Promise<Onair> {
       diagnose: options.diagnose,
       accessLog: options.accessLog,
       metrics: options.metrics,
+      env: options.env,
     },
     nodeFlags: ['--expose-gc', ...(options.nodeFlags ?? [])],
     maxLifeMs: options.maxLifeMs,

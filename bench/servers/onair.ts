@@ -40,6 +40,8 @@ interface Config {
   lift?: ('updates' | 'reads' | 'creates')[];
   /** false: run without metrics (startServer's internal switch), to measure what they cost. */
   metrics?: boolean;
+  /** More ONAIR_* settings, over the ones below. */
+  env?: Record<string, string>;
 }
 
 function warpedTime(factor: number): TimeSource {
@@ -75,6 +77,7 @@ async function main(): Promise<void> {
     ONAIR_WS_MAX_PER_CHANNEL: '0',
     ONAIR_WS_MAX_PER_ADDRESS: '0',
     ONAIR_WS_UPGRADES_PER_ADDRESS: '0',
+    ...cfg.env,
   });
   const manual = cfg.framesPerTurn ? new ManualTime(Date.now()) : null;
   const time = manual ?? (cfg.warp ? warpedTime(cfg.warp) : undefined);

@@ -4,6 +4,7 @@
  * would make a 10,000-channel setup take hours; and nothing here is measured.)
  */
 import { bootstrapCredentials } from '../../src/auth/bootstrap.js';
+import { hashPassword } from '../../src/auth/passwords.js';
 import type { ChannelRecord, SceneRecord } from '../../src/engine/index.js';
 import { newId, newOutputToken } from '../../src/ids.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -17,16 +18,42 @@ export interface SeededChannel {
   sceneId: string;
 }
 
-export async function seedChannels(dataDir: string, key: string, count: number): Promise<SeededChannel[]> {
+/** A dashboard account, owner of the bench workspace (for benchmarks that sign in). */
+export interface SeededUser {
+  email: string;
+  password: string;
+}
+
+export async function seedChannels(
+  dataDir: string,
+  key: string,
+  count: number,
+  user?: SeededUser,
+): Promise<SeededChannel[]> {
   const store = new SqliteStore({ dataDir, synchronous: 'normal' });
   try {
     const { org } = await bootstrapCredentials(store, key);
     const out: SeededChannel[] = [];
     for (let i = 0; i < count; i++) out.push(await seedOne(store, org.id, i));
+    if (user) await seedUser(store, org.id, user);
     return out;
   } finally {
     await store.close();
   }
+}
+
+async function seedUser(store: SqliteStore, orgId: string, user: SeededUser): Promise<void> {
+  const now = new Date().toISOString();
+  const id = newId('usr');
+  await store.accounts.insertUser({
+    id,
+    email: user.email,
+    passwordHash: await hashPassword(user.password),
+    createdAt: now,
+    serverAdmin: false,
+    createsWorkspaces: false,
+  });
+  await store.accounts.insertMembership({ userId: id, orgId, role: 'owner', createdAt: now });
 }
 
 async function seedOne(store: SqliteStore, orgId: string, i: number): Promise<SeededChannel> {

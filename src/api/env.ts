@@ -9,6 +9,7 @@ import type { LoginThrottle } from '../limits/login-throttle.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { ResourceLimits } from '../limits/resource-limits.js';
 import type { Store } from '../store/store.js';
+import type { IdempotencyKeeper } from './middleware/idempotency.js';
 import type { RendererAssets } from './render/renderer-assets.js';
 
 /**
@@ -76,5 +77,7 @@ export interface ApiEnv {
     body: unknown;
     /** The body as bytes, on routes that read it themselves (incoming webhooks). */
     rawBody: Uint8Array;
+    /** Applies Idempotency-Key on the routes (./middleware/idempotency.ts). */
+    idempotency: IdempotencyKeeper;
   };
 }

@@ -7,13 +7,15 @@
  */
 import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { authorize, type Permission, type Principal } from '../auth/permissions.js';
+import type { Permission, Principal } from '../auth/permissions.js';
 import { assertMayCreateWorkspaces, assertServerAdmin } from '../auth/server-rights.js';
 import { AppError } from '../errors.js';
 import { admit, admitCustom } from '../limits/enforce.js';
 import type { BucketName } from '../limits/rate-limiter.js';
+import { authorizeOnChannel } from '../operations/index.js';
 import { CLIENT_ADDRESS_HEADER as CLIENT_HEADER } from './accounts/sign-in.js';
 import type { ApiDeps, ApiEnv } from './env.js';
+import { idempotent, type ReplayCheck } from './middleware/idempotency.js';
 import { ProblemSchema } from './schemas/common.js';
 
 export const PERMISSION_EXTENSION = 'x-onair-permission';
@@ -40,7 +42,10 @@ export const ERROR_RESPONSES = {
 
 const SECURITY: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }];
 
-/** Every authenticated POST takes an Idempotency-Key (api/middleware/idempotency.ts checks and applies it). */
+/**
+ * Every authenticated POST takes an Idempotency-Key: `idempotent` (api/middleware/idempotency.ts) applies it on every
+ * route, before the guard, replaying only to a caller the guard's own check lets through now.
+ */
 const IdempotencyHeaders = z.object({
   'idempotency-key': z.string().optional().openapi({
     description:
@@ -110,13 +115,7 @@ export async function checkRoute(
   channelId: string | undefined,
   client?: string,
 ): Promise<Record<string, string>> {
-  if (channelId === undefined) {
-    authorize(principal, rule.permission);
-  } else {
-    // Unknown channel and foreign channel answer the same 404.
-    const orgId = deps.engine.has(channelId) ? deps.engine.channelRecord(channelId).orgId : '\u0000missing';
-    authorize(principal, rule.permission, { orgId, channelId });
-  }
+  authorizeOnChannel(deps.engine, principal, rule.permission, channelId);
   const scope = rule.bucket === 'updates' && channelId !== undefined ? channelId : principal.orgId;
   if (rule.bucket === 'creates') await admitCreator(deps, principal, client);
   return (await admit(deps.limiter, rule.bucket, scope)).headers;
@@ -156,9 +155,14 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The guard, then `noBody` for a route that declares no body. */
-function middlewareFor(guard: MiddlewareHandler<ApiEnv>, config: Pick<RouteConfig, 'method' | 'request'>) {
-  return config.method !== 'get' && config.request?.body === undefined ? [guard, noBody] : [guard];
+/** Idempotency (replaying to whom `check` admits), the guard, then `noBody` for a route that declares no body. */
+function middlewareFor(
+  check: ReplayCheck,
+  guard: MiddlewareHandler<ApiEnv> | null,
+  config: Pick<RouteConfig, 'method' | 'request'>,
+) {
+  const chain = [idempotent(check), ...(guard ? [guard] : [])];
+  return config.method !== 'get' && config.request?.body === undefined ? [...chain, noBody] : chain;
 }
 
 export function routeDefiner(deps: Pick<ApiDeps, 'engine' | 'limiter' | 'limits'>) {
@@ -172,7 +176,11 @@ export function routeDefiner(deps: Pick<ApiDeps, 'engine' | 'limiter' | 'limits'
       [BUCKET_EXTENSION]: rule.bucket,
       ...(rule.dryRunBucket === undefined ? {} : { [DRY_RUN_BUCKET_EXTENSION]: rule.dryRunBucket }),
       security: SECURITY,
-      middleware: middlewareFor(routeGuard(deps, rule), config),
+      middleware: middlewareFor(
+        (c) => authorizeOnChannel(deps.engine, c.get('principal'), rule.permission, c.req.param('id')),
+        routeGuard(deps, rule),
+        config,
+      ),
       responses: { ...ERROR_RESPONSES, ...config.responses },
     });
 }
@@ -182,7 +190,7 @@ export function routeDefiner(deps: Pick<ApiDeps, 'engine' | 'limiter' | 'limits'
  * any route's, but the operation checks them itself, after the input's shape, in the same order the fast route
  * and the WebSocket use; so the same request gets the same answer whichever way it comes.
  */
-export function operationRouteDefiner() {
+export function operationRouteDefiner(deps: Pick<ApiDeps, 'engine'>) {
   return <P extends string, R extends Omit<RouteConfig, 'path' | 'middleware'> & { path: P }>(
     op: { permission: Permission },
     config: R,
@@ -192,7 +200,11 @@ export function operationRouteDefiner() {
       [PERMISSION_EXTENSION]: op.permission,
       [BUCKET_EXTENSION]: 'updates' satisfies BucketName,
       security: SECURITY,
-      middleware: config.request?.body === undefined ? [noBody] : [],
+      middleware: middlewareFor(
+        (c) => authorizeOnChannel(deps.engine, c.get('principal'), op.permission, c.req.param('id')),
+        null,
+        config,
+      ),
       responses: { ...ERROR_RESPONSES, ...config.responses },
     });
 }
@@ -243,7 +255,11 @@ export function accountRouteDefiner(deps: AccountDeps) {
       [PERMISSION_EXTENSION]: access,
       [BUCKET_EXTENSION]: bucket ?? 'none',
       ...(access === 'public' ? {} : { security: access === 'authenticated' ? SECURITY : SESSION_SECURITY }),
-      middleware: middlewareFor(accountGuard(deps, access, bucket), config),
+      middleware: middlewareFor(
+        (c) => checkAccess(deps, access, c.get('principal')),
+        accountGuard(deps, access, bucket),
+        config,
+      ),
       responses: { ...ERROR_RESPONSES, ...config.responses },
     });
 }

@@ -81,10 +81,13 @@ export async function completeSetup(store: Store, input: SetupInput): Promise<st
   return userId;
 }
 
-/** The user id for a correct email and password; the same error, in the same time, for any wrong pair. */
-export async function checkLogin(accounts: AccountStore, email: string, password: string): Promise<string> {
+/**
+ * The user id for a correct email and password; the same error, in the same time, for any wrong pair. `from`: the
+ * client's address, for the cap on password work (./password-gate.ts).
+ */
+export async function checkLogin(accounts: AccountStore, email: string, password: string, from?: string) {
   const user = await accounts.findUserByEmail(normaliseEmail(email));
-  const ok = await verifyPassword(user?.passwordHash, password);
+  const ok = await verifyPassword(user?.passwordHash, password, from);
   if (!user || !ok) throw new AppError('unauthorized', 'Wrong email or password.');
   return user.id;
 }

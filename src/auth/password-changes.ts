@@ -11,21 +11,21 @@ import { hashPassword, verifyPassword } from './passwords.js';
 
 const RESET_TTL_MS = 3600_000;
 
-/** Sets a new password for a signed-in user; only the session that asked survives. */
+/** Sets a new password for a signed-in user; only the session that asked survives. `who.from`: their address. */
 export async function changePassword(
   accounts: AccountStore,
-  who: { userId: string; sessionHash: string },
+  who: { userId: string; sessionHash: string; from?: string },
   current: string,
   next: string,
 ): Promise<void> {
   checkPassword(next, 'newPassword');
   const user = await accounts.getUser(who.userId);
-  if (!user || !(await verifyPassword(user.passwordHash, current))) {
+  if (!user || !(await verifyPassword(user.passwordHash, current, who.from))) {
     throw new AppError('forbidden', 'The current password is wrong.', {
       errors: [{ path: 'currentPassword', message: 'wrong password' }],
     });
   }
-  await accounts.setPassword(who.userId, await hashPassword(next), who.sessionHash);
+  await accounts.setPassword(who.userId, await hashPassword(next, who.from), who.sessionHash);
 }
 
 /** A one-time reset link token for the account, or null when there is none with that email. */

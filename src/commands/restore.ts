@@ -18,5 +18,9 @@ export async function runRestore(file: string): Promise<void> {
       : 'There was no database there before.',
     'Start onair to serve the restored data.',
   );
+  if (result.modes.tightened.length > 0) {
+    lines.push(`Made private (only this user may read them): ${result.modes.tightened.join(', ')}.`);
+  }
+  for (const problem of result.modes.problems) lines.push(`Warning: ${problem}.`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -62,15 +62,25 @@ export async function perform<I, O>(
 ): Promise<Outcome<O>> {
   const parsed = op.input.safeParse(raw);
   if (!parsed.success) throw validationError(parsed.error);
-  // Unknown and foreign channels answer the same 404.
-  const orgId = deps.engine.has(channelId) ? deps.engine.channelRecord(channelId).orgId : '\u0000missing';
-  authorize(caller.principal, op.permission, { orgId, channelId });
+  authorizeOnChannel(deps.engine, caller.principal, op.permission, channelId);
   const headers = caller.admitted ?? (await admit(deps.limiter, 'updates', channelId)).headers;
   try {
     return { body: await op.run(deps, channelId, parsed.data, caller.source), headers };
   } catch (err) {
     throw err instanceof AppError ? withHeaders(err, headers) : err;
   }
+}
+
+/** `permission` on the channel, or AppError: unknown and foreign channels answer the same 404. */
+export function authorizeOnChannel(
+  engine: Engine,
+  principal: Principal,
+  permission: Permission,
+  channelId: string | undefined,
+): void {
+  if (channelId === undefined) return authorize(principal, permission);
+  const orgId = engine.has(channelId) ? engine.channelRecord(channelId).orgId : '\u0000missing';
+  authorize(principal, permission, { orgId, channelId });
 }
 
 /** The same error, with these headers added (RateLimit-* on an answer after the limit). */

@@ -44,7 +44,7 @@ export function authRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     async (c) => {
       const { email, password } = c.req.valid('json');
       const account = sha256Hex(normaliseEmail(email));
-      const userId = await throttled(deps, c, account, () => checkLogin(accounts, email, password));
+      const userId = await throttled(deps, c, account, (from) => checkLogin(accounts, email, password, from));
       return c.json(await signIn(deps, c, userId), 200);
     },
   );

@@ -32,8 +32,8 @@ export function passwordRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
       const { currentPassword, newPassword } = c.req.valid('json');
       const user = await accounts.getUser(p.userId);
       // Guessing the current password through this route is throttled like logging in.
-      await throttled(deps, c, sha256Hex(user?.email ?? p.userId), () =>
-        changePassword(accounts, { userId: p.userId, sessionHash: p.sessionId }, currentPassword, newPassword),
+      await throttled(deps, c, sha256Hex(user?.email ?? p.userId), (from) =>
+        changePassword(accounts, { userId: p.userId, sessionHash: p.sessionId, from }, currentPassword, newPassword),
       );
       return c.body(null, 204);
     },

@@ -34,13 +34,14 @@ export async function signIn(deps: ApiDeps, c: Context<ApiEnv>, userId: string) 
 /**
  * Runs a password check for `account` (a hash of the email) from the caller's address under the login
  * throttle: refused before the check when it must wait, a failure counted when the check throws
- * `unauthorized` or `forbidden`, the pair cleared on success.
+ * `unauthorized` or `forbidden`, the pair cleared on success. The check is given the address it counts,
+ * for the cap on password work (auth/password-gate.ts).
  */
 export async function throttled<T>(
   deps: ApiDeps,
   c: Context<ApiEnv>,
   account: string,
-  check: () => Promise<T>,
+  check: (address: string) => Promise<T>,
 ): Promise<T> {
   // The address comes from the socket (the transport overwrites this header), never from the caller.
   const address = throttleAddress(c.req.header(CLIENT_ADDRESS_HEADER) ?? 'unknown');
@@ -50,7 +51,7 @@ export async function throttled<T>(
     throw new AppError('rate_limited', `Too many failed sign-ins. Retry in ${seconds} s.`, { retryAfter: seconds });
   }
   try {
-    const result = await check();
+    const result = await check(address);
     await deps.loginThrottle.succeeded(account, address);
     return result;
   } catch (err) {

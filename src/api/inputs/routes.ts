@@ -9,7 +9,7 @@ import { InputsResult, StateOut } from './schemas.js';
 export function inputRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
   const route = routeDefiner(deps);
-  const operation = operationRouteDefiner();
+  const operation = operationRouteDefiner(deps);
   const { engine } = deps;
 
   // In production the transport answers this route itself (src/transport/fast-route.ts → ./fast-patch.ts),

@@ -39,7 +39,7 @@ type BusPath = '/channels/{id}/preview' | '/channels/{id}/program' | '/channels/
 
 export function playoutRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const operation = operationRouteDefiner();
+  const operation = operationRouteDefiner(deps);
   const stateResponse = { 200: { description: 'The channel state after the change', ...json(StateOut) } };
 
   const bus = <I>(

@@ -9,11 +9,13 @@
  * is in the copy.
  *
  * The copy is written under a temporary name beside the target, turned into a single self-contained file
- * (rollback journal instead of WAL), checked, synced, and only then renamed into place.
+ * (rollback journal instead of WAL), checked, synced, and only then renamed into place. It is 0600 from the
+ * start, whatever the umask: it holds what the data directory does (./data-dir-modes.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { createPrivateFile } from './data-dir-modes.js';
 import { MIGRATIONS } from './migrations.js';
 
 export const DB_FILE = 'onair.db';
@@ -46,6 +48,7 @@ export async function backupDatabase(dataDir: string, target: string, options: B
   checkBackupTarget(source, file, options.force);
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   try {
+    createPrivateFile(temp);
     const takenAt = await copyInOneStep(source, temp);
     verifyCopy(temp, `the copy of ${source}`);
     fsyncPath(temp);

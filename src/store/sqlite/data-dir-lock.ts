@@ -93,7 +93,7 @@ function writeHolder(dataDir: string): void {
   const file = path.join(dataDir, HOLDER_FILE);
   const temp = `${file}.${process.pid}.tmp`;
   try {
-    fs.writeFileSync(temp, `${JSON.stringify(holder)}\n`);
+    fs.writeFileSync(temp, `${JSON.stringify(holder)}\n`, { mode: 0o600 });
     fs.renameSync(temp, file);
   } catch (err) {
     // On a full disk, no empty temporary file is left behind by each start that fails.

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { BackupError, DB_FILE, fsyncPath, removeDatabase, verifyCopy } from './backup.js';
 import { DataDirLock } from './data-dir-lock.js';
+import { createDataDir, makeDataDirPrivate, makePrivate, PRIVATE_DIR_MODE, type ModeReport } from './data-dir-modes.js';
 
 /** The files of a database in WAL mode (a -journal only if something opened it in rollback mode). */
 const DB_FILES = [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`, `${DB_FILE}-journal`];
@@ -22,23 +23,28 @@ export interface RestoreResult {
   schemaVersion: number;
   /** The folder holding the database that was there before; null when there was none. */
   movedAside: string | null;
+  /** The data directory's modes made private on the way (./data-dir-modes.ts). */
+  modes: ModeReport;
 }
 
 export function restoreDatabase(dataDir: string, backup: string): RestoreResult {
   const source = path.resolve(backup);
   checkBackupFile(source);
-  fs.mkdirSync(dataDir, { recursive: true });
+  createDataDir(dataDir);
   const lock = DataDirLock.acquire(dataDir);
   const temp = path.join(dataDir, `${DB_FILE}.${process.pid}.restoring`);
   try {
+    const modes = makeDataDirPrivate(dataDir);
+    // The copy takes the backup's mode; the restored database is the server's, 0600 like the rest.
     fs.copyFileSync(source, temp);
+    makePrivate(temp);
     const schemaVersion = verifyCopy(temp, source);
     fsyncPath(temp);
     const movedAside = moveAside(dataDir);
     const file = path.join(dataDir, DB_FILE);
     fs.renameSync(temp, file);
     fsyncPath(dataDir);
-    return { file, schemaVersion, movedAside };
+    return { file, schemaVersion, movedAside, modes };
   } finally {
     removeDatabase(temp);
     lock.release();
@@ -61,8 +67,11 @@ function moveAside(dataDir: string): string | null {
   const present = DB_FILES.filter((name) => fs.existsSync(path.join(dataDir, name)));
   if (present.length === 0) return null;
   const folder = path.join(dataDir, `pre-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  fs.mkdirSync(folder);
-  for (const name of present) fs.renameSync(path.join(dataDir, name), path.join(folder, name));
+  fs.mkdirSync(folder, { mode: PRIVATE_DIR_MODE });
+  for (const name of present) {
+    fs.renameSync(path.join(dataDir, name), path.join(folder, name));
+    makePrivate(path.join(folder, name));
+  }
   fsyncPath(folder);
   return folder;
 }

@@ -17,6 +17,7 @@ import type { ClockState, SceneDefinition } from '@onair/protocol';
 import type { ApiKeyRecord, EventPage, EventQuery, OrgRecord, Page, Store } from '../store.js';
 import { Checkpointer } from './checkpointer.js';
 import { DataDirLock } from './data-dir-lock.js';
+import { createDataDir, makeDataDirPrivate, makePrivate, type ModeReport } from './data-dir-modes.js';
 import { EventLog } from './event-log.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteIdempotency } from './sqlite-idempotency.js';
@@ -65,16 +66,22 @@ export class SqliteStore implements Store {
   private readonly checkpointer: Checkpointer;
   private closing: Promise<void> | undefined;
   private readonly lock: DataDirLock;
+  /** The data directory's files and modes made private at start (./data-dir-modes.ts), for the log. */
+  readonly modes: ModeReport;
 
   constructor(options: SqliteStoreOptions) {
-    fs.mkdirSync(options.dataDir, { recursive: true });
+    createDataDir(options.dataDir);
     // The store owns the data directory: a second onair on it is refused before it opens the database.
     this.lock = DataDirLock.acquire(options.dataDir);
     const file = path.join(options.dataDir, 'onair.db');
     const synchronous = options.synchronous === 'full' ? 'FULL' : 'NORMAL';
     let db: Database.Database | undefined;
     try {
+      this.modes = makeDataDirPrivate(options.dataDir);
+      const created = !fs.existsSync(file);
       this.db = db = new Database(file);
+      // A new database file is 0644; its -wal and -shm, created next, take its mode.
+      if (created) makePrivate(file);
       this.db.pragma('journal_mode = WAL');
       this.db.pragma(`synchronous = ${synchronous}`);
       this.db.pragma('foreign_keys = ON');

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -61,6 +62,28 @@ describe('WalFlusher', () => {
     } finally {
       fs.closeSync(other);
     }
+  });
+
+  it("does not wait behind work on libuv's thread pool (argon2, file reads): it has a thread of its own", async () => {
+    const flusher = WalFlusher.open(file())!;
+    await flusher.flush();
+    // More slow tasks than the pool has threads (4 unless UV_THREADPOOL_SIZE says otherwise): the pool is full.
+    const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+    let poolDone = 0;
+    const pool = Array.from(
+      { length: threads * 2 },
+      () =>
+        new Promise<void>((resolve) =>
+          crypto.pbkdf2('password', 'salt', 400_000, 64, 'sha512', () => {
+            poolDone++;
+            resolve();
+          }),
+        ),
+    );
+    await flusher.flush();
+    expect(poolDone).toBe(0);
+    await Promise.all(pool);
+    await flusher.close();
   });
 
   it('close() waits for the flush under way', async () => {
