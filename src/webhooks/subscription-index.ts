@@ -20,10 +20,14 @@ export class SubscriptionIndex {
   private readonly byOrg = new Map<string, LiveSubscription[]>();
   private readonly byId = new Map<string, LiveSubscription>();
 
-  /** `onChange`: a subscription was added or removed (several nodes tell each other). */
+  /**
+   * `onChange`: a subscription was added or removed (several nodes tell each other). `onRemove`: this one left
+   * (deleted, disabled, or gone on another node): the worker forgets its slots and closes its connections.
+   */
   constructor(
     private readonly box: SecretBox,
     private readonly onChange: () => void = () => {},
+    private readonly onRemove: (id: string) => void = () => {},
   ) {}
 
   add(record: SubscriptionRecord): void {
@@ -50,6 +54,7 @@ export class SubscriptionIndex {
     const rest = (this.byOrg.get(live.orgId) ?? []).filter((s) => s.id !== id);
     if (rest.length > 0) this.byOrg.set(live.orgId, rest);
     else this.byOrg.delete(live.orgId);
+    this.onRemove(id);
     this.onChange();
   }
 
@@ -59,6 +64,11 @@ export class SubscriptionIndex {
 
   all(): IterableIterator<LiveSubscription> {
     return this.byId.values();
+  }
+
+  /** The enabled subscriptions, one list per workspace (in the order they were added). */
+  workspaces(): LiveSubscription[][] {
+    return [...this.byOrg.values()];
   }
 
   get size(): number {

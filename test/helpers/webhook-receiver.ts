@@ -1,7 +1,8 @@
 /**
  * A real local HTTPS receiver for outgoing webhooks: a self-signed certificate for 127.0.0.1 and
  * `hooks.test` (the server under test is told to trust it), every request recorded with its raw body, and
- * answers chosen per request (a status, a redirect, or never answering).
+ * answers chosen per request or per path (a status, a redirect, or never answering). It counts the requests
+ * open at once (received, not yet answered, connection not closed), now and at most since `resetOpen`.
  */
 import crypto from 'node:crypto';
 import https from 'node:https';
@@ -55,18 +56,34 @@ export interface Receiver {
   /** Answers for the next requests, in order; afterwards `fallback`. */
   answers: Answer[];
   fallback: Answer;
+  /** Consulted first: an answer for this path, or undefined for the rules above. */
+  route: (path: string) => Answer | undefined;
+  /** Requests open now, and the most open at once since `resetOpen()` (`prefix`: only paths starting so). */
+  open(prefix?: string): number;
+  maxOpen: number;
+  resetOpen(prefix?: string): void;
   close(): Promise<void>;
 }
 
 export async function startReceiver(fallback: Answer = 200): Promise<Receiver> {
   const { cert, key } = await testCertificate();
   const hanging = new Set<import('node:http').ServerResponse>();
+  const opened = new Map<import('node:http').ServerResponse, string>();
+  let watched = '';
+  const openNow = (prefix = '') => [...opened.values()].filter((p) => p.startsWith(prefix)).length;
   const receiver: Receiver = {
     url: '',
     port: 0,
     received: [],
     answers: [],
     fallback,
+    route: () => undefined,
+    open: openNow,
+    maxOpen: 0,
+    resetOpen(prefix = '') {
+      watched = prefix;
+      receiver.maxOpen = openNow(prefix);
+    },
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
@@ -74,6 +91,9 @@ export async function startReceiver(fallback: Answer = 200): Promise<Receiver> {
     },
   };
   const server = https.createServer({ cert, key }, (req, res) => {
+    opened.set(res, req.url ?? '');
+    receiver.maxOpen = Math.max(receiver.maxOpen, openNow(watched));
+    res.on('close', () => opened.delete(res));
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -87,7 +107,7 @@ export async function startReceiver(fallback: Answer = 200): Promise<Receiver> {
         json = { id: '', type: '', orgId: '', channelId: null, createdAt: '', data: {} };
       }
       receiver.received.push({ at: Date.now(), path: req.url ?? '', headers, raw, json });
-      const answer = receiver.answers.shift() ?? receiver.fallback;
+      const answer = receiver.route(req.url ?? '') ?? receiver.answers.shift() ?? receiver.fallback;
       if (answer === 'hang') {
         hanging.add(res);
         return;
