@@ -247,6 +247,7 @@ describe('refused endpoints', () => {
       channelId: null,
       description: null,
       sealedSecret: box.seal('whsec_old', id),
+      previousSecret: null,
       status: 'enabled',
       consecutiveFailures: 0,
       lastError: null,

@@ -106,6 +106,7 @@ describe.skipIf(gate.skip)(`Webhook delivery on two nodes${gate.label}`, () => {
           channelId: null,
           description: null,
           sealedSecret: box.seal(secret, id),
+          previousSecret: null,
           status: 'enabled',
           consecutiveFailures: 0,
           lastError: null,

@@ -5,7 +5,7 @@
  */
 import { request, type Dispatcher } from 'undici';
 import { endpointRefusal, parseEndpointUrl, REFUSAL } from './endpoint-guard/index.js';
-import { signDelivery } from './signature.js';
+import { signatureHeader } from './signature.js';
 
 /** Bytes of an answer's body read at most (kept in the log for a failed attempt). */
 const BODY_CAP = 1024;
@@ -14,6 +14,8 @@ const ERROR_BODY_CHARS = 200;
 export interface AttemptTarget {
   url: string;
   secret: string;
+  /** The secret a roll replaced: it signs too, after the current one, until `expiresAtMs`. */
+  previousSecret?: { secret: string; expiresAtMs: number } | null;
 }
 
 export interface AttemptInput {
@@ -58,7 +60,7 @@ export async function sendAttempt(target: AttemptTarget, input: AttemptInput, o:
         'x-service-event': input.type,
         'x-service-delivery': input.eventId,
         'x-service-timestamp': String(timestamp),
-        'x-service-signature': signDelivery(target.secret, timestamp, input.body),
+        'x-service-signature': signatureHeader(secretsOf(target, now()), timestamp, input.body),
       },
       signal: AbortSignal.timeout(o.timeoutMs),
       headersTimeout: o.timeoutMs,
@@ -72,6 +74,12 @@ export async function sendAttempt(target: AttemptTarget, input: AttemptInput, o:
     const failure = networkError(err, o);
     return { ok: false, status: null, error: failure.error, durationMs: elapsed(), timedOut: failure.timedOut };
   }
+}
+
+/** The secrets that sign now: the current one, and the previous one until it expires. */
+function secretsOf(target: AttemptTarget, at: number): string[] {
+  const previous = target.previousSecret;
+  return previous && previous.expiresAtMs > at ? [target.secret, previous.secret] : [target.secret];
 }
 
 /** Up to BODY_CAP bytes of the answer as text; the rest is not read (the connection is then closed). */

@@ -6,15 +6,33 @@
 import type { EngineEvent } from '../engine/index.js';
 import type { SubscriptionRecord } from '../store/webhook-store.js';
 import type { SecretBox } from './secret-box.js';
+import type { AttemptTarget } from './send-attempt.js';
 
-export interface LiveSubscription {
+export interface LiveSubscription extends AttemptTarget {
   id: string;
   orgId: string;
-  url: string;
   events: ReadonlySet<string> | null;
   channelId: string | null;
-  secret: string;
+  /** What the secrets were opened from: a record with other sealed values replaces this one. */
+  sealed: string;
 }
+
+/** A subscription's secrets, opened: the current one and, after a roll, the previous one with its expiry. */
+export function openSecrets(
+  box: SecretBox,
+  record: SubscriptionRecord,
+): Pick<AttemptTarget, 'secret' | 'previousSecret'> {
+  const previous = record.previousSecret;
+  return {
+    secret: box.open(record.sealedSecret, record.id),
+    previousSecret: previous
+      ? { secret: box.open(previous.sealed, record.id), expiresAtMs: Date.parse(previous.expiresAt) }
+      : null,
+  };
+}
+
+const sealedOf = (r: SubscriptionRecord) =>
+  [r.sealedSecret, r.previousSecret?.sealed ?? '', r.previousSecret?.expiresAt ?? ''].join(' ');
 
 export class SubscriptionIndex {
   private readonly byOrg = new Map<string, LiveSubscription[]>();
@@ -32,19 +50,34 @@ export class SubscriptionIndex {
 
   add(record: SubscriptionRecord): void {
     if (record.status !== 'enabled' || this.byId.has(record.id)) return;
-    const live: LiveSubscription = {
-      id: record.id,
-      orgId: record.orgId,
-      url: record.url,
-      events: record.events.length === 0 ? null : new Set(record.events),
-      channelId: record.channelId,
-      secret: this.box.open(record.sealedSecret, record.id),
-    };
+    const live = this.live(record);
     this.byId.set(live.id, live);
     const list = this.byOrg.get(live.orgId);
     if (list) list.push(live);
     else this.byOrg.set(live.orgId, [live]);
     this.onChange();
+  }
+
+  /** Adds `record`, or takes its secrets in place of those held for its id (a roll); a disabled one leaves. */
+  put(record: SubscriptionRecord): void {
+    const held = this.byId.get(record.id);
+    if (record.status !== 'enabled') return this.remove(record.id);
+    if (!held) return this.add(record);
+    if (held.sealed === sealedOf(record)) return;
+    Object.assign(held, openSecrets(this.box, record), { sealed: sealedOf(record) });
+    this.onChange();
+  }
+
+  private live(record: SubscriptionRecord): LiveSubscription {
+    return {
+      id: record.id,
+      orgId: record.orgId,
+      url: record.url,
+      events: record.events.length === 0 ? null : new Set(record.events),
+      channelId: record.channelId,
+      sealed: sealedOf(record),
+      ...openSecrets(this.box, record),
+    };
   }
 
   remove(id: string): void {

@@ -12,7 +12,7 @@ import { createGuardedAgent, type GuardedAgentOptions, type Resolve } from './en
 import { EndpointPools } from './endpoint-pools.js';
 import { OutboxDispatcher } from './outbox-dispatcher.js';
 import { SecretBox } from './secret-box.js';
-import { sendAttempt } from './send-attempt.js';
+import { sendAttempt, type AttemptTarget } from './send-attempt.js';
 import { SubscriptionIndex } from './subscription-index.js';
 import { createWebhookService, type WebhookService } from './subscriptions.js';
 
@@ -66,7 +66,7 @@ export interface Webhooks {
    * for work (deliveries another node fanned out, claims that expired).
    */
   resync(): Promise<void>;
-  /** Several nodes: `listener` runs when this node creates, deletes or disables a subscription. */
+  /** Several nodes: `listener` runs when this node creates, deletes or disables a subscription, or rolls its secret. */
   onSubscriptionsChanged(listener: () => void): void;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -137,7 +137,7 @@ export function createWebhooks(
     onDeliveries: () => worker.pump(),
   });
   // A ping is rare and may go to a disabled subscription: a pool of its own, closed after it.
-  const ping = async (target: { url: string; secret: string }, body: Buffer, eventId: string) => {
+  const ping = async (target: AttemptTarget, body: Buffer, eventId: string) => {
     const agent = createGuardedAgent({ ...agentOptions, connections: 1 });
     try {
       return await sendAttempt(target, { eventId, type: 'webhook.ping', body }, { ...sendOptions, agent });
@@ -171,7 +171,8 @@ export function createWebhooks(
       resyncing = true;
       try {
         for (const live of [...index.all()]) if (!ids.has(live.id)) index.remove(live.id);
-        for (const record of enabled) index.add(record);
+        // put, not add: a subscription this node holds may have had its secret rolled on another node.
+        for (const record of enabled) index.put(record);
       } finally {
         resyncing = false;
       }

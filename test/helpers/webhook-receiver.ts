@@ -127,21 +127,31 @@ export async function startReceiver(fallback: Answer = 200): Promise<Receiver> {
 
 /**
  * Checks a delivery exactly as a receiver following docs/webhooks.md would: the signature over the raw body
- * with the secret's UTF-8 bytes, in constant time, and the timestamp within 300 s. Answers what is wrong, or null.
+ * with the secret's UTF-8 bytes, in constant time, and the timestamp within 300 s. The header may carry several
+ * `v1=` signatures separated by spaces (a secret being rolled): one matching is enough. Answers what is wrong, or
+ * null.
  */
 export function verifyDelivery(r: Received, secret: string, now = Date.now()): string | null {
   const timestamp = r.headers['x-service-timestamp'];
-  const signature = r.headers['x-service-signature'];
+  const header = r.headers['x-service-signature'];
   if (!timestamp || !/^\d+$/.test(timestamp)) return 'no X-Service-Timestamp in Unix seconds';
-  if (!signature?.startsWith('v1=')) return 'no v1= X-Service-Signature';
+  const signatures = (header ?? '').split(' ').filter((s) => s.startsWith('v1='));
+  if (signatures.length === 0) return 'no v1= X-Service-Signature';
   if (Math.abs(now / 1000 - Number(timestamp)) > 300) return 'timestamp outside 300 s';
   const expected = crypto
     .createHmac('sha256', Buffer.from(secret, 'utf8'))
     .update(Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), r.raw]))
     .digest('hex');
-  const given = Buffer.from(signature.slice(3), 'utf8');
   const want = Buffer.from(expected, 'utf8');
-  if (given.length !== want.length || !crypto.timingSafeEqual(given, want)) return 'signature mismatch';
-  if (signature.slice(3) !== signature.slice(3).toLowerCase()) return 'signature not lowercase hex';
-  return null;
+  // Compared byte for byte with the lowercase hex: an upper-case signature does not match.
+  const matches = signatures.some((signature) => {
+    const given = Buffer.from(signature.slice(3), 'utf8');
+    return given.length === want.length && crypto.timingSafeEqual(given, want);
+  });
+  return matches ? null : 'signature mismatch';
+}
+
+/** The `v1=` signatures in a delivery's X-Service-Signature. */
+export function signaturesOf(r: Received): string[] {
+  return (r.headers['x-service-signature'] ?? '').split(' ');
 }

@@ -327,6 +327,16 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE state = 'pending' AND claimed_until IS NOT NULL;
     `,
   },
+  {
+    version: 10,
+    name: 'webhook secret rolls',
+    // A rolled webhook secret: the one it replaced keeps signing deliveries, beside the new one, until it expires
+    // (docs/webhooks.md, "Rolling the secret"). Sealed like the current one, bound to the same subscription id.
+    sql: `
+      ALTER TABLE webhooks ADD COLUMN previous_sealed_secret TEXT;
+      ALTER TABLE webhooks ADD COLUMN previous_secret_expires_at TEXT;
+    `,
+  },
 ];
 
 function upgradeSceneDefinitions(db: Database.Database): void {

@@ -38,6 +38,7 @@ it('ends at open the claims a previous process left', async () => {
     channelId: null,
     description: null,
     sealedSecret: 'v1.sealed',
+    previousSecret: null,
     status: 'enabled',
     consecutiveFailures: 0,
     lastError: null,

@@ -33,9 +33,15 @@ const DELIVERY_COLUMNS = 'id, webhook_id, event_id, type, event_created_at, body
 function prepare(db: Database.Database) {
   return {
     insert: db.prepare(`INSERT INTO webhooks (id, org_id, url, events, channel_id, description, sealed_secret,
-      status, consecutive_failures, last_error, disabled_at, created_at)
-      VALUES (@id, @orgId, @url, @events, @channelId, @description, @sealedSecret, @status, @consecutiveFailures,
-      @lastError, @disabledAt, @createdAt)`),
+      previous_sealed_secret, previous_secret_expires_at, status, consecutive_failures, last_error, disabled_at,
+      created_at)
+      VALUES (@id, @orgId, @url, @events, @channelId, @description, @sealedSecret, @previousSealed,
+      @previousExpiresAt, @status, @consecutiveFailures, @lastError, @disabledAt, @createdAt)`),
+    // One statement: the secret moved aside is the one this update replaces, whatever another roll did before.
+    roll: db.prepare(`UPDATE webhooks SET
+      previous_sealed_secret = CASE WHEN @expiresAt IS NULL THEN NULL ELSE sealed_secret END,
+      previous_secret_expires_at = @expiresAt, sealed_secret = @sealed
+      WHERE id = @id RETURNING *`),
     byId: db.prepare('SELECT * FROM webhooks WHERE id = ?'),
     list: db.prepare('SELECT * FROM webhooks WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?'),
     count: db.prepare('SELECT count(*) AS n FROM webhooks WHERE org_id = ?'),
@@ -122,6 +128,8 @@ export class SqliteWebhooks implements WebhookStore {
   async insertSubscription(s: SubscriptionRecord): Promise<void> {
     this.st.insert.run({
       ...s,
+      previousSealed: s.previousSecret?.sealed ?? null,
+      previousExpiresAt: s.previousSecret?.expiresAt ?? null,
       events: JSON.stringify(s.events),
       lastError: s.lastError ? JSON.stringify(s.lastError) : null,
     });
@@ -157,6 +165,16 @@ export class SqliteWebhooks implements WebhookStore {
 
   async deleteSubscription(id: string): Promise<void> {
     this.st.delete.run(id);
+  }
+
+  async rollSecret(
+    id: string,
+    sealedSecret: string,
+    previousExpiresAt: string | null,
+  ): Promise<SubscriptionRecord | undefined> {
+    const row = this.st.roll.get({ id, sealed: sealedSecret, expiresAt: previousExpiresAt }) as
+      SubscriptionRow | undefined;
+    return row ? subscription(row) : undefined;
   }
 
   async enabledSubscriptions(): Promise<SubscriptionRecord[]> {
