@@ -4,8 +4,9 @@
  * would make a 10,000-channel setup take hours; and nothing here is measured.)
  */
 import { bootstrapCredentials } from '../../src/auth/bootstrap.js';
+import { mintKey } from '../../src/auth/mint-key.js';
 import type { ChannelRecord, SceneRecord } from '../../src/engine/index.js';
-import { newId, newOutputToken } from '../../src/ids.js';
+import { newId, newOutputToken, sha256Hex } from '../../src/ids.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { scoreboard } from '../../src/templates/scoreboard.js';
 
@@ -21,6 +22,27 @@ export async function seedChannels(dataDir: string, key: string, count: number):
   const store = new SqliteStore({ dataDir, synchronous: 'normal' });
   try {
     const { org } = await bootstrapCredentials(store, key);
+    const out: SeededChannel[] = [];
+    for (let i = 0; i < count; i++) out.push(await seedOne(store, org.id, i));
+    return out;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Another workspace, with `key` as a `*` key of its own and `count` channels (bench/webhooks-fairness.ts). */
+export async function seedWorkspace(
+  dataDir: string,
+  name: string,
+  key: string,
+  count: number,
+): Promise<SeededChannel[]> {
+  const store = new SqliteStore({ dataDir, synchronous: 'normal' });
+  try {
+    const org = { id: newId('org'), name, createdAt: new Date().toISOString() };
+    await store.accounts.insertOrg(org);
+    const { record } = mintKey(org.id, { name: `${name} (bench)`, permissions: ['*'] });
+    await store.insertKey({ ...record, hash: sha256Hex(key), prefix: key.slice(0, 13) });
     const out: SeededChannel[] = [];
     for (let i = 0; i < count; i++) out.push(await seedOne(store, org.id, i));
     return out;
