@@ -19,6 +19,7 @@ import { runMemory } from './memory.js';
 import { runRenderer } from './renderer.js';
 import { runRest } from './rest.js';
 import { runWebhooks } from './webhooks.js';
+import { runWebhooksFairness } from './webhooks-fairness.js';
 
 const BENCHES: [string, (o: BenchOptions) => Promise<Table[]>][] = [
   ['fanout', runFanout],
@@ -28,6 +29,7 @@ const BENCHES: [string, (o: BenchOptions) => Promise<Table[]>][] = [
   ['renderer', runRenderer],
   ['events', runEvents],
   ['webhooks', runWebhooks],
+  ['webhooks-fairness', runWebhooksFairness],
 ];
 
 function summaryTable(tables: Table[]): string {
