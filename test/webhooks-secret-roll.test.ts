@@ -154,7 +154,7 @@ describe('rolling a webhook secret', () => {
   });
 
   it('needs webhooks:manage, honours channel locks, and rolls a disabled subscription too', async () => {
-    const { server, call, r, created, channel, deliver } = await setup();
+    const { server, call, r, created, channel } = await setup();
     const reader = api(() => server.url, (await createKey(call, ['channels:read'])).secret);
     expectProblem(await reader('POST', `/v1/webhooks/${created.id}/secret`), 403, 'forbidden');
     const other = await createChannelWithScoreboard(call, 'Other');
@@ -166,7 +166,9 @@ describe('rolling a webhook secret', () => {
 
     // 20 failures disable it; a roll still answers a new secret (and nothing is delivered: it stays disabled).
     r.fallback = 500;
-    for (let i = 0; i < 7; i++) await deliver();
+    for (let i = 0; i < 7; i++) {
+      expectStatus(await call('PATCH', `/v1/channels/${channel.channelId}/inputs`, { scoreB: i }), 200);
+    }
     await vi.waitFor(
       async () =>
         expect(expectStatus(await call<Webhook>('GET', `/v1/webhooks/${created.id}`), 200).status).toBe('disabled'),
