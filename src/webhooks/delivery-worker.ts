@@ -70,11 +70,6 @@ export class DeliveryWorker {
     this.slots.forget(id);
   }
 
-  /** Attempts subscription `id` may have in flight at once now (its window). */
-  windowOf(id: string): number {
-    return this.slots.window(id);
-  }
-
   /** Looks for due work now (new deliveries, a slot freed, a retry due). */
   pump(): void {
     if (this.stopped) return;
