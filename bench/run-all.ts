@@ -27,6 +27,7 @@ import { runRenderer } from './renderer.js';
 import { runRest } from './rest.js';
 import { runSignInFlood } from './sign-in-flood.js';
 import { runWebhooks } from './webhooks.js';
+import { runWebhooksFairness } from './webhooks-fairness.js';
 
 const SERVICES_MISSING =
   TEST_DATABASE_URL && TEST_REDIS_URL
@@ -42,6 +43,7 @@ const BENCHES: [string, (o: BenchOptions) => Promise<Table[]>, string | null][] 
   ['renderer', runRenderer, null],
   ['events', runEvents, null],
   ['webhooks', runWebhooks, null],
+  ['webhooks-fairness', runWebhooksFairness, null],
   ['sign-in-flood', runSignInFlood, null],
   ['cluster', runCluster, SERVICES_MISSING],
 ];

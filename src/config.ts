@@ -63,6 +63,7 @@ const EnvSchema = z.object({
       return delays;
     }),
   ONAIR_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  ONAIR_WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
   // Resource limits (docs/api.md, "Limits"): beyond them, 422 limit_reached or 429 rate_limited.
   ONAIR_LIMIT_CHANNELS_PER_WORKSPACE: limit(500),
   ONAIR_LIMIT_SCENES_PER_CHANNEL: limit(100),
@@ -137,6 +138,8 @@ export interface Config {
     /** Waits before the 2nd, 3rd… attempt: an event gets one attempt more than there are delays. */
     retryDelaysMs: number[];
     timeoutMs: number;
+    /** TCP + TLS handshake deadline; the attempt timeout still bounds it. */
+    connectTimeoutMs: number;
   };
   limits: ResourceLimits;
   /** Render WebSocket connection limits (0: none) and idle timeout. */
@@ -196,6 +199,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowPrivate: e.ONAIR_WEBHOOK_ALLOW_PRIVATE,
       retryDelaysMs: e.ONAIR_WEBHOOK_RETRY_DELAYS_MS,
       timeoutMs: e.ONAIR_WEBHOOK_TIMEOUT_MS,
+      connectTimeoutMs: e.ONAIR_WEBHOOK_CONNECT_TIMEOUT_MS,
     },
     limits: {
       channelsPerWorkspace: e.ONAIR_LIMIT_CHANNELS_PER_WORKSPACE,

@@ -2,7 +2,7 @@
  * Three onair nodes as real processes on one Postgres and one Redis (docs/architecture/several-nodes.md): changes
  * made on any node reach renderers on every node, a killed owner's channels move to another node with nothing
  * acknowledged lost, a stale owner cannot commit, rate limits and revocations hold across nodes, and each webhook
- * event is delivered once whichever node ticked it.
+ * event is delivered once whichever node ticked it, signed with a secret rolled on any node.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,7 +12,7 @@ import { serviceGate } from '../src/testing/services.js';
 import { addScoreboard, api, expectStatus, tokenOf, type Api, type Channel, type State } from './helpers/api.js';
 import { CLUSTER_KEY, startCluster, type ClusterNode, type TestCluster } from './helpers/cluster.js';
 import { RenderClient, isFrame, type FrameMessage } from './helpers/ws-client.js';
-import { startReceiver, testCertificate, type Receiver } from './helpers/webhook-receiver.js';
+import { startReceiver, testCertificate, verifyDelivery, type Receiver } from './helpers/webhook-receiver.js';
 
 const postgres = serviceGate('postgres');
 const redis = serviceGate('redis');
@@ -150,6 +150,44 @@ describe.skipIf(postgres.skip || redis.skip)(
       expect(eventIds).toHaveLength(n);
       expect(new Set(eventIds).size).toBe(n);
       expectStatus(await on(b!)('DELETE', `/v1/webhooks/${sub.id}`), 204);
+    }, 60_000);
+
+    it('signs with a secret rolled on one node the deliveries every node makes', async () => {
+      const [a, b, c] = cluster.nodes;
+      const sub = expectStatus(
+        await on(a!)<{ id: string; secret: string }>('POST', '/v1/webhooks', {
+          url: `${receiver.url}/rolled`,
+          events: ['channel.bind_updated'],
+        }),
+        201,
+      );
+      const channels = await Promise.all([a!, b!, c!].map((n, i) => channelWithScore(n, `Rolled ${i}`)));
+      const rolled = expectStatus(
+        await on(b!)<{ secret: string }>('POST', `/v1/webhooks/${sub.id}/secret`, { overlapSeconds: 600 }),
+        200,
+      );
+      const mine = () => receiver.received.filter((r) => r.path === '/rolled');
+      let n = 100;
+      /** A round of events on every channel through every node; answers their deliveries. */
+      const round = async () => {
+        const before = mine().length;
+        for (const [i, ch] of channels.entries()) {
+          for (const via of [a!, b!, c!]) {
+            expectStatus(await on(via)('PATCH', `/v1/channels/${ch.channelId}/inputs`, { scoreB: ++n + i }), 200);
+          }
+        }
+        await expect.poll(() => mine().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(before + 9);
+        return mine().slice(before);
+      };
+      // Every node hears of the roll (a message over Redis) and reads the subscription again.
+      await expect
+        .poll(async () => (await round()).every((d) => verifyDelivery(d, rolled.secret) === null), { timeout: 20_000 })
+        .toBe(true);
+      for (const d of await round()) {
+        expect(verifyDelivery(d, rolled.secret)).toBeNull();
+        expect(verifyDelivery(d, sub.secret)).toBeNull();
+      }
+      expectStatus(await on(c!)('DELETE', `/v1/webhooks/${sub.id}`), 204);
     }, 60_000);
 
     it("refuses a stale owner's tick: an owner paused past its lease cannot commit when it wakes", async () => {

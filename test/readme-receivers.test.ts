@@ -91,6 +91,16 @@ it.each([
   const log = expectStatus(await call<List<{ status: number }>>('GET', `/v1/webhooks/${sub.id}/deliveries`), 200);
   expect(log.data.every((a) => a.status === 204)).toBe(true);
 
+  // After a secret roll, deliveries carry the new signature and the old one: a receiver still on the old secret
+  // takes them (its signature is the second of two).
+  expectStatus(await call('POST', `/v1/webhooks/${sub.id}/secret`, { overlapSeconds: 600 }), 200);
+  expectStatus(await call('PATCH', `/v1/channels/${channelId}/inputs`, { scoreA: 5 }), 200);
+  const afterRoll = expectStatus(await call<List<Event>>('GET', '/v1/events'), 200).data;
+  expect(afterRoll.length).toBeGreaterThan(events.length);
+  await vi.waitFor(() => expect(lines).toHaveLength(afterRoll.length), { timeout: 5000 });
+  const rolled = expectStatus(await call<List<{ status: number }>>('GET', `/v1/webhooks/${sub.id}/deliveries`), 200);
+  expect(rolled.data.every((a) => a.status === 204)).toBe(true);
+
   // Forged, replayed and stale deliveries are refused; a good one is accepted.
   const now = Math.floor(Date.now() / 1000);
   const body = JSON.stringify({ id: 'evt_manual', type: 'channel.played', channelId, data: {} });
@@ -100,5 +110,5 @@ it.each([
   // The same delivery id again: accepted, not handled twice.
   expect(await signedPost(url, sub.secret, now, body)).toBe(204);
   await new Promise((resolve) => setTimeout(resolve, 200));
-  expect(lines).toHaveLength(events.length + 1);
+  expect(lines).toHaveLength(afterRoll.length + 1);
 });

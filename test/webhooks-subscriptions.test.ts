@@ -12,6 +12,7 @@ import { api, createChannelWithScoreboard, expectStatus, type Api, type List } f
 import { expectProblem } from './helpers/problem.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { startReceiver, testCertificate, type Receiver } from './helpers/webhook-receiver.js';
+import { SecretBox } from '../src/webhooks/secret-box.js';
 
 interface Subscription {
   id: string;
@@ -189,6 +190,112 @@ describe('refused endpoints', () => {
       expect(problem.detail, `${url} (${why})`).toMatch(/^This endpoint is refused: /);
     }
     expect(expectStatus(await call<List<Subscription>>('GET', '/v1/webhooks'), 200).data).toEqual([]);
+  });
+
+  it('answers one detail for every refused host, whether its name does not resolve, is private or is refused', async () => {
+    const answers: Record<string, string[] | 'ENOTFOUND'> = {
+      'nowhere.example.com': 'ENOTFOUND',
+      'empty.example.com': [],
+      'intranet.example.com': ['10.0.0.5'],
+      'mixed.example.com': ['93.184.216.34', '127.0.0.1'],
+    };
+    const resolve = async (host: string) => {
+      const answer = answers[host] ?? ['93.184.216.34'];
+      if (answer === 'ENOTFOUND')
+        throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+      return answer.map((address) => ({ address, family: 4 as const }));
+    };
+    const { call } = await setup({}, { webhookResolve: resolve });
+    const refusals = [];
+    for (const host of [...Object.keys(answers), 'db.corp.internal', 'intranet', '10.0.0.5', '[::1]']) {
+      const problem = expectProblem(
+        await call('POST', '/v1/webhooks', { url: `https://${host}/in` }),
+        422,
+        'endpoint_refused',
+      );
+      refusals.push({ detail: problem.detail, reason: problem.reason, errors: problem.errors });
+    }
+    expect(new Set(refusals.map((r) => JSON.stringify(r))).size).toBe(1);
+    expect(refusals[0]!.detail).not.toMatch(/resolve\b.*\bnot|private|loopback|\.internal/);
+  });
+
+  it('refuses user names, passwords, backslashes, control characters and port 0 at save, even for test servers', async () => {
+    const { call } = await setup();
+    for (const url of [
+      'https://user:pass@hooks.example.com/',
+      'https://127.0.0.1@1.1.1.1/',
+      'https://hooks.example.com\\in',
+      'https://hooks.example.com/in\n',
+      'https://hooks.example.com:0/in',
+    ]) {
+      expectProblem(await call('POST', '/v1/webhooks', { url }), 422, 'endpoint_refused');
+    }
+  });
+
+  it('refuses at delivery a URL with credentials saved before the rule, sending nothing', async () => {
+    const r = await receiver();
+    const { server, call } = await setup();
+    const { channelId } = await createChannelWithScoreboard(call);
+    const orgId = (await server.handle.store.defaultOrg()).id;
+    const { box } = SecretBox.open(undefined, server.dir);
+    const id = 'wh_0000000000000000000000000000cafe';
+    await server.handle.store.webhooks.insertSubscription({
+      id,
+      orgId,
+      url: `https://user:pass@127.0.0.1:${r.port}/in`,
+      events: [],
+      channelId: null,
+      description: null,
+      sealedSecret: box.seal('whsec_old', id),
+      previousSecret: null,
+      status: 'enabled',
+      consecutiveFailures: 0,
+      lastError: null,
+      disabledAt: null,
+      createdAt: new Date().toISOString(),
+    });
+    await server.restart();
+    expectStatus(await call('PATCH', `/v1/channels/${channelId}/inputs`, { scoreA: 1 }), 200);
+    await vi.waitFor(
+      async () => {
+        const log = expectStatus(await call<List<{ error: string }>>('GET', `/v1/webhooks/${id}/deliveries`), 200);
+        expect(log.data[0]?.error).toBe('endpoint refused: the URL must not contain a user name or password');
+      },
+      { timeout: 5000 },
+    );
+    expect(r.received).toHaveLength(0);
+  });
+
+  it('logs the same error at delivery whether the name stopped resolving or now resolves to a private address', async () => {
+    const r = await receiver();
+    const answers = new Map<string, string>();
+    const resolve = async (host: string) => {
+      const answer = answers.get(host) ?? '93.184.216.34';
+      if (answer === 'ENOTFOUND') throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
+      return [{ address: answer, family: 4 as const }];
+    };
+    const { call } = await setup({}, { webhookResolve: resolve });
+    const gone = await subscribe(call, {
+      url: `https://gone.example.com:${r.port}/in`,
+      events: ['channel.bind_updated'],
+    });
+    const inside = await subscribe(call, {
+      url: `https://inside.example.com:${r.port}/in`,
+      events: ['channel.bind_updated'],
+    });
+    answers.set('gone.example.com', 'ENOTFOUND');
+    answers.set('inside.example.com', '10.0.0.7');
+    const { channelId } = await createChannelWithScoreboard(call);
+    expectStatus(await call('PATCH', `/v1/channels/${channelId}/inputs`, { scoreA: 1 }), 200);
+    const errorOf = async (id: string) => {
+      const log = expectStatus(await call<List<{ error: string }>>('GET', `/v1/webhooks/${id}/deliveries`), 200);
+      expect(log.data.length).toBeGreaterThan(0);
+      return log.data[0]!.error;
+    };
+    const errors = await vi.waitFor(async () => [await errorOf(gone.id), await errorOf(inside.id)], { timeout: 5000 });
+    expect(errors[0]).toMatch(/^endpoint refused: /);
+    expect(errors[1]).toBe(errors[0]);
+    expect(r.received).toHaveLength(0);
   });
 
   it('refuses at delivery a name that resolved to a public address when saved and to loopback since', async () => {

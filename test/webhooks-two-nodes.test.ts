@@ -14,6 +14,7 @@ import { change, channelRecord, event } from '../src/store/store.fixtures.js';
 import type { AttemptRecord, SubscriptionRecord } from '../src/store/webhook-store.js';
 import { freshSchema, serviceGate, type TestSchema } from '../src/testing/services.js';
 import { DeliveryWorker } from '../src/webhooks/delivery-worker.js';
+import { SLOT_LIMITS } from '../src/webhooks/webhooks.js';
 import { createGuardedAgent } from '../src/webhooks/endpoint-guard/index.js';
 import { envelope } from '../src/webhooks/outbox-dispatcher.js';
 import { SecretBox } from '../src/webhooks/secret-box.js';
@@ -62,7 +63,7 @@ describe.skipIf(gate.skip)(`Webhook delivery on two nodes${gate.label}`, () => {
       connectTimeoutMs: TIMEOUT_MS,
       tls: { ca: (await testCertificate()).cert },
     });
-    const options = { agent, timeoutMs: TIMEOUT_MS, userAgent: 'onair-webhooks/test' };
+    const options = { agent, timeoutMs: TIMEOUT_MS, connectTimeoutMs: TIMEOUT_MS, userAgent: 'onair-webhooks/test' };
     const settled: AttemptRecord[] = [];
     const worker = new DeliveryWorker({
       store: store.webhooks,
@@ -73,8 +74,7 @@ describe.skipIf(gate.skip)(`Webhook delivery on two nodes${gate.label}`, () => {
       retryDelaysMs: [200, 200],
       maxAgeMs: 5 * 60_000,
       disableAfter: 20,
-      perEndpoint: 8,
-      overall: 128,
+      limits: SLOT_LIMITS,
       onSettled: (a) => settled.push(a),
       nodeId,
       claimMs,
@@ -106,6 +106,7 @@ describe.skipIf(gate.skip)(`Webhook delivery on two nodes${gate.label}`, () => {
           channelId: null,
           description: null,
           sealedSecret: box.seal(secret, id),
+          previousSecret: null,
           status: 'enabled',
           consecutiveFailures: 0,
           lastError: null,

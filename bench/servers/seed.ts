@@ -5,8 +5,9 @@
  */
 import { bootstrapCredentials } from '../../src/auth/bootstrap.js';
 import { hashPassword } from '../../src/auth/passwords.js';
+import { mintKey } from '../../src/auth/mint-key.js';
 import type { ChannelRecord, SceneRecord } from '../../src/engine/index.js';
-import { newId, newOutputToken } from '../../src/ids.js';
+import { newId, newOutputToken, sha256Hex } from '../../src/ids.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import { scoreboard } from '../../src/templates/scoreboard.js';
 
@@ -54,6 +55,27 @@ async function seedUser(store: SqliteStore, orgId: string, user: SeededUser): Pr
     createsWorkspaces: false,
   });
   await store.accounts.insertMembership({ userId: id, orgId, role: 'owner', createdAt: now });
+}
+
+/** Another workspace, with `key` as a `*` key of its own and `count` channels (bench/webhooks-fairness.ts). */
+export async function seedWorkspace(
+  dataDir: string,
+  name: string,
+  key: string,
+  count: number,
+): Promise<SeededChannel[]> {
+  const store = new SqliteStore({ dataDir, synchronous: 'normal' });
+  try {
+    const org = { id: newId('org'), name, createdAt: new Date().toISOString() };
+    await store.accounts.insertOrg(org);
+    const { record } = mintKey(org.id, { name: `${name} (bench)`, permissions: ['*'] });
+    await store.insertKey({ ...record, hash: sha256Hex(key), prefix: key.slice(0, 13) });
+    const out: SeededChannel[] = [];
+    for (let i = 0; i < count; i++) out.push(await seedOne(store, org.id, i));
+    return out;
+  } finally {
+    await store.close();
+  }
 }
 
 async function seedOne(store: SqliteStore, orgId: string, i: number): Promise<SeededChannel> {

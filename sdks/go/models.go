@@ -1017,8 +1017,11 @@ type Webhook struct {
 	Events              []string          `json:"events"`
 	ID                  string            `json:"id"`
 	LastError           *WebhookLastError `json:"lastError"`
-	Status              WebhookStatus     `json:"status"`
-	URL                 string            `json:"url"`
+	// PreviousSecretExpiresAt: After a secret roll: until when the secret it replaced still signs deliveries (beside
+	// the new one); null when none does.
+	PreviousSecretExpiresAt *string       `json:"previousSecretExpiresAt"`
+	Status                  WebhookStatus `json:"status"`
+	URL                     string        `json:"url"`
 }
 
 // WebhookAttempt is the WebhookAttempt schema of the onair API.
@@ -1112,6 +1115,20 @@ type WebhookPing struct {
 	Error      *string `json:"error"`
 	OK         bool    `json:"ok"`
 	Status     *int64  `json:"status"`
+}
+
+// WebhookSecretRollIn is the WebhookSecretRollIn schema of the onair API.
+type WebhookSecretRollIn struct {
+	// OverlapSeconds: How long the old secret keeps signing deliveries beside the new one, in seconds (default
+	// 86400, a day; 0: it stops at once).
+	OverlapSeconds *int64 `json:"overlapSeconds,omitempty"`
+}
+
+// WebhookSecretRolled is the WebhookSecretRolled schema of the onair API.
+type WebhookSecretRolled struct {
+	Webhook
+	// Secret: The new signing secret (`whsec_…`), shown only in this response.
+	Secret string `json:"secret"`
 }
 
 // WebhookStatus is one of "enabled", "disabled".

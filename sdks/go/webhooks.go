@@ -49,6 +49,17 @@ func (s *WebhooksService) Delete(ctx context.Context, webhookID string, opts ...
 	return s.c.do(ctx, call{method: http.MethodDelete, path: path}, nil, opts)
 }
 
+// RollSecret gives the subscription a new signing Secret, in this answer only: store it now. The old secret keeps
+// signing deliveries beside the new one for in.OverlapSeconds (nil: a day; 0: it stops at once), so receivers can
+// move to the new one without missing a delivery. It sends an Idempotency-Key, so a retried call rolls once.
+func (s *WebhooksService) RollSecret(ctx context.Context, webhookID string, in WebhookSecretRollIn, opts ...RequestOption) (*WebhookSecretRolled, error) {
+	path, err := route("/webhooks/{webhookID}/secret", webhookID)
+	if err != nil {
+		return nil, err
+	}
+	return send[WebhookSecretRolled](ctx, s.c, call{method: http.MethodPost, path: path, body: in, creates: true}, opts)
+}
+
 // Deliveries gives one page of the subscription's delivery log (every attempt and drop, oldest first), to see
 // why an endpoint missed events.
 func (s *WebhooksService) Deliveries(ctx context.Context, webhookID string, lo ListOptions, opts ...RequestOption) (*WebhookAttemptList, error) {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -268,4 +269,43 @@ func TestIntegrationSignedIncomingHook(t *testing.T) {
 	}
 	_, err = client.Hooks.Post(ctx, hook.URL, map[string]any{"home_score": 1}, *hook.Secret)
 	asAPIError(t, err, 404, "not_found")
+}
+
+func TestIntegrationWebhookSecretRoll(t *testing.T) {
+	f := scoreboard(t)
+	client, ctx := integration(t), testContext(t)
+	receiver, deliveries := startReceiver(t)
+
+	sub, err := client.Webhooks.Create(ctx, onair.WebhookIn{
+		URL:       receiver.URL + "/",
+		Events:    []onair.EventType{onair.EventTypeChannelBindUpdated},
+		ChannelID: onair.Ptr(f.channel.ID),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = client.Webhooks.Delete(ctx, sub.ID) }()
+
+	rolled, err := client.Webhooks.RollSecret(ctx, sub.ID, onair.WebhookSecretRollIn{OverlapSeconds: onair.Ptr(int64(600))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rolled.Secret == "" || rolled.Secret == sub.Secret || rolled.PreviousSecretExpiresAt == nil {
+		t.Fatalf("rolled: %+v", rolled)
+	}
+
+	if _, err := client.Channels.PatchInputs(ctx, f.channel.ID, map[string]any{"scoreA": 11}); err != nil {
+		t.Fatal(err)
+	}
+	d := waitFor(t, deliveries, string(onair.EventTypeChannelBindUpdated), `"scoreA":11`)
+	if n := len(strings.Split(d.header.Get(onair.HeaderSignature), " ")); n != 2 {
+		t.Fatalf("want two signatures during the overlap, got %d: %q", n, d.header.Get(onair.HeaderSignature))
+	}
+	for name, secret := range map[string]string{"new": rolled.Secret, "old": sub.Secret} {
+		if _, err := onair.VerifyWebhook(d.body, d.header, secret); err != nil {
+			t.Fatalf("the %s secret must verify during the overlap: %v", name, err)
+		}
+	}
+	_, err = onair.VerifyWebhook(d.body, d.header, "whsec_neither")
+	wantVerifyCode(t, "neither secret", err, onair.VerifySignatureMismatch)
 }

@@ -12,6 +12,8 @@ export interface SubscriptionRow {
   channel_id: string | null;
   description: string | null;
   sealed_secret: string;
+  previous_sealed_secret: string | null;
+  previous_secret_expires_at: string | null;
   status: 'enabled' | 'disabled';
   consecutive_failures: number;
   last_error: string | null;
@@ -51,6 +53,10 @@ export const subscription = (r: SubscriptionRow): SubscriptionRecord => ({
   channelId: r.channel_id,
   description: r.description,
   sealedSecret: r.sealed_secret,
+  previousSecret:
+    r.previous_sealed_secret !== null && r.previous_secret_expires_at !== null
+      ? { sealed: r.previous_sealed_secret, expiresAt: r.previous_secret_expires_at }
+      : null,
   status: r.status,
   consecutiveFailures: r.consecutive_failures,
   lastError: r.last_error ? (JSON.parse(r.last_error) as LastError) : null,

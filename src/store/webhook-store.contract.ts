@@ -21,6 +21,7 @@ function subscription(orgId: string, over: Partial<SubscriptionRecord> = {}): Su
     channelId: null,
     description: null,
     sealedSecret: 'v1.sealed',
+    previousSecret: null,
     status: 'enabled',
     consecutiveFailures: 0,
     lastError: null,
@@ -114,6 +115,27 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
       await store.webhooks.deleteSubscription(all.id);
       expect(await store.webhooks.getSubscription(all.id)).toBeUndefined();
       expect((await store.webhooks.enabledSubscriptions()).map((s) => s.id)).toEqual([onChannel.id]);
+    });
+
+    it('rolls a secret: the one replaced becomes the previous until its expiry, or is forgotten', async () => {
+      const sub = subscription(orgId, { sealedSecret: 'v1.first' });
+      await store.webhooks.insertSubscription(sub);
+      const rolled = await store.webhooks.rollSecret(sub.id, 'v1.second', '2024-03-02T12:00:00.000Z');
+      const previousSecret = { sealed: 'v1.first', expiresAt: '2024-03-02T12:00:00.000Z' };
+      expect(rolled).toEqual({ ...sub, sealedSecret: 'v1.second', previousSecret });
+      expect(await (await reopen()).webhooks.getSubscription(sub.id)).toEqual(rolled);
+      expect((await store.webhooks.enabledSubscriptions())[0]).toEqual(rolled);
+      // Two rolls at once: whichever runs second keeps the other's secret as its previous one.
+      const [a, b] = await Promise.all([
+        store.webhooks.rollSecret(sub.id, 'v1.third', '2024-03-03T12:00:00.000Z'),
+        store.webhooks.rollSecret(sub.id, 'v1.fourth', '2024-03-03T12:00:01.000Z'),
+      ]);
+      const last = (await store.webhooks.getSubscription(sub.id))!;
+      expect([a!.sealedSecret, b!.sealedSecret]).toContain(last.sealedSecret);
+      expect(new Set([last.sealedSecret, last.previousSecret!.sealed])).toEqual(new Set(['v1.third', 'v1.fourth']));
+      const now = await store.webhooks.rollSecret(sub.id, 'v1.fifth', null);
+      expect(now).toMatchObject({ sealedSecret: 'v1.fifth', previousSecret: null });
+      expect(await store.webhooks.rollSecret('wh_missing', 'v1.x', null)).toBeUndefined();
     });
 
     it('reads committed events after the cursor once: fanOut moves it with the deliveries, across a restart', async () => {

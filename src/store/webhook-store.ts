@@ -32,6 +32,14 @@ export interface LastError {
   status: number | null;
 }
 
+/** The secret a roll replaced: it still signs deliveries, beside the current one, until `expiresAt`. */
+export interface PreviousSecret {
+  /** Sealed like the current one, for the same subscription id. */
+  sealed: string;
+  /** ISO 8601. */
+  expiresAt: string;
+}
+
 export interface SubscriptionRecord {
   id: string;
   orgId: string;
@@ -42,6 +50,8 @@ export interface SubscriptionRecord {
   description: string | null;
   /** The signing secret, sealed (webhooks/secret-box.ts): storage never holds it in clear. */
   sealedSecret: string;
+  /** Set by a roll with an overlap; it may have expired since (readers compare `expiresAt` with the time). */
+  previousSecret: PreviousSecret | null;
   status: SubscriptionStatus;
   consecutiveFailures: number;
   lastError: LastError | null;
@@ -117,6 +127,17 @@ export interface WebhookStore {
   ): Promise<SubscriptionRecord[]>;
   countSubscriptions(orgId: string): Promise<number>;
   deleteSubscription(id: string): Promise<void>;
+  /**
+   * Replaces a subscription's secret with `sealedSecret`, atomically: the secret it held becomes the previous one,
+   * until `previousExpiresAt` (none when null; a previous secret held before is forgotten either way). Two rolls at
+   * once each replace the secret the other left, so the last one's secret is current and the first one's previous.
+   * Answers the updated subscription, or undefined when there is none.
+   */
+  rollSecret(
+    id: string,
+    sealedSecret: string,
+    previousExpiresAt: string | null,
+  ): Promise<SubscriptionRecord | undefined>;
   /** Every enabled subscription of every workspace: the dispatcher keeps them in memory. */
   enabledSubscriptions(): Promise<SubscriptionRecord[]>;
 

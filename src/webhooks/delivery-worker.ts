@@ -1,9 +1,10 @@
 /**
  * Sends pending deliveries and records every attempt (docs/webhooks.md, "Retries and disabling"). Work is
- * read from storage, a few rows per subscription at a time, so memory holds only what is in flight. Each
- * subscription has at most `perEndpoint` attempts in flight and the worker at most `overall`: an endpoint
- * that never answers holds its own slots and no others. Results are written in batches, one transaction
- * per turn of the event loop.
+ * read from storage, a few rows per subscription at a time, so memory holds only what is in flight. How many
+ * attempts each subscription, each workspace and the node may have in flight is DeliverySlots' to say (fair
+ * shares, and a narrower window for an endpoint that times out); the worker visits the workspaces round-robin,
+ * and each workspace's subscriptions round-robin, so none is always served first. Results are written in
+ * batches, one transaction per turn of the event loop.
  *
  * Several nodes may run a worker on one database (docs/architecture/several-nodes.md, "Webhooks"): a delivery is
  * claimed for `claimMs` when it is read (WebhookStore.claimDue), so each attempt is made by one worker, and the
@@ -16,6 +17,7 @@ import os from 'node:os';
 import type { Logger } from 'pino';
 import type { AttemptRecord, DeliveryRecord, Settlement, WebhookStore } from '../store/webhook-store.js';
 import { staleDrop } from './outbox-dispatcher.js';
+import { DeliverySlots, type SlotLimits } from './delivery-slots.js';
 import type { AttemptResult } from './send-attempt.js';
 import type { LiveSubscription, SubscriptionIndex } from './subscription-index.js';
 
@@ -29,8 +31,7 @@ export interface DeliveryWorkerDeps {
   retryDelaysMs: readonly number[];
   maxAgeMs: number;
   disableAfter: number;
-  perEndpoint: number;
-  overall: number;
+  limits: SlotLimits;
   /** For metrics: each settled attempt or drop. */
   onSettled?: (attempt: AttemptRecord) => void;
   /** Names this node on its claims (default: host and process id). */
@@ -45,10 +46,9 @@ export function defaultNodeId(): string {
 }
 
 export class DeliveryWorker {
-  /** Attempts in flight per subscription (the deliveries stay claimed by this worker meanwhile). */
-  private readonly inflight = new Map<string, Set<number>>();
+  /** Attempts in flight (their deliveries stay claimed by this worker meanwhile). */
+  private readonly slots: DeliverySlots;
   private readonly nodeId: string;
-  private total = 0;
   private pumping: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | null = null;
@@ -57,11 +57,17 @@ export class DeliveryWorker {
   private stopped = false;
   /** After stop(): results that still arrive are not written (storage is closing). */
   private closed = false;
-  /** Where the next pump starts among the subscriptions, so the overall cap is shared round-robin. */
+  /** Counts the pumps: where each starts among the workspaces, and among each workspace's subscriptions. */
   private turn = 0;
 
   constructor(private readonly deps: DeliveryWorkerDeps) {
     this.nodeId = deps.nodeId ?? defaultNodeId();
+    this.slots = new DeliverySlots(deps.limits);
+  }
+
+  /** Subscription `id` is gone (deleted, disabled): its slot window is forgotten. */
+  forget(id: string): void {
+    this.slots.forget(id);
   }
 
   /** Looks for due work now (new deliveries, a slot freed, a retry due). */
@@ -100,27 +106,24 @@ export class DeliveryWorker {
 
   /** Attempts in flight now. */
   get inFlight(): number {
-    return this.total;
+    return this.slots.inFlight;
   }
 
   private async fill(): Promise<void> {
-    const subs = [...this.deps.index.all()];
+    const workspaces = this.deps.index.workspaces();
     const now = this.deps.now();
     const claim = { by: this.nodeId, untilMs: now + this.deps.claimMs };
-    for (let i = 0; i < subs.length && this.total < this.deps.overall; i++) {
-      const sub = subs[(this.turn + i) % subs.length]!;
-      const free = Math.min(this.deps.perEndpoint - this.slotsOf(sub.id).size, this.deps.overall - this.total);
-      if (free <= 0) continue;
-      for (const d of await this.deps.store.claimDue(sub.id, now, free, claim)) this.start(sub, d, now);
+    const turn = this.turn++;
+    for (let i = 0; i < workspaces.length; i++) {
+      const subs = workspaces[(turn + i) % workspaces.length]!;
+      for (let j = 0; j < subs.length; j++) {
+        const sub = subs[(turn + j) % subs.length]!;
+        const free = this.slots.room(sub);
+        if (free <= 0) continue;
+        for (const d of await this.deps.store.claimDue(sub.id, now, free, claim)) this.start(sub, d, now);
+      }
     }
-    this.turn = subs.length > 0 ? (this.turn + 1) % subs.length : 0;
     await this.armTimer(now);
-  }
-
-  private slotsOf(id: string): Set<number> {
-    let set = this.inflight.get(id);
-    if (!set) this.inflight.set(id, (set = new Set()));
-    return set;
   }
 
   private start(sub: LiveSubscription, d: DeliveryRecord, now: number): void {
@@ -133,16 +136,14 @@ export class DeliveryWorker {
       });
       return;
     }
-    const slots = this.slotsOf(sub.id);
-    slots.add(d.id);
-    this.total++;
-    // The slot is held until the result is written (the claim ends then), so the per-endpoint cap counts it.
-    const release = () => {
-      slots.delete(d.id);
-      this.total--;
-    };
+    // The slot is held until the result is written (the claim ends then), so the caps count it.
+    const release = this.slots.take(sub);
     this.deps.send(sub, d).then(
-      (result) => this.settle(this.settlement(d, attempt, result), release),
+      (result) => {
+        if (result.timedOut) this.slots.timedOut(sub.id);
+        else if (result.status !== null) this.slots.answered(sub.id);
+        this.settle(this.settlement(d, attempt, result), release);
+      },
       (err: unknown) => {
         this.deps.logger.error({ err, deliveryId: d.id }, 'webhook attempt failed to settle');
         release();

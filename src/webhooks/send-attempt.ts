@@ -4,8 +4,8 @@
  * of the answer read. Errors are described coarsely: the delivery log must not turn into a network scanner.
  */
 import { request, type Dispatcher } from 'undici';
-import { isEndpointRefused } from './endpoint-guard/index.js';
-import { signDelivery } from './signature.js';
+import { endpointRefusal, parseEndpointUrl, REFUSAL } from './endpoint-guard/index.js';
+import { signatureHeader } from './signature.js';
 
 /** Bytes of an answer's body read at most (kept in the log for a failed attempt). */
 const BODY_CAP = 1024;
@@ -14,6 +14,8 @@ const ERROR_BODY_CHARS = 200;
 export interface AttemptTarget {
   url: string;
   secret: string;
+  /** The secret a roll replaced: it signs too, after the current one, until `expiresAtMs`. */
+  previousSecret?: { secret: string; expiresAtMs: number } | null;
 }
 
 export interface AttemptInput {
@@ -27,11 +29,15 @@ export interface AttemptResult {
   status: number | null;
   error: string | null;
   durationMs: number;
+  /** No answer came in time (the connection or the response): the worker slows such an endpoint down. */
+  timedOut: boolean;
 }
 
 export interface SendOptions {
   agent: Dispatcher;
   timeoutMs: number;
+  /** The agent's connect deadline, for the log line (the agent enforces it). */
+  connectTimeoutMs: number;
   userAgent: string;
   now?: () => number;
 }
@@ -42,6 +48,8 @@ export async function sendAttempt(target: AttemptTarget, input: AttemptInput, o:
   const started = performance.now();
   const elapsed = () => Math.round((performance.now() - started) * 100) / 100;
   try {
+    // A URL saved before a form rule existed is refused here; the host rules run again at connect time.
+    parseEndpointUrl(target.url);
     const res = await request(target.url, {
       method: 'POST',
       dispatcher: o.agent,
@@ -52,7 +60,7 @@ export async function sendAttempt(target: AttemptTarget, input: AttemptInput, o:
         'x-service-event': input.type,
         'x-service-delivery': input.eventId,
         'x-service-timestamp': String(timestamp),
-        'x-service-signature': signDelivery(target.secret, timestamp, input.body),
+        'x-service-signature': signatureHeader(secretsOf(target, now()), timestamp, input.body),
       },
       signal: AbortSignal.timeout(o.timeoutMs),
       headersTimeout: o.timeoutMs,
@@ -60,10 +68,18 @@ export async function sendAttempt(target: AttemptTarget, input: AttemptInput, o:
     });
     const text = await readCapped(res.body);
     const ok = res.statusCode >= 200 && res.statusCode < 300;
-    return { ok, status: res.statusCode, error: ok ? null : statusError(res.statusCode, text), durationMs: elapsed() };
+    const error = ok ? null : statusError(res.statusCode, text);
+    return { ok, status: res.statusCode, error, durationMs: elapsed(), timedOut: false };
   } catch (err) {
-    return { ok: false, status: null, error: networkError(err, o.timeoutMs), durationMs: elapsed() };
+    const failure = networkError(err, o);
+    return { ok: false, status: null, error: failure.error, durationMs: elapsed(), timedOut: failure.timedOut };
   }
+}
+
+/** The secrets that sign now: the current one, and the previous one until it expires. */
+function secretsOf(target: AttemptTarget, at: number): string[] {
+  const previous = target.previousSecret;
+  return previous && previous.expiresAtMs > at ? [target.secret, previous.secret] : [target.secret];
 }
 
 /** Up to BODY_CAP bytes of the answer as text; the rest is not read (the connection is then closed). */
@@ -87,22 +103,37 @@ function statusError(status: number, text: string): string {
   return `HTTP ${status}${redirect}${excerpt ? `: ${excerpt}` : ''}`;
 }
 
-/** A network failure in a few words, never the address or the system's message. */
-function networkError(err: unknown, timeoutMs: number): string {
-  if (isEndpointRefused(err)) return `endpoint refused: ${refusalReason(err)}`;
+/**
+ * A network failure in a few words, never the address or the system's message. Every refused or unresolvable
+ * host reads the same (endpoint-refused.ts).
+ */
+function networkError(err: unknown, o: SendOptions): { error: string; timedOut: boolean } {
+  const refusal = endpointRefusal(err);
+  if (refusal) return { error: `endpoint refused: ${refusal.reason}`, timedOut: false };
   const code = errorCode(err);
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return `timed out after ${timeoutMs / 1000} s`;
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return {
+      error: `connection timed out after ${seconds(Math.min(o.connectTimeoutMs, o.timeoutMs))}`,
+      timedOut: true,
+    };
   }
-  if (isAbort(err)) return `timed out after ${timeoutMs / 1000} s`;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || isAbort(err)) {
+    return { error: `timed out after ${seconds(o.timeoutMs)}`, timedOut: true };
+  }
+  return { error: failureOf(code), timedOut: false };
+}
+
+function failureOf(code: string | undefined): string {
   if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name does not resolve';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `endpoint refused: ${REFUSAL.host}`;
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection closed by the endpoint';
   if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code?.startsWith('ERR_SSL')) {
     return 'TLS handshake failed (certificate not trusted or not for this host)';
   }
   return 'connection failed';
 }
+
+const seconds = (ms: number) => `${ms / 1000} s`;
 
 function errorCode(err: unknown): string | undefined {
   for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
@@ -118,12 +149,4 @@ function isAbort(err: unknown): boolean {
     if (name === 'TimeoutError' || name === 'AbortError') return true;
   }
   return false;
-}
-
-function refusalReason(err: unknown): string {
-  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const reason = (e as { reason?: unknown }).reason;
-    if (typeof reason === 'string') return reason;
-  }
-  return 'the address is not public';
 }

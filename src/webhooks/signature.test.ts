@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { newSigningSecret, signDelivery } from './signature.js';
+import { newSigningSecret, signatureHeader, signDelivery } from './signature.js';
 
 it('signs v1= lowercase hex HMAC-SHA256 of "timestamp.body" with the secret string as key', () => {
   const body = Buffer.from('{"id":"evt_1","data":{"name":"Zoë"}}');
@@ -11,6 +11,13 @@ it('signs v1= lowercase hex HMAC-SHA256 of "timestamp.body" with the secret stri
     .digest('hex');
   expect(signDelivery('whsec_abc', 1700000000, body)).toBe(`v1=${expected}`);
   expect(signDelivery('whsec_abc', 1700000001, body)).not.toBe(`v1=${expected}`);
+});
+
+it('signs with every secret given, current first, space-separated', () => {
+  const body = Buffer.from('{"id":"evt_1"}');
+  const header = signatureHeader(['whsec_new', 'whsec_old'], 1700000000, body);
+  expect(header).toBe(`${signDelivery('whsec_new', 1700000000, body)} ${signDelivery('whsec_old', 1700000000, body)}`);
+  expect(signatureHeader(['whsec_new'], 1700000000, body)).toBe(signDelivery('whsec_new', 1700000000, body));
 });
 
 it('makes whsec_ secrets of 32 random bytes in base64url', () => {
@@ -50,7 +57,9 @@ describe('the shared signature vectors', () => {
   it.each(signed)('would (or would not) have sent this signature: $name', (c) => {
     const timestamp = Number(header(c.headers, 'X-Service-Timestamp'));
     const mine = signDelivery(c.secret, timestamp, Buffer.from(c.body, 'utf8'));
-    if (c.expect.error === 'signature_mismatch') expect(header(c.headers, 'X-Service-Signature')).not.toBe(mine);
-    else expect(header(c.headers, 'X-Service-Signature')).toBe(mine);
+    // Several signatures (a secret being rolled): the delivery verifies when one of them is this secret's.
+    const sent = header(c.headers, 'X-Service-Signature')!.split(' ');
+    if (c.expect.error === 'signature_mismatch') expect(sent).not.toContain(mine);
+    else expect(sent).toContain(mine);
   });
 });

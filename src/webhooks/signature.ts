@@ -1,6 +1,8 @@
 /**
  * Delivery signatures (docs/webhooks.md, "Verifying a delivery"): `X-Service-Signature` is `v1=` and the
- * lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the secret string's UTF-8 bytes.
+ * lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the secret string's UTF-8 bytes. While a
+ * secret is being rolled the header carries one such signature per live secret, separated by a space, the
+ * current secret's first (as Stripe does): a receiver that knows either secret verifies the delivery.
  */
 import crypto from 'node:crypto';
 
@@ -17,4 +19,9 @@ export function signDelivery(secret: string, timestamp: number, body: Buffer): s
   mac.update(`${timestamp}.`);
   mac.update(body);
   return `v1=${mac.digest('hex')}`;
+}
+
+/** The header's value for several secrets (current first): their signatures, space-separated. */
+export function signatureHeader(secrets: readonly string[], timestamp: number, body: Buffer): string {
+  return secrets.map((secret) => signDelivery(secret, timestamp, body)).join(' ');
 }

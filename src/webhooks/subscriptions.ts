@@ -1,7 +1,8 @@
 /**
  * Outgoing webhook subscriptions as operations (docs/webhooks.md): create (the secret is shown once), list,
- * read, delete, read the delivery log, ping. Every entry point calls these; each checks the permission and
- * the caller's channel lock, writes storage, then keeps the in-memory index in step.
+ * read, delete, roll the secret (the new one shown once), read the delivery log, ping. Every entry point calls
+ * these; each checks the permission and the caller's channel lock, writes storage, then keeps the in-memory index
+ * in step.
  */
 import { authorize, type Principal } from '../auth/permissions.js';
 import type { Engine } from '../engine/index.js';
@@ -13,7 +14,8 @@ import { checkEndpoint, EndpointRefused, type Resolve } from './endpoint-guard/i
 import type { AttemptResult } from './send-attempt.js';
 import type { SecretBox } from './secret-box.js';
 import { newSigningSecret } from './signature.js';
-import type { LiveSubscription, SubscriptionIndex } from './subscription-index.js';
+import { openSecrets, type SubscriptionIndex } from './subscription-index.js';
+import type { AttemptTarget } from './send-attempt.js';
 
 export interface NewSubscription {
   url: string;
@@ -30,11 +32,14 @@ export interface WebhookServiceDeps {
   allowPrivate: boolean;
   resolve?: Resolve | undefined;
   /** Sends a signed `webhook.ping` now. */
-  ping: (target: Pick<LiveSubscription, 'url' | 'secret'>, body: Buffer, eventId: string) => Promise<AttemptResult>;
+  ping: (target: AttemptTarget, body: Buffer, eventId: string) => Promise<AttemptResult>;
   now?: () => number;
   /** Subscriptions per workspace (422 limit_reached beyond). */
   maxSubscriptions: number;
 }
+
+/** How long a rolled-over secret keeps signing deliveries unless the caller says otherwise: a day. */
+export const DEFAULT_SECRET_OVERLAP_S = 24 * 3600;
 
 export function createWebhookService(deps: WebhookServiceDeps) {
   const now = deps.now ?? Date.now;
@@ -68,6 +73,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         channelId: input.channelId ?? null,
         description: input.description ?? null,
         sealedSecret: deps.box.seal(secret, id),
+        previousSecret: null,
         status: 'enabled',
         consecutiveFailures: 0,
         lastError: null,
@@ -93,6 +99,20 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       deps.index.remove(id);
     },
 
+    /**
+     * A new secret, shown once; the one it replaces keeps signing deliveries beside it for `overlapSeconds`
+     * (0: stops now). A disabled subscription may be rolled too: its secret is as exposed as an enabled one's.
+     */
+    async rollSecret(principal: Principal, id: string, overlapSeconds = DEFAULT_SECRET_OVERLAP_S) {
+      await find(principal, id);
+      const secret = newSigningSecret();
+      const expiresAt = overlapSeconds > 0 ? new Date(now() + overlapSeconds * 1000).toISOString() : null;
+      const record = await deps.store.rollSecret(id, deps.box.seal(secret, id), expiresAt);
+      if (!record) throw new AppError('not_found', `Webhook ${id} does not exist.`);
+      deps.index.put(record);
+      return { record, secret };
+    },
+
     async attempts(principal: Principal, id: string, page: { limit: number; after?: string | undefined }) {
       await find(principal, id);
       return deps.store.listAttempts(id, page);
@@ -112,11 +132,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         data: { webhookId: s.id },
       });
       // The address is checked when the connection is made, as for every delivery.
-      const result = await deps.ping(
-        { url: s.url, secret: deps.box.open(s.sealedSecret, s.id) },
-        Buffer.from(body),
-        eventId,
-      );
+      const result = await deps.ping({ url: s.url, ...openSecrets(deps.box, s) }, Buffer.from(body), eventId);
       await deps.store.logAttempt(pingLine(s.id, eventId, result, now()));
       return result;
     },

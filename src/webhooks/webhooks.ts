@@ -1,16 +1,18 @@
 /**
  * Outgoing webhooks put together: the subscriptions service the API calls, the dispatcher that turns
- * committed events into deliveries, and the worker that sends them through the guarded agent. main.ts
- * starts it after the engine and stops it before the store closes.
+ * committed events into deliveries, and the worker that sends them, each subscription through a guarded agent
+ * of its own (endpoint-pools.ts). main.ts starts it after the engine and stops it before the store closes.
  */
 import type { Logger } from 'pino';
 import type { Engine, EngineEvent } from '../engine/index.js';
 import type { AttemptRecord, WebhookStore } from '../store/webhook-store.js';
 import { DeliveryWorker } from './delivery-worker.js';
-import { createGuardedAgent, type Resolve } from './endpoint-guard/index.js';
+import type { SlotLimits } from './delivery-slots.js';
+import { createGuardedAgent, type GuardedAgentOptions, type Resolve } from './endpoint-guard/index.js';
+import { EndpointPools } from './endpoint-pools.js';
 import { OutboxDispatcher } from './outbox-dispatcher.js';
 import { SecretBox } from './secret-box.js';
-import { sendAttempt, type AttemptResult } from './send-attempt.js';
+import { sendAttempt, type AttemptTarget } from './send-attempt.js';
 import { SubscriptionIndex } from './subscription-index.js';
 import { createWebhookService, type WebhookService } from './subscriptions.js';
 
@@ -21,9 +23,8 @@ export const DISABLE_AFTER = 20;
 /** The delivery log keeps a week, like the event log. */
 const LOG_RETENTION_MS = 7 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
-/** Attempts in flight per subscription, and in all. */
-export const PER_ENDPOINT = 8;
-export const OVERALL = 128;
+/** Attempts in flight (delivery-slots.ts): per subscription at most, per workspace, in all, a workspace's minimum. */
+export const SLOT_LIMITS: SlotLimits = { perEndpoint: 8, perWorkspace: 32, overall: 128, workspaceMinimum: 4 };
 /**
  * A delivery's claim outlasts its attempt's timeout by this much (30 s with the default 10 s timeout): time to
  * write the result, and room for the nodes' clocks to disagree. A node that dies mid-attempt holds its deliveries
@@ -35,6 +36,8 @@ export interface WebhookSettings {
   allowPrivate: boolean;
   retryDelaysMs: number[];
   timeoutMs: number;
+  /** TCP + TLS handshake deadline per address (ONAIR_WEBHOOK_CONNECT_TIMEOUT_MS); never more than `timeoutMs`. */
+  connectTimeoutMs: number;
   secretKey: string | undefined;
   dataDir: string;
   version: string;
@@ -63,7 +66,7 @@ export interface Webhooks {
    * for work (deliveries another node fanned out, claims that expired).
    */
   resync(): Promise<void>;
-  /** Several nodes: `listener` runs when this node creates, deletes or disables a subscription. */
+  /** Several nodes: `listener` runs when this node creates, deletes or disables a subscription, or rolls its secret. */
   onSubscriptionsChanged(listener: () => void): void;
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -79,32 +82,48 @@ export function createWebhooks(
   if (settings.allowPrivate) {
     logger.warn('ONAIR_WEBHOOK_ALLOW_PRIVATE is on: webhooks may reach http and private addresses (tests only)');
   }
-  const agent = createGuardedAgent({
+  const connectTimeoutMs = Math.min(settings.connectTimeoutMs, settings.timeoutMs);
+  const agentOptions: GuardedAgentOptions = {
     allowPrivate: settings.allowPrivate,
     resolve: settings.resolve,
-    // More connections per origin than one subscription may use: a subscription whose endpoint hangs holds
-    // its 8, and other subscriptions on the same host still get through.
-    connections: PER_ENDPOINT * 4,
-    connectTimeoutMs: settings.timeoutMs,
+    connections: SLOT_LIMITS.perEndpoint,
+    connectTimeoutMs,
     tls: settings.trustedCa ? { ca: settings.trustedCa } : undefined,
-  });
-  const sendOptions = { agent, timeoutMs: settings.timeoutMs, userAgent: `onair-webhooks/${settings.version}` };
+  };
+  const pools = new EndpointPools(() => createGuardedAgent(agentOptions), logger);
+  const sendOptions = {
+    timeoutMs: settings.timeoutMs,
+    connectTimeoutMs,
+    userAgent: `onair-webhooks/${settings.version}`,
+  };
   let resyncing = false;
   let changed: () => void = () => {};
-  const index = new SubscriptionIndex(box, () => {
-    if (!resyncing) changed();
-  });
+  const index = new SubscriptionIndex(
+    box,
+    () => {
+      if (!resyncing) changed();
+    },
+    // Only ever called after the worker exists: nothing is removed while the index is being made.
+    (id) => {
+      worker.forget(id);
+      pools.drop(id);
+    },
+  );
   const worker = new DeliveryWorker({
     store: deps.store,
     index,
     logger,
     now: Date.now,
-    send: (sub, d) => sendAttempt(sub, { eventId: d.eventId, type: d.type, body: Buffer.from(d.body) }, sendOptions),
+    send: (sub, d) =>
+      sendAttempt(
+        sub,
+        { eventId: d.eventId, type: d.type, body: Buffer.from(d.body) },
+        { ...sendOptions, agent: pools.for(sub.id) },
+      ),
     retryDelaysMs: settings.retryDelaysMs,
     maxAgeMs: MAX_EVENT_AGE_MS,
     disableAfter: DISABLE_AFTER,
-    perEndpoint: PER_ENDPOINT,
-    overall: OVERALL,
+    limits: SLOT_LIMITS,
     onSettled: deps.recorder ? (a) => deps.recorder!.settled(a) : undefined,
     nodeId: settings.nodeId,
     claimMs: settings.timeoutMs + CLAIM_MARGIN_MS,
@@ -117,8 +136,15 @@ export function createWebhooks(
     maxAgeMs: MAX_EVENT_AGE_MS,
     onDeliveries: () => worker.pump(),
   });
-  const ping = (target: { url: string; secret: string }, body: Buffer, eventId: string): Promise<AttemptResult> =>
-    sendAttempt(target, { eventId, type: 'webhook.ping', body }, sendOptions);
+  // A ping is rare and may go to a disabled subscription: a pool of its own, closed after it.
+  const ping = async (target: AttemptTarget, body: Buffer, eventId: string) => {
+    const agent = createGuardedAgent({ ...agentOptions, connections: 1 });
+    try {
+      return await sendAttempt(target, { eventId, type: 'webhook.ping', body }, { ...sendOptions, agent });
+    } finally {
+      await agent.destroy();
+    }
+  };
   const service = createWebhookService({
     maxSubscriptions: settings.maxSubscriptions,
     store: deps.store,
@@ -145,7 +171,8 @@ export function createWebhooks(
       resyncing = true;
       try {
         for (const live of [...index.all()]) if (!ids.has(live.id)) index.remove(live.id);
-        for (const record of enabled) index.add(record);
+        // put, not add: a subscription this node holds may have had its secret rolled on another node.
+        for (const record of enabled) index.put(record);
       } finally {
         resyncing = false;
       }
@@ -173,7 +200,7 @@ export function createWebhooks(
       clearInterval(pruner);
       await dispatcher.stop();
       await worker.stop();
-      await agent.destroy();
+      await pools.destroy();
     },
   };
 }

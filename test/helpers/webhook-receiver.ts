@@ -1,7 +1,8 @@
 /**
  * A real local HTTPS receiver for outgoing webhooks: a self-signed certificate for 127.0.0.1 and
  * `hooks.test` (the server under test is told to trust it), every request recorded with its raw body, and
- * answers chosen per request (a status, a redirect, or never answering).
+ * answers chosen per request or per path (a status, a redirect, or never answering). It counts the requests
+ * open at once (received, not yet answered, connection not closed), now and at most since `resetOpen`.
  */
 import crypto from 'node:crypto';
 import https from 'node:https';
@@ -55,18 +56,34 @@ export interface Receiver {
   /** Answers for the next requests, in order; afterwards `fallback`. */
   answers: Answer[];
   fallback: Answer;
+  /** Consulted first: an answer for this path, or undefined for the rules above. */
+  route: (path: string) => Answer | undefined;
+  /** Requests open now, and the most open at once since `resetOpen()` (`prefix`: only paths starting so). */
+  open(prefix?: string): number;
+  maxOpen: number;
+  resetOpen(prefix?: string): void;
   close(): Promise<void>;
 }
 
 export async function startReceiver(fallback: Answer = 200): Promise<Receiver> {
   const { cert, key } = await testCertificate();
   const hanging = new Set<import('node:http').ServerResponse>();
+  const opened = new Map<import('node:http').ServerResponse, string>();
+  let watched = '';
+  const openNow = (prefix = '') => [...opened.values()].filter((p) => p.startsWith(prefix)).length;
   const receiver: Receiver = {
     url: '',
     port: 0,
     received: [],
     answers: [],
     fallback,
+    route: () => undefined,
+    open: openNow,
+    maxOpen: 0,
+    resetOpen(prefix = '') {
+      watched = prefix;
+      receiver.maxOpen = openNow(prefix);
+    },
     close: async () => {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
@@ -74,6 +91,9 @@ export async function startReceiver(fallback: Answer = 200): Promise<Receiver> {
     },
   };
   const server = https.createServer({ cert, key }, (req, res) => {
+    opened.set(res, req.url ?? '');
+    receiver.maxOpen = Math.max(receiver.maxOpen, openNow(watched));
+    res.on('close', () => opened.delete(res));
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -87,7 +107,7 @@ export async function startReceiver(fallback: Answer = 200): Promise<Receiver> {
         json = { id: '', type: '', orgId: '', channelId: null, createdAt: '', data: {} };
       }
       receiver.received.push({ at: Date.now(), path: req.url ?? '', headers, raw, json });
-      const answer = receiver.answers.shift() ?? receiver.fallback;
+      const answer = receiver.route(req.url ?? '') ?? receiver.answers.shift() ?? receiver.fallback;
       if (answer === 'hang') {
         hanging.add(res);
         return;
@@ -107,21 +127,31 @@ export async function startReceiver(fallback: Answer = 200): Promise<Receiver> {
 
 /**
  * Checks a delivery exactly as a receiver following docs/webhooks.md would: the signature over the raw body
- * with the secret's UTF-8 bytes, in constant time, and the timestamp within 300 s. Answers what is wrong, or null.
+ * with the secret's UTF-8 bytes, in constant time, and the timestamp within 300 s. The header may carry several
+ * `v1=` signatures separated by spaces (a secret being rolled): one matching is enough. Answers what is wrong, or
+ * null.
  */
 export function verifyDelivery(r: Received, secret: string, now = Date.now()): string | null {
   const timestamp = r.headers['x-service-timestamp'];
-  const signature = r.headers['x-service-signature'];
+  const header = r.headers['x-service-signature'];
   if (!timestamp || !/^\d+$/.test(timestamp)) return 'no X-Service-Timestamp in Unix seconds';
-  if (!signature?.startsWith('v1=')) return 'no v1= X-Service-Signature';
+  const signatures = (header ?? '').split(' ').filter((s) => s.startsWith('v1='));
+  if (signatures.length === 0) return 'no v1= X-Service-Signature';
   if (Math.abs(now / 1000 - Number(timestamp)) > 300) return 'timestamp outside 300 s';
   const expected = crypto
     .createHmac('sha256', Buffer.from(secret, 'utf8'))
     .update(Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), r.raw]))
     .digest('hex');
-  const given = Buffer.from(signature.slice(3), 'utf8');
   const want = Buffer.from(expected, 'utf8');
-  if (given.length !== want.length || !crypto.timingSafeEqual(given, want)) return 'signature mismatch';
-  if (signature.slice(3) !== signature.slice(3).toLowerCase()) return 'signature not lowercase hex';
-  return null;
+  // Compared byte for byte with the lowercase hex: an upper-case signature does not match.
+  const matches = signatures.some((signature) => {
+    const given = Buffer.from(signature.slice(3), 'utf8');
+    return given.length === want.length && crypto.timingSafeEqual(given, want);
+  });
+  return matches ? null : 'signature mismatch';
+}
+
+/** The `v1=` signatures in a delivery's X-Service-Signature. */
+export function signaturesOf(r: Received): string[] {
+  return (r.headers['x-service-signature'] ?? '').split(' ');
 }

@@ -1,4 +1,6 @@
 /** Outgoing webhook subscriptions as the API answers them (docs/webhooks.md, "Subscribing"). */
+import { api } from '../api.js';
+
 export interface Subscription {
   id: string;
   url: string;
@@ -9,9 +11,16 @@ export interface Subscription {
   consecutiveFailures: number;
   lastError: { at: string; message: string; status: number | null } | null;
   disabledAt: string | null;
+  /** After a secret roll: until when the old secret still signs deliveries. */
+  previousSecretExpiresAt: string | null;
   createdAt: string;
 }
 export type CreatedSubscription = Subscription & { secret: string };
+
+/** `POST …/secret` (docs/webhooks.md, "Rolling the secret"): the new secret, once; the old one for a day more. */
+export function rollSecret(path: string): Promise<CreatedSubscription> {
+  return api<CreatedSubscription>('POST', `${path}/secret`);
+}
 
 export const EVENT_TYPES = [
   'channel.played',

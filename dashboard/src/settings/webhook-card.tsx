@@ -1,11 +1,14 @@
-/** One webhook subscription: its health, ping, its delivery log, deletion, and "add again" once it is disabled. */
+/**
+ * One webhook subscription: its health, ping, its delivery log, rolling its secret, deletion, and "add again" once
+ * it is disabled.
+ */
 import { useState } from 'preact/hooks';
 import { api, describe } from '../api.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { Problem } from '../components/problem.js';
 import { when } from './field-errors.js';
 import { WebhookDeliveries } from './webhook-deliveries.js';
-import { subscriptionBody, type CreatedSubscription, type Subscription } from './webhook-api.js';
+import { rollSecret, subscriptionBody, type CreatedSubscription, type Subscription } from './webhook-api.js';
 
 interface PingResult {
   ok: boolean;
@@ -23,7 +26,8 @@ export function SubscriptionCard({
   sub: Subscription;
   channelName: string;
   onChanged: () => Promise<void>;
-  onSecret: (again: CreatedSubscription) => void;
+  /** A secret to show once, with what it is. */
+  onSecret: (label: string, secret: string) => void;
 }) {
   const [ping, setPing] = useState<PingResult | 'pinging' | null>(null);
   const [showLog, setShowLog] = useState(false);
@@ -52,7 +56,7 @@ export function SubscriptionCard({
       return;
     }
     // The new secret is shown before anything else can fail: it is never shown again.
-    onSecret(again);
+    onSecret(`Signing secret for ${again.url} (added again)`, again.secret);
     try {
       await api('DELETE', path);
     } catch (err) {
@@ -64,6 +68,17 @@ export function SubscriptionCard({
     }
     setBusy(false);
     await onChanged();
+  };
+  const roll = async () => {
+    try {
+      const rolled = await rollSecret(path);
+      const until = when(rolled.previousSecretExpiresAt, 'now');
+      onSecret(`New signing secret for ${sub.url} (the old one keeps signing until ${until})`, rolled.secret);
+      setError(null);
+      await onChanged();
+    } catch (err) {
+      setError(err);
+    }
   };
   return (
     <section
@@ -80,6 +95,7 @@ export function SubscriptionCard({
         <span>Channel: {channelName}</span>
         {sub.description && <span>{sub.description}</span>}
         <span>Consecutive failures: {sub.consecutiveFailures}</span>
+        {sub.previousSecretExpiresAt && <span>Old secret still signs until {when(sub.previousSecretExpiresAt)}</span>}
       </p>
       {disabled && (
         <p class="problem">
@@ -111,6 +127,13 @@ export function SubscriptionCard({
             Add again (new secret)
           </button>
         )}
+        <ConfirmButton
+          question="Roll the signing secret? The new one is shown once; the old one keeps signing deliveries beside it for 24 hours."
+          confirmLabel="Roll"
+          onConfirm={roll}
+        >
+          Roll secret
+        </ConfirmButton>
         <ConfirmButton
           question="Delete this subscription and its delivery log? Nothing more is sent to it."
           confirmLabel="Delete"

@@ -1,7 +1,7 @@
 /**
  * Outgoing webhooks (docs/webhooks.md): subscribe an https endpoint to events, the signing secret once, each
- * subscription's health (consecutive failures, why it was switched off), its delivery log, ping, and
- * "add again" for a disabled one.
+ * subscription's health (consecutive failures, why it was switched off), its delivery log, ping, rolling its
+ * secret (the new one once), and "add again" for a disabled one.
  */
 import { useState } from 'preact/hooks';
 import { api, ApiError, listAll } from '../api.js';
@@ -47,9 +47,7 @@ export function WebhooksPage() {
           sub={sub}
           channelName={sub.channelId ? (names.get(sub.channelId) ?? `${sub.channelId} (deleted)`) : 'every channel'}
           onChanged={reload}
-          onSecret={(again) =>
-            setSecret({ label: `Signing secret for ${again.url} (added again)`, secret: again.secret })
-          }
+          onSecret={(label, value) => setSecret({ label, secret: value })}
         />
       ))}
     </main>

@@ -331,6 +331,23 @@ class WebhookDeliveries(AgainstAServer):
         event = webhooks.verify(raw, headers, self.subscription["secret"])
         self.assertEqual(event["data"]["webhookId"], self.subscription["id"])
 
+    def test_rolling_the_secret_signs_with_both_during_the_overlap(self) -> None:
+        old = self.subscription["secret"]
+        rolled = self.client.webhooks.roll_secret(self.subscription["id"], {"overlapSeconds": 600})
+        self.assertTrue(rolled["secret"].startswith("whsec_"))
+        self.assertNotEqual(rolled["secret"], old)
+        self.assertIsNotNone(rolled["previousSecretExpiresAt"])
+        marker = unique("rolled")
+        self.client.channels.patch_inputs(self.channel["id"], {"home": marker})
+        headers, raw = self.receiver.wait_for(lambda e: e["data"].get("inputs", {}).get("home") == marker)
+        lower = {name.lower(): value for name, value in headers.items()}
+        self.assertEqual(len(lower["x-service-signature"].split(" ")), 2)
+        self.assertEqual(webhooks.verify(raw, headers, rolled["secret"])["data"]["inputs"], {"home": marker})
+        self.assertEqual(webhooks.verify(raw, headers, old)["data"]["inputs"], {"home": marker})
+        with self.assertRaises(WebhookVerificationError) as caught:
+            webhooks.verify(raw, headers, "whsec_" + "B" * 43)
+        self.assertEqual(caught.exception.code, "signature_mismatch")
+
 
 class IncomingHookSignatures(AgainstAServer):
     def test_a_signed_post_is_accepted_and_a_wrong_secret_refused(self) -> None:

@@ -3,6 +3,9 @@
  *
  *   X-Service-Signature = "v1=" + lowercase hex HMAC-SHA256(key = UTF-8 of the secret, X-Service-Timestamp + "." + raw body)
  *
+ * While a subscription's secret is being rolled, a delivery carries two such signatures separated by a space (the
+ * new secret's first): it verifies with either secret.
+ *
  * Web Crypto only (`crypto.subtle`), so this runs in Node 20+, browsers (secure contexts), Deno, Bun and edge
  * runtimes alike; hence both functions are async.
  */
@@ -31,7 +34,7 @@ const DELIVERY = 'x-service-delivery';
 
 /**
  * Verifies a webhook delivery and returns its event, or throws WebhookVerificationError whose `code` says why,
- * checked in this order: `missing_header`, `invalid_timestamp`, `timestamp_out_of_tolerance`,
+ * checked in this order (`signature_mismatch` when no `v1=` signature in the header is this secret's): `missing_header`, `invalid_timestamp`, `timestamp_out_of_tolerance`,
  * `signature_mismatch`, `invalid_body`, `delivery_mismatch`.
  *
  * Pass the body's raw bytes as received (a Buffer, a Uint8Array, or the exact text), never a re-serialised
@@ -67,8 +70,11 @@ export async function verifyWebhook(
     );
   }
   const body = toBytes(rawBody);
-  const expected = await signatureV1(secret, timestamp, body);
-  if (!constantTimeEqual(toBytes(expected), toBytes(signature))) {
+  const expected = toBytes(await signatureV1(secret, timestamp, body));
+  // Every signature is compared, whatever matched before: the time taken says nothing about which one did.
+  let matched = false;
+  for (const given of signature.split(' ')) matched = constantTimeEqual(expected, toBytes(given)) || matched;
+  if (!matched) {
     throw new WebhookVerificationError('signature_mismatch', 'X-Service-Signature does not match the body and secret');
   }
   let event: unknown;

@@ -131,6 +131,29 @@ describe('outgoing webhooks', () => {
     );
   });
 
+  it('rolls the secret: the next delivery verifies with the new one and, during the overlap, the old one', async () => {
+    expect(webhook).toBeDefined();
+    const rolled = await client.webhooks.rollSecret(webhook.id, { overlapSeconds: 600 });
+    expect(rolled.secret).toMatch(/^whsec_/);
+    expect(rolled.secret).not.toBe(webhook.secret);
+    expect(rolled.previousSecretExpiresAt).not.toBeNull();
+    expect((await client.webhooks.get(webhook.id)).previousSecretExpiresAt).toBe(rolled.previousSecretExpiresAt);
+
+    const channelId = webhook.channelId!;
+    const seen = deliveries.length;
+    await client.channels.patchInputs(channelId, { scoreA: 6 });
+    await eventually(() => deliveries.length > seen, 10_000);
+    const next = deliveries[deliveries.length - 1]!;
+    expect(header(next, 'x-service-signature').split(' ')).toHaveLength(2);
+    await expect(verifyWebhook(next.raw, next.headers, rolled.secret)).resolves.toMatchObject({
+      type: 'channel.bind_updated',
+    });
+    await expect(verifyWebhook(next.raw, next.headers, webhook.secret)).resolves.toMatchObject({
+      type: 'channel.bind_updated',
+    });
+    expect((await rejection(verifyWebhook(next.raw, next.headers, 'whsec_neither'))).code).toBe('signature_mismatch');
+  });
+
   it('pings the receiver with a signed webhook.ping, logs the attempts, and deletes the subscription', async () => {
     expect(webhook).toBeDefined();
     const ping = await client.webhooks.ping(webhook.id);

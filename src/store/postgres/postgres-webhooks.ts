@@ -38,7 +38,13 @@ const LIST_PAGE = 100;
 
 const SQL = {
   insert: `INSERT INTO webhooks (id, org_id, url, events, channel_id, description, sealed_secret, status,
-    consecutive_failures, last_error, disabled_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    consecutive_failures, last_error, disabled_at, created_at, previous_sealed_secret, previous_secret_expires_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+  // One statement: the secret moved aside is the one this update replaces, whatever another roll did before.
+  roll: `UPDATE webhooks SET
+    previous_sealed_secret = CASE WHEN $3::text IS NULL THEN NULL ELSE sealed_secret END,
+    previous_secret_expires_at = $3, sealed_secret = $2
+    WHERE id = $1 RETURNING *`,
   list: 'SELECT * FROM webhooks WHERE org_id = $1 AND id > $2 ORDER BY id LIMIT $3',
   cursor: 'SELECT last_seq FROM webhook_dispatch WHERE id = 1',
   moveCursor: 'UPDATE webhook_dispatch SET last_seq = $1 WHERE id = 1 AND last_seq < $1',
@@ -111,6 +117,8 @@ export class PostgresWebhooks implements WebhookStore {
       s.lastError ? JSON.stringify(s.lastError) : null,
       s.disabledAt,
       s.createdAt,
+      s.previousSecret?.sealed ?? null,
+      s.previousSecret?.expiresAt ?? null,
     ]);
   }
 
@@ -144,6 +152,15 @@ export class PostgresWebhooks implements WebhookStore {
 
   async deleteSubscription(id: string): Promise<void> {
     await this.db.run('DELETE FROM webhooks WHERE id = $1', [id]);
+  }
+
+  async rollSecret(
+    id: string,
+    sealedSecret: string,
+    previousExpiresAt: string | null,
+  ): Promise<SubscriptionRecord | undefined> {
+    const row = await this.db.row<SubscriptionRow>(SQL.roll, [id, sealedSecret, previousExpiresAt]);
+    return row ? subscription(row) : undefined;
   }
 
   async enabledSubscriptions(): Promise<SubscriptionRecord[]> {

@@ -375,6 +375,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX incoming_hook_claims_expiry ON incoming_hook_claims(expires_at);
     `,
   },
+  {
+    version: 12,
+    name: 'webhook secret rolls',
+    // A rolled webhook secret: the one it replaced keeps signing deliveries, beside the new one, until it expires
+    // (docs/webhooks.md, "Rolling the secret"). Sealed like the current one, bound to the same subscription id.
+    sql: `
+      ALTER TABLE webhooks ADD COLUMN previous_sealed_secret TEXT;
+      ALTER TABLE webhooks ADD COLUMN previous_secret_expires_at TEXT;
+    `,
+  },
 ];
 
 function upgradeSceneDefinitions(db: Database.Database): void {

@@ -1,11 +1,13 @@
 /**
  * What the SQLite webhook store does beyond the contract: one process holds a SQLite database at a time, so the
  * claims a store finds at open were left by one that is gone, and they end at once (a crash's deliveries in
- * flight are sent again at restart, not when their claims would have run out).
+ * flight are sent again at restart, not when their claims would have run out). And a claim waits for the write
+ * lock another connection holds for a moment (the checkpointer does), as every write does, instead of failing.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterEach, expect, it } from 'vitest';
 import { change, channelRecord, event } from '../store.fixtures.js';
 import { SqliteStore } from './sqlite-store.js';
@@ -16,6 +18,21 @@ afterEach(async () => {
   for (const s of stores.splice(0)) await s.close();
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
+
+/** Another connection, on another thread, holds the database's write lock for `ms`; resolves once it has it. */
+async function holdWriteLock(file: string, ms: number): Promise<{ released: Promise<void> }> {
+  const code = `const { parentPort } = require('node:worker_threads');
+    const db = require('better-sqlite3')(${JSON.stringify(file)});
+    db.exec('BEGIN IMMEDIATE');
+    parentPort.postMessage('held');
+    setTimeout(() => { db.exec('COMMIT'); db.close(); }, ${ms});`;
+  const worker = new Worker(code, { eval: true });
+  await new Promise<void>((resolve, reject) => {
+    worker.once('message', () => resolve());
+    worker.once('error', reject);
+  });
+  return { released: new Promise((resolve) => worker.once('exit', () => resolve())) };
+}
 
 function open(dataDir: string): SqliteStore {
   const store = new SqliteStore({ dataDir, synchronous: 'normal' });
@@ -38,6 +55,7 @@ it('ends at open the claims a previous process left', async () => {
     channelId: null,
     description: null,
     sealedSecret: 'v1.sealed',
+    previousSecret: null,
     status: 'enabled',
     consecutiveFailures: 0,
     lastError: null,
@@ -57,4 +75,41 @@ it('ends at open the claims a previous process left', async () => {
   store = open(dataDir);
   expect(await store.webhooks.nextDueAt(1000)).toBeNull();
   expect(await store.webhooks.claimDue('wh_1', 1000, 1, { by: 'restarted', untilMs: 60_000 })).toEqual([claimed]);
+});
+
+it('claims once a write lock held by another connection is let go, instead of failing at once', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-claims-'));
+  dirs.push(dataDir);
+  const store = open(dataDir);
+  const orgId = (await store.defaultOrg()).id;
+  const channel = channelRecord(orgId, 'hooks');
+  await store.insertChannel(channel);
+  await store.webhooks.insertSubscription({
+    id: 'wh_1',
+    orgId,
+    url: 'https://hooks.example.com/in',
+    events: [],
+    channelId: null,
+    description: null,
+    sealedSecret: 'v1.sealed',
+    previousSecret: null,
+    status: 'enabled',
+    consecutiveFailures: 0,
+    lastError: null,
+    disabledAt: null,
+    createdAt: '2024-03-01T12:00:00.000Z',
+  });
+  const e = event(channel, 'channel.played');
+  store.commitTick(1, [change(channel, { frame: 1, events: [e] })]);
+  const [batch] = await store.webhooks.undispatched(10);
+  const d = { subscriptionId: 'wh_1', eventId: e.id, type: e.type, eventCreatedAt: e.createdAt, body: '{}' };
+  await store.webhooks.fanOut(batch!.seq, [{ ...d, nextAt: 1000 }], []);
+
+  const { released } = await holdWriteLock(path.join(dataDir, 'onair.db'), 300);
+  const started = Date.now();
+  const claimed = await store.webhooks.claimDue('wh_1', 1000, 1, { by: 'node', untilMs: 60_000 });
+  expect(claimed.map((c) => c.eventId)).toEqual([e.id]);
+  // It waited for the lock.
+  expect(Date.now() - started).toBeGreaterThan(100);
+  await released;
 });

@@ -1,8 +1,11 @@
 /**
  * The WebhookStore on the same SQLite database as the rest of the store (tables of migrations 5 and 9).
  *
- * Claims (webhook-store.ts) are taken in a transaction: SQLite has one writer at a time, so no two claims
- * interleave. One process at a time holds a SQLite database (data-dir-lock.ts), so a claim found at open was left
+ * Claims (webhook-store.ts) are taken by one UPDATE that picks and claims the due rows: SQLite has one writer at a
+ * time, so no two claims interleave. One statement rather than a read and then a write in a transaction: a
+ * transaction that has read cannot wait for the write lock (SQLite answers SQLITE_BUSY at once rather than risk a
+ * deadlock), and the checkpointer holds that lock now and then; a statement that writes takes the lock first, and
+ * waits for it like any write. One process at a time holds a SQLite database (data-dir-lock.ts), so a claim found at open was left
  * by a process that is gone: open ends them all, and what a crash left in flight is sent again at once, as before
  * claims existed, instead of after the claims run out.
  */
@@ -33,9 +36,15 @@ const DELIVERY_COLUMNS = 'id, webhook_id, event_id, type, event_created_at, body
 function prepare(db: Database.Database) {
   return {
     insert: db.prepare(`INSERT INTO webhooks (id, org_id, url, events, channel_id, description, sealed_secret,
-      status, consecutive_failures, last_error, disabled_at, created_at)
-      VALUES (@id, @orgId, @url, @events, @channelId, @description, @sealedSecret, @status, @consecutiveFailures,
-      @lastError, @disabledAt, @createdAt)`),
+      previous_sealed_secret, previous_secret_expires_at, status, consecutive_failures, last_error, disabled_at,
+      created_at)
+      VALUES (@id, @orgId, @url, @events, @channelId, @description, @sealedSecret, @previousSealed,
+      @previousExpiresAt, @status, @consecutiveFailures, @lastError, @disabledAt, @createdAt)`),
+    // One statement: the secret moved aside is the one this update replaces, whatever another roll did before.
+    roll: db.prepare(`UPDATE webhooks SET
+      previous_sealed_secret = CASE WHEN @expiresAt IS NULL THEN NULL ELSE sealed_secret END,
+      previous_secret_expires_at = @expiresAt, sealed_secret = @sealed
+      WHERE id = @id RETURNING *`),
     byId: db.prepare('SELECT * FROM webhooks WHERE id = ?'),
     list: db.prepare('SELECT * FROM webhooks WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?'),
     count: db.prepare('SELECT count(*) AS n FROM webhooks WHERE org_id = ?'),
@@ -51,11 +60,12 @@ function prepare(db: Database.Database) {
       (webhook_id, event_id, type, attempt, outcome, status, error, duration_ms, at)
       SELECT @subscriptionId, @eventId, @type, @attempt, @outcome, @status, @error, @durationMs, @at
       WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = @subscriptionId)`),
-    due: db.prepare(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
-      WHERE webhook_id = @subscriptionId AND state = 'pending' AND next_at <= @now
-        AND (claimed_until IS NULL OR claimed_until <= @now)
-      ORDER BY next_at, id LIMIT @limit`),
-    claim: db.prepare('UPDATE webhook_deliveries SET claimed_by = ?, claimed_until = ? WHERE id = ?'),
+    claim: db.prepare(`UPDATE webhook_deliveries SET claimed_by = @by, claimed_until = @untilMs
+      WHERE id IN (SELECT id FROM webhook_deliveries
+        WHERE webhook_id = @subscriptionId AND state = 'pending' AND next_at <= @now
+          AND (claimed_until IS NULL OR claimed_until <= @now)
+        ORDER BY next_at, id LIMIT @limit)
+      RETURNING ${DELIVERY_COLUMNS}`),
     // Two reads, each on its index: the next retry, and the first claim to run out.
     nextDue: db.prepare(`SELECT min(at) AS at FROM (
         SELECT min(next_at) AS at FROM webhook_deliveries WHERE state = 'pending' AND next_at > @now
@@ -90,7 +100,6 @@ export class SqliteWebhooks implements WebhookStore {
   private readonly st: ReturnType<typeof prepare>;
   private readonly fanOutTx;
   private readonly settleTx;
-  private readonly claimTx;
 
   constructor(
     db: Database.Database,
@@ -104,13 +113,6 @@ export class SqliteWebhooks implements WebhookStore {
         st.moveCursor.run(seq, seq);
       },
     );
-    this.claimTx = db.transaction(
-      (subscriptionId: string, now: number, limit: number, claim: DeliveryClaim): DeliveryRow[] => {
-        const rows = st.due.all({ subscriptionId, now, limit }) as DeliveryRow[];
-        for (const r of rows) st.claim.run(claim.by, claim.untilMs, r.id);
-        return rows;
-      },
-    );
     this.settleTx = db.transaction((settlements: readonly Settlement[], disableAfter: number) => {
       const disabled: string[] = [];
       for (const s of settlements) if (this.settleOne(s, disableAfter)) disabled.push(s.attempt.subscriptionId);
@@ -122,6 +124,8 @@ export class SqliteWebhooks implements WebhookStore {
   async insertSubscription(s: SubscriptionRecord): Promise<void> {
     this.st.insert.run({
       ...s,
+      previousSealed: s.previousSecret?.sealed ?? null,
+      previousExpiresAt: s.previousSecret?.expiresAt ?? null,
       events: JSON.stringify(s.events),
       lastError: s.lastError ? JSON.stringify(s.lastError) : null,
     });
@@ -159,6 +163,16 @@ export class SqliteWebhooks implements WebhookStore {
     this.st.delete.run(id);
   }
 
+  async rollSecret(
+    id: string,
+    sealedSecret: string,
+    previousExpiresAt: string | null,
+  ): Promise<SubscriptionRecord | undefined> {
+    const row = this.st.roll.get({ id, sealed: sealedSecret, expiresAt: previousExpiresAt }) as
+      SubscriptionRow | undefined;
+    return row ? subscription(row) : undefined;
+  }
+
   async enabledSubscriptions(): Promise<SubscriptionRecord[]> {
     return (this.st.enabled.all() as SubscriptionRow[]).map(subscription);
   }
@@ -174,7 +188,15 @@ export class SqliteWebhooks implements WebhookStore {
 
   async claimDue(subscriptionId: string, now: number, limit: number, claim: DeliveryClaim): Promise<DeliveryRecord[]> {
     if (limit <= 0) return [];
-    return this.claimTx(subscriptionId, now, limit, claim).map(delivery);
+    const rows = this.st.claim.all({
+      subscriptionId,
+      now,
+      limit,
+      by: claim.by,
+      untilMs: claim.untilMs,
+    }) as DeliveryRow[];
+    // RETURNING keeps no order: oldest first, as picked.
+    return rows.sort((a, b) => a.next_at - b.next_at || a.id - b.id).map(delivery);
   }
 
   async nextDueAt(now: number): Promise<number | null> {

@@ -39,15 +39,42 @@ describe('refused URL forms', () => {
     expect(() => checkEndpointSyntax(url, { allowPrivate: false })).toThrow(EndpointRefused);
   });
 
-  it('gives coarse reasons that never name the range', async () => {
+  it('gives one reason for every refused host, never naming the range or the rule', async () => {
     const reasonOf = async (url: string) => (await refusal(checkEndpoint(url, { allowPrivate: false }))).message;
     expect(await reasonOf('http://example.com/')).toBe('the URL must use https');
     expect(await reasonOf('https://[fe80::1%25eth0]/')).toBe('the URL is not valid');
-    expect(await reasonOf('https://printer.local/')).toBe(REFUSAL.hostName);
-    expect(await reasonOf('https://intranet/')).toBe(REFUSAL.hostName);
-    expect(await reasonOf('https://169.254.169.254/')).toBe('the address is not public');
-    expect(await reasonOf('https://2130706433/')).toBe('the address is not public');
-    expect(await reasonOf('https://[::ffff:7f00:1]/')).toBe('the address is not public');
+    for (const url of [
+      'https://printer.local/',
+      'https://intranet/',
+      'https://169.254.169.254/',
+      'https://2130706433/',
+      'https://[::ffff:7f00:1]/',
+    ]) {
+      expect(await reasonOf(url), url).toBe(REFUSAL.host);
+    }
+  });
+
+  it('refuses user names and passwords, backslashes, control characters and port 0 on public hosts', async () => {
+    const { resolve } = answering('93.184.216.34');
+    const reasonOf = async (url: string) =>
+      (await refusal(checkEndpoint(url, { allowPrivate: false, resolve }))).reason;
+    for (const url of ['https://user:pass@example.com/', 'https://127.0.0.1@1.1.1.1/', 'https://@example.com/']) {
+      expect(await reasonOf(url), url).toBe(REFUSAL.credentials);
+    }
+    for (const url of [
+      'https://example.com\\hook',
+      'https://exa\tmple.com/',
+      'https://example.com/\nhook',
+      '\u0001https://example.com/',
+      'https://example.com:0/',
+      'https://1.1.1.1:00/',
+    ]) {
+      expect(await reasonOf(url), JSON.stringify(url)).toBe(REFUSAL.invalid);
+    }
+    // Even where private targets are allowed (tests): the form rules hold for every URL.
+    await expect(checkEndpoint('https://user:pass@127.0.0.1/', { allowPrivate: true })).rejects.toThrow(
+      REFUSAL.credentials,
+    );
   });
 });
 
@@ -109,20 +136,24 @@ describe('resolution when a subscription is saved', () => {
     ]) {
       const { resolve } = answering(...addresses);
       const err = await refusal(checkEndpoint('https://hooks.example.com/', { allowPrivate: false, resolve }));
-      expect(err.reason, addresses.join(', ')).toBe(REFUSAL.address);
+      expect(err.reason, addresses.join(', ')).toBe(REFUSAL.host);
     }
   });
 
-  it('refuses a name that does not resolve, or resolves to nothing', async () => {
+  it('refuses a name that does not resolve, or resolves to nothing, with the same reason as a private one', async () => {
     const failing: Resolve = () =>
       Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }));
     const err = await refusal(checkEndpoint('https://nowhere.example/', { allowPrivate: false, resolve: failing }));
-    expect(err.message).toBe('the host name does not resolve');
+    expect(err.message).toBe(REFUSAL.host);
     expect(err.cause).toMatchObject({ code: 'ENOTFOUND' });
     const empty = await refusal(
       checkEndpoint('https://nowhere.example/', { allowPrivate: false, resolve: answering().resolve }),
     );
-    expect(empty.reason).toBe(REFUSAL.unresolved);
+    expect(empty.reason).toBe(REFUSAL.host);
+    const internal = await refusal(
+      checkEndpoint('https://nowhere.example/', { allowPrivate: false, resolve: answering('10.1.2.3').resolve }),
+    );
+    expect(internal.message).toBe(err.message);
   });
 
   it('gives up on a slow resolver after three seconds', async () => {
@@ -137,7 +168,7 @@ describe('resolution when a subscription is saved', () => {
     await vi.advanceTimersByTimeAsync(2_999);
     expect(settled).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    expect((await pending).reason).toBe(REFUSAL.unresolved);
+    expect((await pending).reason).toBe(REFUSAL.host);
   });
 
   it('honours a shorter deadline and leaves no timer behind when the answer is quick', async () => {
@@ -146,7 +177,7 @@ describe('resolution when a subscription is saved', () => {
     const err = await refusal(
       checkEndpoint('https://slow.example/', { allowPrivate: false, resolve: slow, resolveTimeoutMs: 20 }),
     );
-    expect(err.reason).toBe(REFUSAL.unresolved);
+    expect(err.reason).toBe(REFUSAL.host);
     vi.useFakeTimers();
     await checkEndpoint('https://quick.example/', { allowPrivate: false, resolve: answering('93.184.216.34').resolve });
     expect(vi.getTimerCount()).toBe(0);

@@ -1,16 +1,16 @@
 /**
- * Why an outgoing webhook endpoint is refused. The reasons are deliberately coarse: the API answers with them,
- * and naming the range an address fell in (loopback, metadata, a private network) would turn subscription
- * saves into a scanner of the server's network.
+ * Why an outgoing webhook endpoint is refused. Every refused host gets the one reason `host`, whether its name is
+ * refused by rule, resolves to a private address, resolves to nothing or answers too slowly: the API answers with
+ * these reasons and the delivery log records them, and telling those cases apart (or naming the range an address
+ * fell in) would turn subscription saves into a scanner of the server's network and its internal host names.
+ * The other reasons are about the URL as written, which the caller already knows.
  */
-
 export const REFUSAL = {
   invalid: 'the URL is not valid',
+  credentials: 'the URL must not contain a user name or password',
   https: 'the URL must use https',
   httpOrHttps: 'the URL must use http or https',
-  hostName: 'the host name is not public (.local, .internal, .localhost or no dot)',
-  address: 'the address is not public',
-  unresolved: 'the host name does not resolve',
+  host: 'the host is not public or does not resolve',
 } as const;
 
 export type RefusalReason = (typeof REFUSAL)[keyof typeof REFUSAL];
@@ -27,10 +27,15 @@ export class EndpointRefused extends Error {
 
 /** Whether `err`, or an error in its `cause` chain, is an EndpointRefused: undici may wrap connector errors. */
 export function isEndpointRefused(err: unknown): boolean {
+  return endpointRefusal(err) !== null;
+}
+
+/** The EndpointRefused in `err`'s `cause` chain, or null. */
+export function endpointRefusal(err: unknown): EndpointRefused | null {
   const seen = new Set<unknown>();
   for (let e = err; e instanceof Error && !seen.has(e); e = e.cause) {
-    if (e instanceof EndpointRefused) return true;
+    if (e instanceof EndpointRefused) return e;
     seen.add(e);
   }
-  return false;
+  return null;
 }

@@ -1,8 +1,10 @@
 /**
- * The rules an endpoint URL must meet before any DNS lookup. Everything is decided on the WHATWG-parsed URL,
- * never the raw string: the parser has already turned `127.1`, `0x7f000001`, `0177.0.0.1` and fullwidth dots
- * into `127.0.0.1`, dropped userinfo from the host and converted IDNA names to punycode, so the host we
- * classify is the host a client would connect to.
+ * The rules an endpoint URL must meet before any DNS lookup. Hosts are decided on the WHATWG-parsed URL, never
+ * the raw string: the parser has already turned `127.1`, `0x7f000001`, `0177.0.0.1` and fullwidth dots into
+ * `127.0.0.1` and converted IDNA names to punycode, so the host we classify is the host a client would connect to.
+ * What the parser would quietly repair or reinterpret is refused on the raw string first: control characters
+ * (tabs and newlines are dropped), backslashes (read as slashes), and userinfo (`https://127.0.0.1@1.1.1.1/`
+ * reads to a person as one host and connects to another; a webhook has no use for it).
  */
 import { isIP } from 'node:net';
 import { EndpointRefused, REFUSAL } from './endpoint-refused.js';
@@ -11,14 +13,35 @@ import { isPublicAddress } from './public-address.js';
 /** Names that only mean something on the local machine or network (RFC 6762, RFC 6761, ICANN's .internal). */
 const PRIVATE_SUFFIXES = ['.local', '.internal', '.localhost'];
 
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const CONTROL_OR_BACKSLASH = /[\u0000-\u001f\u007f\\]/;
+
+/** What comes between `scheme://` and the path, as written. */
+const AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i;
+
 /**
  * Syntax, scheme and host rules only (no DNS): https, and a host that is a public name or a public IP
- * literal. With `allowPrivate` any http(s) URL passes. Throws EndpointRefused; returns the parsed URL.
+ * literal. With `allowPrivate` any http(s) URL passes the scheme and host rules; the form rules
+ * (parseEndpointUrl) apply always. Throws EndpointRefused; returns the parsed URL.
  */
 export function checkEndpointSyntax(raw: string, opts: { allowPrivate: boolean }): URL {
-  const url = parseUrl(raw);
+  const url = parseEndpointUrl(raw);
   checkScheme(url.protocol, opts.allowPrivate);
   if (!opts.allowPrivate) checkHost(bareHost(url.hostname));
+  return url;
+}
+
+/**
+ * The URL, parsed, if its form is one a webhook may have: it parses, has no control character, backslash, user
+ * name or password, and no port 0. Deliveries check this again before sending (a URL saved before a rule existed).
+ */
+export function parseEndpointUrl(raw: string): URL {
+  if (CONTROL_OR_BACKSLASH.test(raw)) throw new EndpointRefused(REFUSAL.invalid);
+  const url = parseUrl(raw);
+  if (url.username || url.password || AUTHORITY.exec(raw.trim())?.[1]?.includes('@')) {
+    throw new EndpointRefused(REFUSAL.credentials);
+  }
+  if (url.port === '0') throw new EndpointRefused(REFUSAL.invalid);
   return url;
 }
 
@@ -29,11 +52,8 @@ export function bareHost(hostname: string): string {
 
 /** A public IP literal, or a name that passes the host-name rules. */
 export function checkHost(host: string): void {
-  if (isIP(host) !== 0) {
-    if (!isPublicAddress(host)) throw new EndpointRefused(REFUSAL.address);
-    return;
-  }
-  if (!isPublicName(host)) throw new EndpointRefused(REFUSAL.hostName);
+  const allowed = isIP(host) !== 0 ? isPublicAddress(host) : isPublicName(host);
+  if (!allowed) throw new EndpointRefused(REFUSAL.host);
 }
 
 /** The scheme rule; undici's connector reports `https:` or `http:` the same way URL does. */

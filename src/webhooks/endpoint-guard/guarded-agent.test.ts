@@ -145,7 +145,7 @@ describe('without allowPrivate', () => {
 
     const err = await failure(get(url, agent({ allowPrivate: false, resolve })));
     expect(isEndpointRefused(err)).toBe(true);
-    expect(err).toMatchObject({ message: REFUSAL.address });
+    expect(err).toMatchObject({ message: REFUSAL.host });
     expect(asked).toEqual(['hooks.test', 'hooks.test']);
     expect(receiver.connections).toBe(0);
     expect(receiver.paths).toEqual([]);
@@ -179,7 +179,7 @@ describe('without allowPrivate', () => {
   it('fails a delivery whose name no longer resolves', async () => {
     const { resolve } = scripted([]);
     const err = await failure(get(`https://hooks.test:${receiver.port}/`, agent({ allowPrivate: false, resolve })));
-    expect(err).toMatchObject({ message: REFUSAL.unresolved });
+    expect(err).toMatchObject({ message: REFUSAL.host });
     expect(receiver.connections).toBe(0);
   });
 });
@@ -187,13 +187,13 @@ describe('without allowPrivate', () => {
 describe('isEndpointRefused', () => {
   it('finds a refusal anywhere in the cause chain, and nothing else', async () => {
     const { EndpointRefused } = await import('./index.js');
-    const refused = new EndpointRefused(REFUSAL.address);
+    const refused = new EndpointRefused(REFUSAL.host);
     expect(isEndpointRefused(refused)).toBe(true);
     expect(isEndpointRefused(new Error('fetch failed', { cause: new Error('wrapped', { cause: refused }) }))).toBe(
       true,
     );
     expect(isEndpointRefused(new Error('ECONNREFUSED'))).toBe(false);
-    expect(isEndpointRefused({ reason: REFUSAL.address })).toBe(false);
+    expect(isEndpointRefused({ reason: REFUSAL.host })).toBe(false);
     expect(isEndpointRefused(undefined)).toBe(false);
     const loop = new Error('loop');
     loop.cause = loop;

@@ -4,8 +4,14 @@
  * caller opens the `allowPrivate` escape hatch for tests.
  */
 export { checkEndpoint, type CheckEndpointOptions } from './check-endpoint.js';
-export { checkEndpointSyntax } from './endpoint-syntax.js';
-export { EndpointRefused, isEndpointRefused, REFUSAL, type RefusalReason } from './endpoint-refused.js';
+export { checkEndpointSyntax, parseEndpointUrl } from './endpoint-syntax.js';
+export {
+  EndpointRefused,
+  endpointRefusal,
+  isEndpointRefused,
+  REFUSAL,
+  type RefusalReason,
+} from './endpoint-refused.js';
 export { createGuardedAgent, type GuardedAgentOptions } from './guarded-agent.js';
 export { isPublicAddress } from './public-address.js';
 export { RESOLVE_TIMEOUT_MS, systemResolve, type Resolve } from './resolve.js';

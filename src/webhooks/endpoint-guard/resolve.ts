@@ -18,19 +18,19 @@ export const systemResolve: Resolve = async (hostname) => {
 /** How long a lookup may take before the name counts as not resolving. */
 export const RESOLVE_TIMEOUT_MS = 3_000;
 
-/** The addresses of `hostname`; throws EndpointRefused (does not resolve) on failure, no answer or timeout. */
+/** The addresses of `hostname`; throws EndpointRefused (the one host reason) on failure, no answer or timeout. */
 export async function resolveWithin(resolve: Resolve, hostname: string, timeoutMs: number): Promise<string[]> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new EndpointRefused(REFUSAL.unresolved)), timeoutMs);
+    timer = setTimeout(() => reject(new EndpointRefused(REFUSAL.host)), timeoutMs);
   });
   try {
     const answers = await Promise.race([resolve(hostname), deadline]);
-    if (answers.length === 0) throw new EndpointRefused(REFUSAL.unresolved);
+    if (answers.length === 0) throw new EndpointRefused(REFUSAL.host);
     return answers.map((answer) => answer.address);
   } catch (err) {
     if (err instanceof EndpointRefused) throw err;
-    throw new EndpointRefused(REFUSAL.unresolved, { cause: err });
+    throw new EndpointRefused(REFUSAL.host, { cause: err });
   } finally {
     clearTimeout(timer);
   }
@@ -38,5 +38,5 @@ export async function resolveWithin(resolve: Resolve, hostname: string, timeoutM
 
 /** Refuses the lot unless every address is public. */
 export function requirePublic(addresses: string[]): void {
-  if (!addresses.every(isPublicAddress)) throw new EndpointRefused(REFUSAL.address);
+  if (!addresses.every(isPublicAddress)) throw new EndpointRefused(REFUSAL.host);
 }

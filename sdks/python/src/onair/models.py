@@ -68,6 +68,8 @@ __all__ = [
     "WebhookLastError",
     "WebhookIn",
     "WebhookList",
+    "WebhookSecretRolled",
+    "WebhookSecretRollIn",
     "WebhookAttemptList",
     "WebhookAttempt",
     "WebhookPing",
@@ -683,6 +685,8 @@ class Webhook(TypedDict):
     consecutiveFailures: int
     lastError: Optional[WebhookLastError]
     disabledAt: Optional[str]
+    #: After a secret roll: until when the secret it replaced still signs deliveries (beside the new one); null when none does.
+    previousSecretExpiresAt: Optional[str]
     createdAt: str
 
 
@@ -716,6 +720,18 @@ class WebhookList(TypedDict):
     """The ``WebhookList`` object."""
     data: List[Webhook]
     nextCursor: Optional[str]
+
+
+class WebhookSecretRolled(Webhook):
+    """The ``WebhookSecretRolled`` object."""
+    #: The new signing secret (`whsec_…`), shown only in this response.
+    secret: str
+
+
+class WebhookSecretRollIn(TypedDict, total=False):
+    """The ``WebhookSecretRollIn`` object."""
+    #: How long the old secret keeps signing deliveries beside the new one, in seconds (default 86400, a day; 0: it stops at once).
+    overlapSeconds: int
 
 
 class WebhookAttemptList(TypedDict):

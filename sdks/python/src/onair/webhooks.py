@@ -2,7 +2,9 @@
 
 Both directions use one scheme (docs/webhooks.md, "Verifying a delivery"; docs/incoming-hooks.md, "Signed posts"):
 ``X-Service-Signature`` is ``v1=`` followed by the lowercase hex HMAC-SHA256, keyed with the UTF-8 bytes of the
-secret string, of ``X-Service-Timestamp`` (Unix seconds), a full stop, and the raw body bytes.
+secret string, of ``X-Service-Timestamp`` (Unix seconds), a full stop, and the raw body bytes. While a subscription's
+secret is being rolled, a delivery carries two such signatures separated by a space (the new secret's first): it
+verifies with either secret.
 
 Why raw bytes: a body parsed and serialised again (by a framework, or ``json.dumps``) rarely comes back byte for
 byte, and its signature would not match. Hand :func:`verify` exactly what came off the wire.
@@ -93,7 +95,7 @@ def verify(
         WebhookVerificationError: with ``code``, for the first check that fails, in this order:
             ``missing_header`` (X-Service-Timestamp, X-Service-Signature or X-Service-Delivery absent),
             ``invalid_timestamp`` (not whole Unix seconds), ``timestamp_out_of_tolerance``, ``signature_mismatch``
-            (compared in constant time), ``invalid_body`` (not a JSON object), ``delivery_mismatch``
+            (no ``v1=`` signature in the header is this secret's; each compared in constant time), ``invalid_body`` (not a JSON object), ``delivery_mismatch``
             (X-Service-Delivery is not the body's ``id``).
 
     Deduplicate on the returned event's ``id`` (the ``X-Service-Delivery`` header): a retry can bring an event again.
@@ -123,8 +125,10 @@ def verify(
             f"{TIMESTAMP_HEADER} is {int(skew)} s from this machine's clock; at most {tolerance} s is accepted "
             "(a replayed request, or a clock that is off).",
         )
-    expected = signature(body, secret, timestamp)
-    if not hmac.compare_digest(given.encode("utf-8"), expected.encode("utf-8")):
+    expected = signature(body, secret, timestamp).encode("utf-8")
+    # Every signature is compared, whatever matched before: the time taken says nothing about which one did.
+    matches = [hmac.compare_digest(candidate.encode("utf-8"), expected) for candidate in given.split(" ")]
+    if not any(matches):
         raise WebhookVerificationError(
             "signature_mismatch",
             f"{SIGNATURE_HEADER} does not match the body: a wrong secret, or a body changed or re-serialised "

@@ -3416,6 +3416,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{webhookId}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Roll the signing secret: a new one, shown once; the old one keeps signing beside it for a while */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Up to 255 visible ASCII characters, unique per request you mean (a UUID). A repeat within 24 hours answers the first response without acting again (`Idempotent-Replayed: true`); the same key for another request is 409 `conflict`. */
+                    "idempotency-key"?: string;
+                };
+                path: {
+                    webhookId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretRollIn"];
+                };
+            };
+            responses: {
+                /** @description Rolled; `secret` appears only here */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookSecretRolled"];
+                    };
+                };
+                /** @description invalid_request or unknown_input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unsupported_media_type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description rate_limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description internal */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{webhookId}/deliveries": {
         parameters: {
             query?: never;
@@ -6967,7 +7093,7 @@ export interface webhooks {
                     "x-service-delivery": string;
                     /** @description Unix seconds of this attempt; part of the signature. */
                     "x-service-timestamp": string;
-                    /** @description `v1=` + lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the secret. */
+                    /** @description `v1=` + lowercase hex HMAC-SHA256 of `timestamp + "." + raw body`, keyed with the secret. After a secret roll, during the overlap: two such signatures separated by a space (the new secret's first); one matching is enough. */
                     "x-service-signature": string;
                 };
                 path?: never;
@@ -7483,6 +7609,8 @@ export interface components {
                 status: number | null;
             } | null;
             disabledAt: string | null;
+            /** @description After a secret roll: until when the secret it replaced still signs deliveries (beside the new one); null when none does. */
+            previousSecretExpiresAt: string | null;
             createdAt: string;
         };
         WebhookIn: {
@@ -7497,6 +7625,14 @@ export interface components {
         WebhookList: {
             data: components["schemas"]["Webhook"][];
             nextCursor: string | null;
+        };
+        WebhookSecretRolled: components["schemas"]["Webhook"] & {
+            /** @description The new signing secret (`whsec_…`), shown only in this response. */
+            secret: string;
+        };
+        WebhookSecretRollIn: {
+            /** @description How long the old secret keeps signing deliveries beside the new one, in seconds (default 86400, a day; 0: it stops at once). */
+            overlapSeconds?: number;
         };
         WebhookAttemptList: {
             data: components["schemas"]["WebhookAttempt"][];

@@ -1,6 +1,16 @@
 import type { RequestOptions } from '../http.js';
 import { paginate } from '../pagination.js';
-import type { Page, PageParams, Webhook, WebhookAttempt, WebhookCreated, WebhookIn, WebhookPing } from '../types.js';
+import type {
+  Page,
+  PageParams,
+  Webhook,
+  WebhookAttempt,
+  WebhookCreated,
+  WebhookIn,
+  WebhookPing,
+  WebhookSecretRolled,
+  WebhookSecretRollIn,
+} from '../types.js';
 import { Resource, seg } from './base.js';
 
 /** Outgoing webhook subscriptions (docs/webhooks.md). Verify deliveries with `verifyWebhook`. */
@@ -27,6 +37,25 @@ export class Webhooks extends Resource {
   /** `DELETE /v1/webhooks/{webhookId}` */
   async delete(webhookId: string, options?: RequestOptions): Promise<void> {
     await this.http.request({ method: 'DELETE', path: `/webhooks/${seg(webhookId)}`, options });
+  }
+
+  /**
+   * `POST /v1/webhooks/{webhookId}/secret`: a new signing secret, shown only in this answer. The old one keeps
+   * signing deliveries beside it for `overlapSeconds` (default a day; 0 stops it at once), so receivers can move to
+   * the new one without missing a delivery. Sends an Idempotency-Key: a retry answers the same new secret.
+   */
+  rollSecret(
+    webhookId: string,
+    body: WebhookSecretRollIn = {},
+    options?: RequestOptions,
+  ): Promise<WebhookSecretRolled> {
+    return this.http.request({
+      method: 'POST',
+      path: `/webhooks/${seg(webhookId)}/secret`,
+      body,
+      idempotent: true,
+      options,
+    });
   }
 
   /** `GET /v1/webhooks/{webhookId}/deliveries`: one page of attempts and drops. */

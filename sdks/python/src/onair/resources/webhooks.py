@@ -7,7 +7,17 @@ from __future__ import annotations
 
 from typing import Iterator, Optional, cast
 
-from ..models import Webhook, WebhookAttempt, WebhookAttemptList, WebhookCreated, WebhookIn, WebhookList, WebhookPing
+from ..models import (
+    Webhook,
+    WebhookAttempt,
+    WebhookAttemptList,
+    WebhookCreated,
+    WebhookIn,
+    WebhookList,
+    WebhookPing,
+    WebhookSecretRolled,
+    WebhookSecretRollIn,
+)
 from ..pagination import paginate
 from ._base import Resource, idempotency, page_query, segment
 
@@ -36,6 +46,24 @@ class Webhooks(Resource):
 
     def delete(self, webhook_id: str) -> None:
         self._transport.request("DELETE", f"/v1/webhooks/{segment('webhook_id', webhook_id)}")
+
+    def roll_secret(
+        self,
+        webhook_id: str,
+        options: Optional[WebhookSecretRollIn] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+    ) -> WebhookSecretRolled:
+        """Give the subscription a new signing secret; the answer's ``secret`` is shown only here.
+
+        The old secret keeps signing deliveries beside the new one for ``{"overlapSeconds": ...}`` (default a day;
+        0 stops it at once), so receivers can move to the new one without missing a delivery.
+        """
+        path = f"/v1/webhooks/{segment('webhook_id', webhook_id)}/secret"
+        answer = self._transport.request(
+            "POST", path, json_body=options or {}, idempotency_key=idempotency(idempotency_key)
+        )
+        return cast(WebhookSecretRolled, answer.data)
 
     def deliveries(
         self, webhook_id: str, *, limit: Optional[int] = None, cursor: Optional[str] = None
