@@ -39,8 +39,8 @@ import type { Store } from './store/store.js';
 import type { RenderSocketDeps } from './transport/render-socket.js';
 import { createTransport, type TransportDeps } from './transport/server.js';
 import type { Resolve } from './webhooks/endpoint-guard/index.js';
-import { createIncomingHooks, type IncomingHooks } from './webhooks/incoming/incoming-hooks.js';
-import type { WebhookService } from './webhooks/subscriptions.js';
+import { createIncomingHookDesk } from './incoming-hooks/hook-desk.js';
+import { createRunner, type Runner } from './operations/index.js';
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,8 +52,8 @@ export interface ServerHandle {
   /** For tests that need to reach storage directly (account tokens, for example). */
   store: Store;
   /** The webhook operations, for tests that build the API app on their own. */
-  webhooks: WebhookService;
-  incomingHooks: IncomingHooks;
+  /** Runs every use case, for tests that build the API app on their own. */
+  runner: Runner;
   logger: Logger;
   firstRun: BootstrapResult;
   /** Tests only: a request straight into the Hono app, past the transport (and its fast routes). */
@@ -115,7 +115,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const clusterEngine = cluster ? nodeEngine(cluster, engineDeps, logger) : null;
   const engine: Engine = clusterEngine ?? new FrameEngine(engineDeps);
   const webhooks: Webhooks = createWebhooks(
-    { store: store.webhooks, engine, logger, recorder: metrics?.webhooks },
+    { store: store.webhooks, logger, recorder: metrics?.webhooks },
     {
       ...config.webhooks,
       secretKey: config.secretKey,
@@ -123,7 +123,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       version,
       resolve: options.webhookResolve,
       trustedCa: options.webhookCa,
-      maxSubscriptions: config.limits.webhooksPerWorkspace,
       nodeId: cluster?.nodeId,
     },
   );
@@ -139,14 +138,24 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   limitPasswordWork({ ...config.passwords, onRefused: passwordRefusalLog(logger, config.passwords.concurrency) });
   let baseUrl = config.baseUrl ?? '';
 
-  const incomingHooks = createIncomingHooks({
+  const incomingHooks = createIncomingHookDesk({
     store: store.incomingHooks,
-    engine,
     limiter,
     box: webhooks.box,
     logger,
-    maxHooksPerChannel: config.limits.incomingHooksPerChannel,
+    now: Date.now,
     postsPerAddressPerSecond: config.limits.hookPostsPerAddressPerSecond,
+  });
+  const runner = createRunner({
+    engine,
+    store,
+    limiter,
+    limits: config.limits,
+    keyRevoked: (keyId) => auth.revoked(keyId),
+    baseUrl: () => baseUrl,
+    webhooks: webhooks.desk,
+    incomingHooks,
+    now: Date.now,
   });
   const api = createApiApp(
     {
@@ -164,8 +173,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       metricsToken: config.metricsToken,
       info: { version, startedAt },
       sessionTtlSeconds: config.sessionTtlSeconds,
-      webhooks: webhooks.service,
-      incomingHooks,
+      runner,
       secrets: webhooks.box,
       limits: config.limits,
     },
@@ -176,6 +184,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const transportDeps: TransportDeps & Pick<RenderSocketDeps, 'counters'> = {
     fetch: (req) => api.fetch(req, bindings),
     engine,
+    runner,
     broker,
     auth,
     limiter,
@@ -184,7 +193,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     trustedProxies: config.trustedProxies,
     socketLimits: config.socketLimits,
     heartbeatMs: options.heartbeatMs,
-    fastPatchInputs: createFastPatch({ engine, limiter, auth, logger, observeRequest: metrics?.request }),
+    fastPatchInputs: createFastPatch({ runner, auth, logger, observeRequest: metrics?.request }),
     problem: (err, requestId) => problemResponse(err, requestId),
     counters: metrics?.sockets,
   };
@@ -221,7 +230,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       stopIdempotencyPruning();
       transport.stopAccepting();
       await engine.stop();
-      await incomingHooks.stop();
+      await incomingHooks.flush();
       await webhooks.stop();
       // Let acknowledgements of the last tick reach their sockets before they close.
       await new Promise((r) => setTimeout(r, 50));
@@ -235,7 +244,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       logger.info('stopped');
     })());
   const fetchApi = async (request: Request) => api.fetch(request, bindings);
-  return { port, baseUrl, engine, store, webhooks: webhooks.service, incomingHooks, logger, firstRun, fetchApi, stop };
+  return { port, baseUrl, engine, store, runner, logger, firstRun, fetchApi, stop };
 }
 
 /** Several nodes: the node's engine (cluster/cluster-engine.ts), ticking the channels it owns. */

@@ -12,7 +12,7 @@ import { MemoryLoginThrottle } from '../src/limits/memory-login-throttle.js';
 import { MemoryRateLimiter } from '../src/limits/memory-rate-limiter.js';
 import { DEFAULT_LIMITS } from '../src/limits/resource-limits.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import { SecretBox } from '../src/webhooks/secret-box.js';
+import { SecretBox } from '../src/crypto/secret-box.js';
 import {
   addScoreboard,
   api,
@@ -118,8 +118,7 @@ describe('the route table', () => {
           metrics: () => '',
           metricsToken: undefined,
           sessionTtlSeconds: 60,
-          webhooks: server.handle.webhooks,
-          incomingHooks: server.handle.incomingHooks,
+          runner: server.handle.runner,
           secrets: SecretBox.fromMaterial('a test key of at least thirty-two characters'),
           limits: DEFAULT_LIMITS,
         },

@@ -18,7 +18,10 @@ let otherChannel: string;
 const clients: RenderClient[] = [];
 
 beforeEach(async () => {
-  server = await startTestServer();
+  // Every request counts against the channel's updates bucket, refused ones too (docs/api.md, "The order of checks"):
+  // the limiter's clock moves 100 ms per decision, so the cases compare answers, never the 30/s limit.
+  let limiterNow = Date.now();
+  server = await startTestServer({ limiterClock: () => (limiterNow += 100) });
   root = api(server.url, server.key);
   ({ channelId, sceneId } = await createChannelWithScoreboard(root));
   otherChannel = expectStatus(await root<Channel>('POST', '/v1/channels', { name: 'Other' }), 201).id;

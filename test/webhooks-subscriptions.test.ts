@@ -12,7 +12,7 @@ import { api, createChannelWithScoreboard, expectStatus, type Api, type List } f
 import { expectProblem } from './helpers/problem.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { startReceiver, testCertificate, type Receiver } from './helpers/webhook-receiver.js';
-import { SecretBox } from '../src/webhooks/secret-box.js';
+import { SecretBox } from '../src/crypto/secret-box.js';
 
 interface Subscription {
   id: string;

@@ -17,7 +17,7 @@ import { DeliveryWorker } from '../src/webhooks/delivery-worker.js';
 import { SLOT_LIMITS } from '../src/webhooks/webhooks.js';
 import { createGuardedAgent } from '../src/webhooks/endpoint-guard/index.js';
 import { envelope } from '../src/webhooks/outbox-dispatcher.js';
-import { SecretBox } from '../src/webhooks/secret-box.js';
+import { SecretBox } from '../src/crypto/secret-box.js';
 import { sendAttempt } from '../src/webhooks/send-attempt.js';
 import { SubscriptionIndex } from '../src/webhooks/subscription-index.js';
 import { startReceiver, testCertificate, verifyDelivery, type Receiver } from './helpers/webhook-receiver.js';

@@ -1,10 +1,9 @@
-import type { IncomingHooks } from '../webhooks/incoming/incoming-hooks.js';
-import type { SecretBox } from '../webhooks/secret-box.js';
-import type { WebhookService } from '../webhooks/subscriptions.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Principal } from '../auth/permissions.js';
 import type { Engine } from '../engine/index.js';
+import type { Runner } from '../operations/index.js';
 import type { LoginThrottle } from '../limits/login-throttle.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { ResourceLimits } from '../limits/resource-limits.js';
@@ -58,8 +57,8 @@ export interface ApiDeps {
   /** Absent only where a test builds the app on its own; /healthz then reports version "unknown". */
   info?: ServerInfo | undefined;
   sessionTtlSeconds: number;
-  webhooks: WebhookService;
-  incomingHooks: IncomingHooks;
+  /** Runs every use case (../operations): routes are declarations over it. */
+  runner: Runner;
   /** Seals what must not sit in the database in the clear (kept answers of idempotent requests). */
   secrets: SecretBox;
   /** How much of each thing a workspace, channel or account may have (ONAIR_LIMIT_*). */

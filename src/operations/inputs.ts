@@ -1,5 +1,5 @@
 /** Setting input values (docs/api.md, "Inputs and state"). */
-import { z } from '@hono/zod-openapi';
+import { z } from 'zod';
 import { validatePatch } from '../engine/index.js';
 import type { InputValue } from '@onair/protocol';
 import type { ChannelOperation } from './operation.js';
@@ -25,7 +25,8 @@ export const InputsPatch = z
     (v) => Object.keys(v).length <= MAX_INPUTS_PER_PATCH,
     `At most ${MAX_INPUTS_PER_PATCH} inputs per patch, all or nothing.`,
   )
-  .openapi('InputsPatch', {
+  .meta({
+    id: 'InputsPatch',
     type: 'object',
     additionalProperties: { anyOf: [{ type: 'number' }, { type: 'string' }, { type: 'boolean' }, { type: 'null' }] },
     description:
@@ -35,11 +36,13 @@ export const InputsPatch = z
 
 export const patchInputs: ChannelOperation<Record<string, unknown>, InputsResult> = {
   name: 'patch',
+  scope: 'channel',
   permission: 'inputs:write',
+  bucket: 'updates',
   input: InputsPatch,
-  async run({ engine }, channelId, patch, source) {
-    const values = validatePatch(engine.registry(channelId), patch);
-    const result = await engine.submit(channelId, { kind: 'patch', values, source });
-    return { channelId, frame: result.frame, inputs: result.applied ?? {} };
+  async run({ services: { engine }, channel, caller }, patch) {
+    const values = validatePatch(engine.registry(channel.id), patch);
+    const result = await engine.submit(channel.id, { kind: 'patch', values, source: caller.source });
+    return { channelId: channel.id, frame: result.frame, inputs: result.applied ?? {} };
   },
 };

@@ -2,7 +2,7 @@
  * Triggers and clocks (docs/api.md, "Triggers and clocks"): fire a scene's named animation; start, stop,
  * set, reset or adjust a clock input.
  */
-import { z } from '@hono/zod-openapi';
+import { z } from 'zod';
 import {
   CLOCK_ACTIONS,
   CLOCK_ADJUST_RULE,
@@ -13,6 +13,7 @@ import {
   NAME_RULE,
   type ClockState,
 } from '@onair/protocol';
+import { AppError } from '../errors.js';
 import type { ChannelOperation } from './operation.js';
 
 const Name = z.string().regex(NAME_PATTERN, NAME_RULE);
@@ -21,10 +22,12 @@ export const TriggerIn = z.strictObject({ name: Name });
 
 export const fireTrigger: ChannelOperation<z.infer<typeof TriggerIn>, { frame: number }> = {
   name: 'trigger',
+  scope: 'channel',
   permission: 'playout:write',
+  bucket: 'updates',
   input: TriggerIn,
-  async run({ engine }, channelId, { name }, source) {
-    const { frame } = await engine.submit(channelId, { kind: 'trigger', name, source });
+  async run({ services: { engine }, channel, caller }, { name }) {
+    const { frame } = await engine.submit(channel.id, { kind: 'trigger', name, source: caller.source });
     return { frame };
   },
 };
@@ -49,11 +52,11 @@ const clockFields = {
     .number()
     .int()
     .optional()
-    .openapi({ description: 'set: the time (0 to 100 h); adjust: milliseconds to add (± 24 h).' }),
+    .meta({ description: 'set: the time (0 to 100 h); adjust: milliseconds to add (± 24 h).' }),
 };
 
 /** The body of `POST …/clocks/:name` (the name is in the path). */
-export const ClockActionIn = z.strictObject(clockFields).superRefine(checkMs).openapi('ClockActionIn');
+export const ClockActionIn = z.strictObject(clockFields).superRefine(checkMs).meta({ id: 'ClockActionIn' });
 /** The whole operation: the clock's name with the body. */
 export const ClockOpIn = z.strictObject({ name: Name, ...clockFields }).superRefine(checkMs);
 
@@ -64,12 +67,14 @@ export interface ClockResult {
 
 export const clockAction: ChannelOperation<z.infer<typeof ClockOpIn>, ClockResult> = {
   name: 'clock',
+  scope: 'channel',
   permission: 'inputs:write',
+  bucket: 'updates',
   input: ClockOpIn,
-  async run({ engine }, channelId, { name, action, ms }, source) {
-    const op = { kind: 'clock' as const, name, action, ...(ms === undefined ? {} : { ms }), source };
-    const result = await engine.submit(channelId, op);
-    if (!result.clock) throw new Error('the engine answered a clock op without the clock');
+  async run({ services: { engine }, channel, caller }, { name, action, ms }) {
+    const op = { kind: 'clock' as const, name, action, ...(ms === undefined ? {} : { ms }), source: caller.source };
+    const result = await engine.submit(channel.id, op);
+    if (!result.clock) throw new AppError('internal', 'The engine answered a clock operation without the clock.');
     return { frame: result.frame, clock: result.clock };
   },
 };

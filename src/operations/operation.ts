@@ -1,95 +1,81 @@
 /**
- * A channel operation, written once and called by every entry point (the REST routes, the fast PATCH route,
- * WebSocket ops, and incoming hooks): validate the input, authorize the caller on the channel, take from the
- * channel's updates bucket, submit to the engine, answer. The same request therefore gets the same answer,
- * status, code and detail, whichever way it came in.
+ * A use case, declared once and called by every entry point (REST routes, the fast PATCH route, WebSocket ops,
+ * incoming hooks): what it needs (permission, rate-limit bucket, whether it acts on one channel), the shape of its
+ * input, and what it does. The runner (./runner.ts) is the only place that resolves the channel, authorises and
+ * rate-limits, so the same request gets the same answer, status, code and detail whichever way it comes in.
  */
 import type { ZodType } from 'zod';
-import { authorize, type Permission, type Principal } from '../auth/permissions.js';
-import type { ChangeSource, Engine } from '../engine/index.js';
-import { AppError } from '../errors.js';
-import { admit } from '../limits/enforce.js';
-import type { RateLimiter } from '../limits/rate-limiter.js';
-import { validationError } from '../validation.js';
-
-export interface OperationDeps {
-  engine: Engine;
-  limiter: RateLimiter;
-}
+import type { Permission, Principal } from '../auth/permissions.js';
+import type { ChangeSource, ChannelRecord } from '../engine/index.js';
+import type { BucketName } from '../limits/rate-limiter.js';
+import type { Services } from './services.js';
 
 export interface Caller {
   principal: Principal;
-  /** Where the change came from, carried into its events. */
+  /** Where a change came from, carried into its events. */
   source: ChangeSource;
+  /** The client's address, for the per-address limits on creates (docs/api.md, "Rate limits"). */
+  client?: string | undefined;
   /**
-   * The RateLimit-* headers of the channel's updates bucket, when the entry point already counted this call there
-   * (an incoming hook counts each post before reading it): the call is then not counted twice.
+   * The RateLimit-* headers of the bucket, when the entry point already counted this call there (an incoming hook
+   * counts each post before reading it): the call is then not counted twice.
    */
   admitted?: Record<string, string> | undefined;
 }
 
-export interface ChannelOperation<I, O> {
-  /** The operation's name in messages, tests and the WebSocket (`op`). */
+/** What every operation's `run` gets besides its input. */
+export interface OperationContext {
+  caller: Caller;
+  services: Services;
+  /** `?dryRun=1`: check everything, change nothing (operations that declare `dryRunBucket`). */
+  dryRun: boolean;
+  /** Another channel the input names, when the caller holds `permission` on it; the same 404 otherwise. */
+  channelOf(channelId: string, permission: Permission): ChannelRecord;
+}
+
+/** An operation on one channel gets the channel, resolved and authorised. */
+export interface ChannelContext extends OperationContext {
+  channel: ChannelRecord;
+}
+
+interface OperationBase<I> {
+  /** The operation's name in logs, tests and (for the live ops) the WebSocket's `op`. */
   name: string;
   permission: Permission;
-  /**
-   * The input's shape: it depends on nothing but the request, so it is checked first. An entry point passes
-   * the parsed JSON as sent (an HTTP request without a body passes `{}`).
-   */
+  /** The rate-limit bucket a call counts against; null: none (a connection is limited elsewhere). */
+  bucket: BucketName | null;
+  /** The bucket a dry run counts against instead (a scene editor validates as the user types). */
+  dryRunBucket?: BucketName | undefined;
+  /** The input's shape, checked after the guard (docs/api.md, "The order of checks"). */
   input: ZodType<I>;
-  /** Applies a valid input to the channel; may throw AppError (checks that need the channel's scenes). */
-  run(deps: OperationDeps, channelId: string, input: I, source: ChangeSource): Promise<O>;
 }
+
+/** An operation on one channel: the runner answers 404 for a channel the caller may not see, whatever the input. */
+export interface ChannelOperation<I, O> extends OperationBase<I> {
+  scope: 'channel';
+  run(ctx: ChannelContext, input: I): Promise<O>;
+}
+
+/** An operation on the caller's workspace. */
+export interface WorkspaceOperation<I, O> extends OperationBase<I> {
+  scope: 'workspace';
+  run(ctx: OperationContext, input: I): Promise<O>;
+}
+
+export type Operation<I, O> = ChannelOperation<I, O> | WorkspaceOperation<I, O>;
 
 /** Changes made with an API key come from the API; with a dashboard session, from the dashboard. */
 export function sourceOf(principal: Principal): ChangeSource {
   return principal.kind === 'user' ? 'dashboard' : 'api';
 }
 
+/** The caller an authenticated request or connection acts as. */
+export function callerOf(principal: Principal, client?: string): Caller {
+  return { principal, source: sourceOf(principal), client };
+}
+
 export interface Outcome<O> {
   body: O;
   /** RateLimit-* headers for an HTTP answer. */
   headers: Record<string, string>;
-}
-
-/** Runs `op` for `caller` on `channelId`. Errors are AppErrors; those after the limit carry its headers. */
-export async function perform<I, O>(
-  op: ChannelOperation<I, O>,
-  deps: OperationDeps,
-  caller: Caller,
-  channelId: string,
-  raw: unknown,
-): Promise<Outcome<O>> {
-  const parsed = op.input.safeParse(raw);
-  if (!parsed.success) throw validationError(parsed.error);
-  authorizeOnChannel(deps.engine, caller.principal, op.permission, channelId);
-  const headers = caller.admitted ?? (await admit(deps.limiter, 'updates', channelId)).headers;
-  try {
-    return { body: await op.run(deps, channelId, parsed.data, caller.source), headers };
-  } catch (err) {
-    throw err instanceof AppError ? withHeaders(err, headers) : err;
-  }
-}
-
-/** `permission` on the channel, or AppError: unknown and foreign channels answer the same 404. */
-export function authorizeOnChannel(
-  engine: Engine,
-  principal: Principal,
-  permission: Permission,
-  channelId: string | undefined,
-): void {
-  if (channelId === undefined) return authorize(principal, permission);
-  const orgId = engine.has(channelId) ? engine.channelRecord(channelId).orgId : '\u0000missing';
-  authorize(principal, permission, { orgId, channelId });
-}
-
-/** The same error, with these headers added (RateLimit-* on an answer after the limit). */
-export function withHeaders(err: AppError, headers: Record<string, string>): AppError {
-  return new AppError(err.code, err.message, {
-    errors: err.errors,
-    retryAfter: err.retryAfter,
-    extra: err.extra,
-    headers: { ...headers, ...err.headers },
-    reason: err.reason,
-  });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { templateView } from '../api/templates/routes.js';
-import { normaliseDefinition, SceneDefinitionIn } from '../api/scenes/schemas.js';
+import { templateView } from '../operations/templates.js';
+import { normaliseDefinition, SceneDefinitionIn } from '../scenes/definition-schema.js';
 import { forEachElement, type InputDef, type SceneElement } from '@onair/protocol';
 import { findTemplate, TEMPLATES } from './index.js';
 

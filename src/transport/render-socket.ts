@@ -12,6 +12,7 @@ import type { Authenticator } from '../auth/authenticate.js';
 import type { Principal } from '../auth/permissions.js';
 import type { Broker, Engine } from '../engine/index.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { Runner } from '../operations/index.js';
 import { AppError, toProblem } from '../errors.js';
 import { decodeChannelMessage } from '../engine/index.js';
 import { CloseCode, HEARTBEAT_INTERVAL_MS, MAX_BODY_BYTES, type ErrorMessage, type SceneScope } from '@onair/protocol';
@@ -33,6 +34,8 @@ const RESYNC_LIMIT = { limit: 10, windowMs: 10_000 };
 
 export interface RenderSocketDeps {
   engine: Engine;
+  /** Runs the ops clients send (../operations), and checks who may open a channel's socket. */
+  runner: Runner;
   broker: Broker;
   auth: Authenticator;
   limiter: RateLimiter;
@@ -146,6 +149,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     sendPingsAutomatically: true,
     upgrade: createUpgradeHandler({
       engine: deps.engine,
+      runner: deps.runner,
       auth: deps.auth,
       logger: deps.logger,
       accepting: deps.accepting,
@@ -191,7 +195,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       }
       const id = msg.id;
       currentPrincipal(data)
-        .then((principal) => runOp(msg, principal, data.channelId, deps))
+        .then((principal) => runOp(msg, principal, data.channelId, deps.runner))
         .then(
           (ack) => send(ws, data, ack, 'reply'),
           (err: unknown) => {

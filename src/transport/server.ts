@@ -9,6 +9,7 @@ import type { Authenticator } from '../auth/authenticate.js';
 import type { Broker, Engine } from '../engine/index.js';
 import type { AppError } from '../errors.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { Runner } from '../operations/index.js';
 import { createFastRoute, type FastRouteHandler } from './fast-route.js';
 import { createHttpBridge, type FetchHandler } from './http-bridge.js';
 import { attachRenderSocket } from './render-socket.js';
@@ -18,6 +19,7 @@ import { assertNativeUws, listenExclusive, uWS, type us_listen_socket } from './
 export interface TransportDeps {
   fetch: FetchHandler;
   engine: Engine;
+  runner: Runner;
   broker: Broker;
   auth: Authenticator;
   limiter: RateLimiter;

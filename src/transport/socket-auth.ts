@@ -7,9 +7,10 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Authenticator } from '../auth/authenticate.js';
-import { authorize, type Principal } from '../auth/permissions.js';
+import type { Principal } from '../auth/permissions.js';
 import type { Engine } from '../engine/index.js';
 import { AppError } from '../errors.js';
+import type { Runner } from '../operations/index.js';
 import { assertSameOrigin } from '../http/same-origin.js';
 import { SCENE_SCOPES, SUBPROTOCOL, type SceneScope } from '@onair/protocol';
 
@@ -33,7 +34,17 @@ export interface SocketGrant {
   protocol: string;
 }
 
-export async function authorizeUpgrade(req: UpgradeRequest, engine: Engine, auth: Authenticator): Promise<SocketGrant> {
+/** What the upgrade checks credentials with: the channel's token, the keys and sessions, the runner's guard. */
+export interface UpgradeAuth {
+  engine: Engine;
+  auth: Authenticator;
+  runner: Pick<Runner, 'resolveChannel'>;
+}
+
+export async function authorizeUpgrade(
+  req: UpgradeRequest,
+  { engine, auth, runner }: UpgradeAuth,
+): Promise<SocketGrant> {
   const channelId = req.channelId;
   if (!channelId)
     throw new AppError('invalid_request', 'Name the channel: /v1/ws?channel=<channel id>&token=<output token>.');
@@ -56,7 +67,7 @@ export async function authorizeUpgrade(req: UpgradeRequest, engine: Engine, auth
     : req.authorization || !req.cookie
       ? await auth.fromAuthorization(req.authorization)
       : await sessionPrincipal(req, orgId, auth);
-  authorize(principal, 'channels:read', { orgId, channelId });
+  runner.resolveChannel(principal, 'channels:read', channelId);
   return { principal, channelId, scenes, protocol };
 }
 

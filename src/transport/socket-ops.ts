@@ -7,17 +7,16 @@ import { z } from 'zod';
 import type { Principal } from '../auth/permissions.js';
 import { AppError } from '../errors.js';
 import {
+  callerOf,
   clear,
   clockAction,
   cue,
   cut,
   fireTrigger,
   patchInputs,
-  perform,
-  sourceOf,
   take,
   type ChannelOperation,
-  type OperationDeps,
+  type Runner,
 } from '../operations/index.js';
 import type { AckMessage, ClockState } from '@onair/protocol';
 import { validationError } from '../validation.js';
@@ -98,10 +97,10 @@ export async function runOp(
   msg: Exclude<ParsedMessage, { op: 'resync' }>,
   principal: Principal,
   channelId: string,
-  deps: OperationDeps,
+  runner: Runner,
 ): Promise<AckMessage> {
   const operation = OPERATIONS[msg.op] as ChannelOperation<unknown, { frame: number; clock?: ClockState }>;
-  const { body } = await perform(operation, deps, { principal, source: sourceOf(principal) }, channelId, msg.input);
+  const { body } = await runner.run(operation, callerOf(principal), { channelId, input: msg.input });
   return body.clock
     ? { type: 'ack', id: msg.id, frame: body.frame, clock: body.clock }
     : { type: 'ack', id: msg.id, frame: body.frame };

@@ -6,19 +6,15 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Logger } from 'pino';
-import type { Authenticator } from '../auth/authenticate.js';
-import type { Engine } from '../engine/index.js';
 import { AppError, toProblem } from '../errors.js';
 import { clientAddress } from '../http/client-address.js';
 import { requestIdFrom } from '../http/request-id.js';
-import { authorizeUpgrade, type SocketGrant, type UpgradeRequest } from './socket-auth.js';
+import { authorizeUpgrade, type SocketGrant, type UpgradeAuth, type UpgradeRequest } from './socket-auth.js';
 import type { SocketData } from './socket-data.js';
 import { limitAddress, type ConnectionLimits } from './socket-limits.js';
 import type { HttpRequest, HttpResponse, us_socket_context_t } from './uws.js';
 
-export interface UpgradeDeps {
-  engine: Engine;
-  auth: Authenticator;
+export interface UpgradeDeps extends UpgradeAuth {
   logger: Logger;
   accepting: () => boolean;
   limits: ConnectionLimits;
@@ -72,7 +68,7 @@ export function createUpgradeHandler(deps: UpgradeDeps) {
       return refuse(new AppError('unavailable', 'The server is shutting down.', { retryAfter: 1 }));
     deps.limits
       .admitUpgrade(copied.address)
-      .then(() => authorizeUpgrade(copied.request, deps.engine, deps.auth))
+      .then(() => authorizeUpgrade(copied.request, deps))
       .then(upgrade, refuse);
   };
 }

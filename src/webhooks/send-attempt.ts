@@ -5,7 +5,7 @@
  */
 import { request, type Dispatcher } from 'undici';
 import { endpointRefusal, parseEndpointUrl, REFUSAL } from './endpoint-guard/index.js';
-import { signatureHeader } from './signature.js';
+import { signatureHeader } from '../crypto/signature.js';
 
 /** Bytes of an answer's body read at most (kept in the log for a failed attempt). */
 const BODY_CAP = 1024;

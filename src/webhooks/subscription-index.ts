@@ -5,7 +5,7 @@
  */
 import type { EngineEvent } from '../engine/index.js';
 import type { SubscriptionRecord } from '../store/webhook-store.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import type { AttemptTarget } from './send-attempt.js';
 
 export interface LiveSubscription extends AttemptTarget {

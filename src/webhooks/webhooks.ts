@@ -1,20 +1,20 @@
 /**
- * Outgoing webhooks put together: the subscriptions service the API calls, the dispatcher that turns
+ * Outgoing webhooks put together: what the subscription operations need (subscription-desk.ts), the dispatcher that turns
  * committed events into deliveries, and the worker that sends them, each subscription through a guarded agent
  * of its own (endpoint-pools.ts). main.ts starts it after the engine and stops it before the store closes.
  */
 import type { Logger } from 'pino';
-import type { Engine, EngineEvent } from '../engine/index.js';
+import type { EngineEvent } from '../engine/index.js';
 import type { AttemptRecord, WebhookStore } from '../store/webhook-store.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import type { SlotLimits } from './delivery-slots.js';
 import { createGuardedAgent, type GuardedAgentOptions, type Resolve } from './endpoint-guard/index.js';
 import { EndpointPools } from './endpoint-pools.js';
 import { OutboxDispatcher } from './outbox-dispatcher.js';
-import { SecretBox } from './secret-box.js';
+import { SecretBox } from '../crypto/secret-box.js';
 import { sendAttempt, type AttemptTarget } from './send-attempt.js';
 import { SubscriptionIndex } from './subscription-index.js';
-import { createWebhookService, type WebhookService } from './subscriptions.js';
+import { createSubscriptionDesk, type SubscriptionDesk } from './subscription-desk.js';
 
 /** An attempt is never started for an event older than this. */
 export const MAX_EVENT_AGE_MS = 5 * 60_000;
@@ -45,8 +45,6 @@ export interface WebhookSettings {
   resolve?: Resolve | undefined;
   /** Tests only: certificates to trust besides the system's. */
   trustedCa?: string | undefined;
-  /** Subscriptions per workspace (ONAIR_LIMIT_WEBHOOKS_PER_WORKSPACE). */
-  maxSubscriptions: number;
   /** Names this node on the deliveries it claims (several nodes); default: host and process id. */
   nodeId?: string | undefined;
 }
@@ -56,7 +54,8 @@ export interface WebhookRecorder {
 }
 
 export interface Webhooks {
-  service: WebhookService;
+  /** What the webhook operations need (operations/webhooks.ts). */
+  desk: SubscriptionDesk;
   /** Seals signing secrets: incoming hooks keep theirs with the same key. */
   box: SecretBox;
   /** The engine's onEvents: a tick with these events is durable. */
@@ -73,7 +72,7 @@ export interface Webhooks {
 }
 
 export function createWebhooks(
-  deps: { store: WebhookStore; engine: Engine; logger: Logger; recorder?: WebhookRecorder | undefined },
+  deps: { store: WebhookStore; logger: Logger; recorder?: WebhookRecorder | undefined },
   settings: WebhookSettings,
 ): Webhooks {
   const { box, created } = SecretBox.open(settings.secretKey, settings.dataDir);
@@ -145,15 +144,12 @@ export function createWebhooks(
       await agent.destroy();
     }
   };
-  const service = createWebhookService({
-    maxSubscriptions: settings.maxSubscriptions,
-    store: deps.store,
-    engine: deps.engine,
+  const desk = createSubscriptionDesk({
     box,
     index,
     allowPrivate: settings.allowPrivate,
     resolve: settings.resolve,
-    ping,
+    send: ping,
   });
   const prune = () =>
     deps.store
@@ -162,7 +158,7 @@ export function createWebhooks(
       .catch((err: unknown) => logger.error({ err }, 'pruning the webhook delivery log failed'));
   let pruner: NodeJS.Timeout | undefined;
   return {
-    service,
+    desk,
     box,
     durable: (events) => dispatcher.durable(events),
     async resync() {

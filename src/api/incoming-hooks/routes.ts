@@ -1,31 +1,38 @@
 /**
- * Incoming webhooks (docs/incoming-hooks.md): a channel's hooks under /channels/{id}/incoming-hooks, and the
- * public URL a scorekeeper posts to, /hooks/{token}. The routes parse and answer; the work is in
- * webhooks/incoming/incoming-hooks.ts.
+ * Incoming webhooks (docs/incoming-hooks.md): a channel's hooks under /channels/{id}/incoming-hooks, declarations over
+ * operations/incoming-hooks.ts, and the public URL a scorekeeper posts to, /hooks/{token}, whose token is the
+ * credential (operations/hook-posts.ts).
  */
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
-import type { IncomingHookRecord } from '../../store/incoming-hook-store.js';
+import {
+  createIncomingHook,
+  deleteIncomingHook,
+  describeHook,
+  getIncomingHook,
+  HookIn,
+  HookPatch,
+  hookAt,
+  listHookPosts,
+  listHookRefusals,
+  listIncomingHooks,
+  receiveHookPost,
+  updateIncomingHook,
+} from '../../operations/index.js';
 import { CLIENT_ADDRESS_HEADER } from '../accounts/sign-in.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { BUCKET_EXTENSION, ERROR_RESPONSES, PERMISSION_EXTENSION, routeDefiner } from '../route.js';
-import { ChannelIdParam, json, listOf, ProblemSchema } from '../schemas/common.js';
+import { operationBinder } from '../operation-route.js';
+import { BUCKET_EXTENSION, ERROR_RESPONSES, isDryRun, PERMISSION_EXTENSION } from '../route-docs.js';
+import { ChannelIdParam, json, ListQuery, listOf, ProblemSchema } from '../schemas/common.js';
 import {
   DeliveryOut,
   HookCreated,
-  HookIn,
   HookOut,
   HookParams,
-  HookPatch,
   PostAnswer,
   PostHeaders,
   RefusalOut,
   TokenParam,
 } from './schemas.js';
-
-function view(h: IncomingHookRecord) {
-  const { id, channelId, name, mapping, requireSignature, createdAt, updatedAt } = h;
-  return { id, channelId, name, mapping, requireSignature, createdAt, updatedAt };
-}
 
 /** A public route: the token in the path is the credential; posts count against the channel's updates. */
 function hookRoute<R extends Parameters<typeof createRoute>[0]>(config: R) {
@@ -39,141 +46,71 @@ function hookRoute<R extends Parameters<typeof createRoute>[0]>(config: R) {
 
 export function incomingHookRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const route = routeDefiner(deps);
-  const hooks = deps.incomingHooks;
+  const bind = operationBinder(app, deps.runner);
   const tags = ['Incoming webhooks'];
   const base = '/channels/{id}/incoming-hooks';
+  const one = `${base}/{hookId}`;
 
-  app.openapi(
-    route(
-      { permission: 'channels:write', bucket: 'creates' },
-      {
-        method: 'post',
-        path: base,
-        tags,
-        summary: 'Add an incoming webhook to a channel (its URL and secret are shown once)',
-        request: { params: ChannelIdParam, body: { required: false, ...json(HookIn) } },
-        responses: { 201: { description: 'Created', ...json(HookCreated) } },
-      },
-    ),
-    async (c) => {
-      const { id } = c.req.valid('param');
-      const { record, token, secret } = await hooks.create(c.get('principal'), id, c.req.valid('json'));
-      return c.json({ ...view(record), url: `${deps.baseUrl()}/v1/hooks/${token}`, secret }, 201);
+  bind(createIncomingHook, {
+    method: 'post',
+    path: base,
+    status: 201,
+    tags,
+    summary: 'Add an incoming webhook to a channel (its URL and secret are shown once)',
+    request: { params: ChannelIdParam, body: { required: false, ...json(HookIn) } },
+    responses: { 201: { description: 'Created', ...json(HookCreated) } },
+  });
+  bind(listIncomingHooks, {
+    method: 'get',
+    path: base,
+    tags,
+    summary: "A channel's incoming webhooks (never their URL token or secret)",
+    request: { params: ChannelIdParam, query: ListQuery },
+    responses: { 200: { description: 'In creation order', ...json(listOf(HookOut, 'IncomingHookList')) } },
+  });
+  bind(getIncomingHook, {
+    method: 'get',
+    path: one,
+    tags,
+    summary: 'Read an incoming webhook',
+    request: { params: HookParams },
+    responses: { 200: { description: 'The hook', ...json(HookOut) } },
+  });
+  bind(updateIncomingHook, {
+    method: 'patch',
+    path: one,
+    tags,
+    summary: 'Rename an incoming webhook or change its mapping (its URL stays)',
+    request: { params: HookParams, body: { required: true, ...json(HookPatch) } },
+    responses: { 200: { description: 'The hook', ...json(HookOut) } },
+  });
+  bind(deleteIncomingHook, {
+    method: 'delete',
+    path: one,
+    status: 204,
+    tags,
+    summary: 'Delete an incoming webhook (its URL stops working at once)',
+    request: { params: HookParams },
+    responses: { 204: { description: 'Deleted' } },
+  });
+  bind(listHookPosts, {
+    method: 'get',
+    path: `${one}/deliveries`,
+    tags,
+    summary: "The hook's last 50 posts, newest first",
+    request: { params: HookParams },
+    responses: { 200: { description: 'Newest first', ...json(listOf(DeliveryOut, 'IncomingHookDeliveryList')) } },
+  });
+  bind(listHookRefusals, {
+    method: 'get',
+    path: `${one}/refusals`,
+    tags,
+    summary: "Posts refused at the hook's door (rate limited, bad signature, replayed): one line per second, last 50",
+    request: { params: HookParams },
+    responses: {
+      200: { description: 'Newest second first', ...json(listOf(RefusalOut, 'IncomingHookRefusalList')) },
     },
-  );
-
-  app.openapi(
-    route(
-      { permission: 'channels:read', bucket: 'reads' },
-      {
-        method: 'get',
-        path: base,
-        tags,
-        summary: "A channel's incoming webhooks (never their URL token or secret)",
-        request: { params: ChannelIdParam },
-        responses: { 200: { description: 'In creation order', ...json(listOf(HookOut, 'IncomingHookList')) } },
-      },
-    ),
-    async (c) => {
-      const found = await hooks.list(c.get('principal'), c.req.valid('param').id);
-      return c.json({ data: found.map(view), nextCursor: null }, 200);
-    },
-  );
-
-  app.openapi(
-    route(
-      { permission: 'channels:read', bucket: 'reads' },
-      {
-        method: 'get',
-        path: `${base}/{hookId}`,
-        tags,
-        summary: 'Read an incoming webhook',
-        request: { params: HookParams },
-        responses: { 200: { description: 'The hook', ...json(HookOut) } },
-      },
-    ),
-    async (c) => {
-      const { id, hookId } = c.req.valid('param');
-      return c.json(view(await hooks.get(c.get('principal'), id, hookId)), 200);
-    },
-  );
-
-  app.openapi(
-    route(
-      { permission: 'channels:write', bucket: 'creates' },
-      {
-        method: 'patch',
-        path: `${base}/{hookId}`,
-        tags,
-        summary: 'Rename an incoming webhook or change its mapping (its URL stays)',
-        request: { params: HookParams, body: { required: true, ...json(HookPatch) } },
-        responses: { 200: { description: 'The hook', ...json(HookOut) } },
-      },
-    ),
-    async (c) => {
-      const { id, hookId } = c.req.valid('param');
-      return c.json(view(await hooks.update(c.get('principal'), id, hookId, c.req.valid('json'))), 200);
-    },
-  );
-
-  app.openapi(
-    route(
-      { permission: 'channels:write', bucket: 'creates' },
-      {
-        method: 'delete',
-        path: `${base}/{hookId}`,
-        tags,
-        summary: 'Delete an incoming webhook (its URL stops working at once)',
-        request: { params: HookParams },
-        responses: { 204: { description: 'Deleted' } },
-      },
-    ),
-    async (c) => {
-      const { id, hookId } = c.req.valid('param');
-      await hooks.remove(c.get('principal'), id, hookId);
-      return c.body(null, 204);
-    },
-  );
-
-  app.openapi(
-    route(
-      { permission: 'channels:read', bucket: 'reads' },
-      {
-        method: 'get',
-        path: `${base}/{hookId}/deliveries`,
-        tags,
-        summary: "The hook's last 50 posts, newest first",
-        request: { params: HookParams },
-        responses: { 200: { description: 'Newest first', ...json(listOf(DeliveryOut, 'IncomingHookDeliveryList')) } },
-      },
-    ),
-    async (c) => {
-      const { id, hookId } = c.req.valid('param');
-      return c.json({ data: await hooks.deliveries(c.get('principal'), id, hookId), nextCursor: null }, 200);
-    },
-  );
-
-  app.openapi(
-    route(
-      { permission: 'channels:read', bucket: 'reads' },
-      {
-        method: 'get',
-        path: `${base}/{hookId}/refusals`,
-        tags,
-        summary:
-          "Posts refused at the hook's door (rate limited, bad signature, replayed): one line per second, last 50",
-        request: { params: HookParams },
-        responses: {
-          200: { description: 'Newest second first', ...json(listOf(RefusalOut, 'IncomingHookRefusalList')) },
-        },
-      },
-    ),
-    async (c) => {
-      const { id, hookId } = c.req.valid('param');
-      return c.json({ data: await hooks.refusals(c.get('principal'), id, hookId), nextCursor: null }, 200);
-    },
-  );
+  });
 
   app.openapi(
     hookRoute({
@@ -199,15 +136,14 @@ export function incomingHookRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
       },
     }),
     async (c) => {
-      const hook = await hooks.byToken(c.req.valid('param').token, c.req.header(CLIENT_ADDRESS_HEADER));
-      const dry = c.req.valid('query').dryRun;
-      const answer = await hooks.receive(hook, {
+      const hook = await hookAt(deps.runner, c.req.valid('param').token, c.req.header(CLIENT_ADDRESS_HEADER));
+      const answer = await receiveHookPost(deps.runner, hook, {
         raw: c.get('rawBody'),
         contentType: c.req.header('content-type'),
         timestamp: c.req.header('x-service-timestamp'),
         signature: c.req.header('x-service-signature'),
         deliveryId: c.req.header('x-service-delivery'),
-        dryRun: dry === '1' || dry === 'true',
+        dryRun: isDryRun(c.req.valid('query').dryRun),
       });
       const { headers, ...body } = answer;
       for (const [name, value] of Object.entries(headers)) c.header(name, value);
@@ -234,8 +170,8 @@ export function incomingHookRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
       },
     }),
     async (c) => {
-      const hook = await hooks.byToken(c.req.valid('param').token, c.req.header(CLIENT_ADDRESS_HEADER));
-      const { headers, requireSignature } = await hooks.describe(hook);
+      const hook = await hookAt(deps.runner, c.req.valid('param').token, c.req.header(CLIENT_ADDRESS_HEADER));
+      const { headers, requireSignature } = await describeHook(deps.runner, hook);
       for (const [name, value] of Object.entries(headers)) c.header(name, value);
       const message =
         'This is an onair incoming webhook. POST a JSON object of fields with "Content-Type: application/json", ' +

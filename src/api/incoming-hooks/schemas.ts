@@ -1,41 +1,6 @@
-/** The request and answer shapes of the incoming-hook routes (docs/incoming-hooks.md); OpenAPI is made from them. */
+/** What the incoming-hook routes answer, for the OpenAPI document (docs/incoming-hooks.md). Inputs are the operations'. */
 import { z } from '@hono/zod-openapi';
-import { FIELD_PATH_RULE, isFieldPath, NAME_PATTERN, NAME_RULE } from '@onair/protocol';
 import { ChannelIdParam } from '../schemas/common.js';
-
-const FieldPath = z.string().refine(isFieldPath, FIELD_PATH_RULE);
-const InputName = z.string().regex(NAME_PATTERN, NAME_RULE);
-const Mapping = z
-  .preprocess(
-    refuseProtoKey,
-    z.record(FieldPath, InputName).refine((m) => Object.keys(m).length <= 100, 'at most 100 fields'),
-  )
-  .openapi({
-    description: 'Field path → input name. Empty: every top-level field sets the input of the same name.',
-    example: { home_score: 'scoreA', 'game.clock.running': 'gameClock' },
-  });
-
-/**
- * JSON.parse makes `"__proto__"` an own key, which zod's record skips without a word: `{"__proto__": "scoreA"}`
- * would be saved as `{}`, the mapping that maps every field. It is refused here, naming it, like any bad path.
- */
-function refuseProtoKey(value: unknown, ctx: { addIssue: (issue: z.core.$ZodRawIssue) => void }): unknown {
-  if (typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, '__proto__')) {
-    ctx.addIssue({ code: 'custom', path: ['__proto__'], message: FIELD_PATH_RULE, input: value });
-  }
-  return value;
-}
-
-export const HookIn = z
-  .strictObject({
-    name: z.string().trim().min(1).max(200).optional(),
-    mapping: Mapping.optional(),
-    requireSignature: z.boolean().optional(),
-  })
-  .openapi('IncomingHookIn');
-export const HookPatch = z
-  .strictObject({ name: z.string().trim().min(1).max(200).optional(), mapping: Mapping.optional() })
-  .openapi('IncomingHookPatch');
 
 export const HookOut = z
   .object({

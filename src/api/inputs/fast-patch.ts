@@ -4,7 +4,7 @@
  * functions: authentication, the CSRF check, the JSON body checks, then the patchInputs operation (shape,
  * permission, updates bucket, the patch).
  */
-import { patchInputs, perform, sourceOf } from '../../operations/index.js';
+import { callerOf, patchInputs } from '../../operations/index.js';
 import type { ApiDeps, RequestObserver } from '../env.js';
 import { assertSameOrigin } from '../../http/same-origin.js';
 import { parseJsonBody } from '../middleware/json-body.js';
@@ -26,7 +26,7 @@ export interface FastResponse {
 /** The template of the Hono route this function stands in for: metrics count both under one label. */
 export const FAST_PATCH_ROUTE = '/v1/channels/:id/inputs';
 
-export interface FastPatchDeps extends Pick<ApiDeps, 'engine' | 'limiter' | 'auth' | 'logger'> {
+export interface FastPatchDeps extends Pick<ApiDeps, 'runner' | 'auth' | 'logger'> {
   /** Told of every answer, as the Hono app's requests are (metrics). */
   observeRequest?: RequestObserver | undefined;
 }
@@ -51,7 +51,10 @@ export function createFastPatch(deps: FastPatchDeps) {
       }
       // No body means {}, as for every route that takes one (docs/api.md, "Conventions").
       const body = req.body.length === 0 ? {} : parseJsonBody(req.body, req.header('content-type'));
-      const outcome = await perform(patchInputs, deps, { principal, source: sourceOf(principal) }, req.channelId, body);
+      const outcome = await deps.runner.run(patchInputs, callerOf(principal), {
+        channelId: req.channelId,
+        input: body,
+      });
       limitHeaders = outcome.headers;
       const result = outcome.body;
       answer = {

@@ -1,14 +1,7 @@
+/** What the inputs and state routes answer, for the OpenAPI document. */
 import { z } from '@hono/zod-openapi';
 
-export const MAX_INPUTS_PER_PATCH = 100;
-
 const InputValueSchema = z.union([z.number(), z.string(), z.boolean(), z.null()]);
-
-export const InputsPatch = z.record(z.string(), InputValueSchema).openapi('InputsPatch', {
-  description:
-    'Input name → new value; null returns an input to its scene default. At most 100 inputs; all or nothing.',
-  example: { scoreA: 3, scoreB: 1 },
-});
 
 export const InputsResult = z
   .object({

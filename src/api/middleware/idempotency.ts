@@ -21,7 +21,7 @@ import type { Principal } from '../../auth/permissions.js';
 import { AppError } from '../../errors.js';
 import { IDEMPOTENCY_RETENTION_MS } from '../../store/event-retention.js';
 import type { IdempotencyRecord, IdempotencyStore } from '../../store/idempotency-store.js';
-import type { SecretBox } from '../../webhooks/secret-box.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
 import type { ApiEnv } from '../env.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';

@@ -1,6 +1,7 @@
 /**
- * Playout, triggers and clocks (docs/api.md, "Playout", "Triggers and clocks"): each route runs the channel
- * operation the WebSocket op of the same name runs (../../operations).
+ * Playout, triggers and clocks (docs/api.md, "Playout", "Triggers and clocks"): each route runs the operation the
+ * WebSocket op of the same name runs (operations/playout.ts, live.ts). `POST …/preview` cues a scene into preview and
+ * `POST …/program` cuts one to air.
  */
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import {
@@ -19,8 +20,7 @@ import {
 } from '../../operations/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { StateOut } from '../inputs/schemas.js';
-import { bodyOf, runOperation } from '../operation-handler.js';
-import { operationRouteDefiner } from '../route.js';
+import { operationBinder } from '../operation-route.js';
 import { ChannelIdParam, json } from '../schemas/common.js';
 
 const NamedParam = ChannelIdParam.extend({
@@ -39,7 +39,8 @@ type BusPath = '/channels/{id}/preview' | '/channels/{id}/program' | '/channels/
 
 export function playoutRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const operation = operationRouteDefiner(deps);
+  const bind = operationBinder(app, deps.runner);
+  const tags = ['Playout'];
   const stateResponse = { 200: { description: 'The channel state after the change', ...json(StateOut) } };
 
   const bus = <I>(
@@ -50,53 +51,38 @@ export function playoutRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     summary: string,
     conflict?: string,
   ) =>
-    app.openapi(
-      operation(op, {
-        method: 'post',
-        path,
-        tags: ['Playout'],
-        summary,
-        request: { params: ChannelIdParam, body: { required, ...json(body) } },
-        responses: { ...stateResponse, ...(conflict ? { 409: { description: conflict } } : {}) },
-      }),
-      async (c) => c.json((await runOperation(deps, c, op, c.req.valid('param').id, bodyOf(c))).state, 200),
-    );
+    bind(op, {
+      method: 'post',
+      path,
+      tags,
+      summary,
+      request: { params: ChannelIdParam, body: { required, ...json(body) } },
+      responses: { ...stateResponse, ...(conflict ? { 409: { description: conflict } } : {}) },
+      answer: (out) => out.state,
+    });
 
   bus('/channels/{id}/preview', cue, SceneRef, true, "Cue a scene into preview, on the scene's layer");
   bus('/channels/{id}/program', cut, SceneRef, true, 'Put a scene straight to air on its layer (a cut)');
   bus('/channels/{id}/take', take, TakeIn, false, 'Take every cued layer (or one) to air', 'preview_empty');
   bus('/channels/{id}/clear', clear, ClearIn, false, 'Take a layer, a scene, or everything off air');
 
-  app.openapi(
-    operation(fireTrigger, {
-      method: 'post',
-      path: '/channels/{id}/triggers/{name}',
-      tags: ['Playout'],
-      summary: 'Fire a trigger of the scenes on program or preview',
-      request: { params: NamedParam },
-      responses: { 200: { description: 'Fired', ...json(FrameOut) }, 404: { description: 'unknown_trigger' } },
-    }),
-    async (c) => {
-      const { id, name } = c.req.valid('param');
-      return c.json(await runOperation(deps, c, fireTrigger, id, { name }), 200);
-    },
-  );
-
-  app.openapi(
-    operation(clockAction, {
-      method: 'post',
-      path: '/channels/{id}/clocks/{name}',
-      tags: ['Playout'],
-      summary: 'Start, stop, set, reset or adjust a clock input',
-      request: { params: NamedParam, body: { required: true, ...json(ClockActionIn) } },
-      responses: { 200: { description: "The clock's state after the action", ...json(ClockOut) } },
-    }),
-    async (c) => {
-      const { id, name } = c.req.valid('param');
-      const body = bodyOf(c);
-      const input = typeof body === 'object' && body !== null && !Array.isArray(body) ? { ...body, name } : body;
-      return c.json(await runOperation(deps, c, clockAction, id, input), 200);
-    },
-  );
+  bind(fireTrigger, {
+    method: 'post',
+    path: '/channels/{id}/triggers/{name}',
+    tags,
+    summary: 'Fire a trigger of the scenes on program or preview',
+    request: { params: NamedParam },
+    responses: { 200: { description: 'Fired', ...json(FrameOut) }, 404: { description: 'unknown_trigger' } },
+    // The name is the whole input: a body is refused like on every route that takes none.
+    input: ({ params }) => ({ name: params.name }),
+  });
+  bind(clockAction, {
+    method: 'post',
+    path: '/channels/{id}/clocks/{name}',
+    tags,
+    summary: 'Start, stop, set, reset or adjust a clock input',
+    request: { params: NamedParam, body: { required: true, ...json(ClockActionIn) } },
+    responses: { 200: { description: "The clock's state after the action", ...json(ClockOut) } },
+  });
   return app;
 }

@@ -1,13 +1,13 @@
+/** Scenes (docs/api.md, "Scenes and templates"): declarations over operations/scenes.ts. */
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import { newId } from '../../ids.js';
-import { assertRoom } from '../../limits/resource-limits.js';
+import { createScene, deleteScene, getScene, listScenes, replaceScene } from '../../operations/index.js';
+import { SceneIn, SceneUpdate } from '../../scenes/definition-schema.js';
+import { DRY_RUN_SCENE_ID } from '../../scenes/scene-writes.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { isDryRun, routeDefiner } from '../route.js';
-import { ChannelIdParam, ListQuery, listOf, page, json } from '../schemas/common.js';
-import { assertDeletable } from './on-air-checks.js';
-import { sceneView } from './scene-view.js';
-import { DRY_RUN_SCENE_ID, findScene, sceneToCreate, sceneToReplace } from './scene-writes.js';
-import { SceneIn, SceneOut, SceneUpdate } from './schemas.js';
+import { operationBinder } from '../operation-route.js';
+import { isDryRun } from '../route-docs.js';
+import { ChannelIdParam, ListQuery, listOf, json } from '../schemas/common.js';
+import { SceneOut } from './schemas.js';
 
 const SceneParams = ChannelIdParam.extend({
   sceneId: z
@@ -29,131 +29,66 @@ const DryRunQuery = z.object({
     }),
 });
 
-/** Writes that can be dry-run count those against reads: an editor validates as the user types. */
-const WRITE = { permission: 'channels:write', bucket: 'creates', dryRunBucket: 'reads' } as const;
-
 export function sceneRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const route = routeDefiner(deps);
-  const { engine, store } = deps;
+  const bind = operationBinder(app, deps.runner);
+  const tags = ['Scenes'];
+  const one = '/channels/{id}/scenes/{sceneId}';
 
-  app.openapi(
-    route(WRITE, {
-      method: 'post',
-      path: '/channels/{id}/scenes',
-      tags: ['Scenes'],
-      summary: 'Add a scene from a template or a definition (or, with ?dryRun=1, only check it)',
-      request: { params: ChannelIdParam, query: DryRunQuery, body: { required: true, ...json(SceneIn) } },
-      responses: {
-        200: {
-          description: `Dry run: the scene as it would be created, id \`${DRY_RUN_SCENE_ID}\`; nothing saved`,
-          ...json(SceneOut),
-        },
-        201: { description: 'Created', ...json(SceneOut) },
-        409: { description: "An input clashes with the channel's" },
+  bind(createScene, {
+    method: 'post',
+    path: '/channels/{id}/scenes',
+    statusOf: (_out, c) => (isDryRun(c.req.query('dryRun')) ? 200 : 201),
+    tags,
+    summary: 'Add a scene from a template or a definition (or, with ?dryRun=1, only check it)',
+    request: { params: ChannelIdParam, query: DryRunQuery, body: { required: true, ...json(SceneIn) } },
+    responses: {
+      200: {
+        description: `Dry run: the scene as it would be created, id \`${DRY_RUN_SCENE_ID}\`; nothing saved`,
+        ...json(SceneOut),
       },
-    }),
-    async (c) => {
-      const { id } = c.req.valid('param');
-      const dry = isDryRun(c.req.valid('query').dryRun);
-      assertRoom(
-        engine.scenes(id).length,
-        deps.limits.scenesPerChannel,
-        'A channel has at most {limit} scenes',
-        'ONAIR_LIMIT_SCENES_PER_CHANNEL',
-      );
-      const scene = sceneToCreate(engine, id, c.req.valid('json'), dry ? DRY_RUN_SCENE_ID : newId('sc'));
-      if (dry) return c.json(sceneView(scene), 200);
-      await store.insertScene(scene);
-      engine.upsertScene(scene);
-      return c.json(sceneView(scene), 201);
+      201: { description: 'Created', ...json(SceneOut) },
+      409: { description: "An input clashes with the channel's" },
     },
-  );
-
-  app.openapi(
-    route(
-      { permission: 'channels:read', bucket: 'reads' },
-      {
-        method: 'get',
-        path: '/channels/{id}/scenes',
-        tags: ['Scenes'],
-        summary: "List a channel's scenes",
-        request: { params: ChannelIdParam, query: ListQuery },
-        responses: { 200: { description: 'Scenes in creation order', ...json(listOf(SceneOut, 'SceneList')) } },
-      },
-    ),
-    (c) => {
-      const { limit, cursor } = c.req.valid('query');
-      const scenes = engine.scenes(c.req.valid('param').id).filter((s) => cursor === undefined || s.id > cursor);
-      scenes.sort((a, b) => (a.id < b.id ? -1 : 1));
-      return c.json(page(scenes.slice(0, limit + 1).map(sceneView), limit), 200);
+  });
+  bind(listScenes, {
+    method: 'get',
+    path: '/channels/{id}/scenes',
+    tags,
+    summary: "List a channel's scenes",
+    request: { params: ChannelIdParam, query: ListQuery },
+    responses: { 200: { description: 'Scenes in creation order', ...json(listOf(SceneOut, 'SceneList')) } },
+  });
+  bind(getScene, {
+    method: 'get',
+    path: one,
+    tags,
+    summary: 'Read a scene',
+    request: { params: SceneParams },
+    responses: { 200: { description: 'The scene', ...json(SceneOut) } },
+  });
+  bind(replaceScene, {
+    method: 'put',
+    path: one,
+    tags,
+    summary: "Replace a scene's definition (or, with ?dryRun=1, only check the replacement)",
+    request: { params: SceneParams, query: DryRunQuery, body: { required: true, ...json(SceneUpdate) } },
+    responses: {
+      200: { description: 'The scene (dry run: as it would be saved; nothing saved)', ...json(SceneOut) },
+      409: { description: "An input clashes with the channel's, or the layer changes while on a bus" },
     },
-  );
-
-  app.openapi(
-    route(
-      { permission: 'channels:read', bucket: 'reads' },
-      {
-        method: 'get',
-        path: '/channels/{id}/scenes/{sceneId}',
-        tags: ['Scenes'],
-        summary: 'Read a scene',
-        request: { params: SceneParams },
-        responses: { 200: { description: 'The scene', ...json(SceneOut) } },
-      },
-    ),
-    (c) => {
-      const { id, sceneId } = c.req.valid('param');
-      return c.json(sceneView(findScene(engine, id, sceneId)), 200);
+  });
+  bind(deleteScene, {
+    method: 'delete',
+    path: one,
+    status: 204,
+    tags,
+    summary: 'Delete a scene (refused while it is on program or preview)',
+    request: { params: SceneParams },
+    responses: {
+      204: { description: 'Deleted' },
+      409: { description: 'The scene is on program or preview' },
     },
-  );
-
-  app.openapi(
-    route(WRITE, {
-      method: 'put',
-      path: '/channels/{id}/scenes/{sceneId}',
-      tags: ['Scenes'],
-      summary: "Replace a scene's definition (or, with ?dryRun=1, only check the replacement)",
-      request: { params: SceneParams, query: DryRunQuery, body: { required: true, ...json(SceneUpdate) } },
-      responses: {
-        200: { description: 'The scene (dry run: as it would be saved; nothing saved)', ...json(SceneOut) },
-        409: { description: "An input clashes with the channel's, or the layer changes while on a bus" },
-      },
-    }),
-    async (c) => {
-      const { id, sceneId } = c.req.valid('param');
-      const scene = sceneToReplace(engine, id, sceneId, c.req.valid('json'));
-      if (isDryRun(c.req.valid('query').dryRun)) return c.json(sceneView(scene), 200);
-      await store.updateScene(scene);
-      engine.upsertScene(scene);
-      return c.json(sceneView(scene), 200);
-    },
-  );
-
-  app.openapi(
-    route(
-      { permission: 'channels:write', bucket: 'creates' },
-      {
-        method: 'delete',
-        path: '/channels/{id}/scenes/{sceneId}',
-        tags: ['Scenes'],
-        summary: 'Delete a scene (refused while it is on program or preview)',
-        request: { params: SceneParams },
-        responses: {
-          204: { description: 'Deleted' },
-          409: { description: 'The scene is on program or preview' },
-        },
-      },
-    ),
-    async (c) => {
-      const { id, sceneId } = c.req.valid('param');
-      findScene(engine, id, sceneId);
-      assertDeletable(engine, id, sceneId);
-      await store.deleteScene(sceneId);
-      engine.removeScene(id, sceneId);
-      return c.body(null, 204);
-    },
-  );
-
+  });
   return app;
 }

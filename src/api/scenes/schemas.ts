@@ -1,139 +1,15 @@
-/**
- * The scene definition format, version 1, as the API accepts it (docs/scenes.md; its meaning is in
- * protocol/src/scene.ts), and the scene resources around it. Objects are strict; every limit and every
- * cross-reference is checked here, so a definition that passes is one the engine and the renderer can use.
- */
+/** What the scene routes answer, for the OpenAPI document (docs/scenes.md). Inputs are the scene format's (src/scenes). */
 import { z } from '@hono/zod-openapi';
-import {
-  BUILT_IN_ANIMATIONS,
-  CLOCK_DIRECTIONS,
-  EASINGS,
-  EDGES,
-  INPUT_TYPES,
-  SCENE_FORMAT_VERSION,
-  clockStop,
-  type InputDef,
-  type SceneDefinition,
-  type Transition,
-  type TriggerDef,
-} from '@onair/protocol';
-import { checkDefinition } from './definition-checks.js';
-import {
-  Coord,
-  Degrees,
-  DurationMs,
-  InputName,
-  Opacity,
-  SCENE_LIMITS,
-  Scale,
-  SceneElementIn,
-  guardGroupDepth,
-  stringOrObject,
-} from './element-schemas.js';
+import { CLOCK_DIRECTIONS, INPUT_TYPES } from '@onair/protocol';
+import { SceneDefinitionIn } from '../../scenes/definition-schema.js';
 
-export { InputName, SCENE_LIMITS };
-
-const InputValueIn = z.union([z.number(), z.string(), z.boolean(), z.null()]);
-
-export const InputDefIn = z
-  .strictObject({
-    name: InputName,
-    type: z.enum(INPUT_TYPES),
-    label: z.string().max(200).optional().openapi({ description: 'Defaults to the name.' }),
-    default: InputValueIn.optional().openapi({ description: "A value of the type; a clock's is milliseconds." }),
-    direction: z.enum(CLOCK_DIRECTIONS).optional().openapi({ description: 'Clocks only; default `up`.' }),
-    stopAt: z
-      .number()
-      .nullable()
-      .optional()
-      .openapi({ description: 'Clocks only: ms at which a running clock stops; default 0 down, null up.' }),
-  })
-  .openapi('SceneInput');
-
-const TransitionIn = z
-  .strictObject({
-    type: z.enum(['cut', 'fade', 'slide', 'wipe']),
-    from: z.enum(EDGES).optional(),
-    durationMs: DurationMs.optional().openapi({ description: 'Default 0 for a cut, 500 otherwise.' }),
-    easing: z.enum(EASINGS).optional().openapi({ description: 'Default `ease-out` in, `ease-in` out.' }),
-  })
-  .superRefine((t, ctx) => {
-    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-    if (t.type === 'cut' && t.durationMs !== undefined && t.durationMs !== 0)
-      issue('durationMs', 'a cut is instant: give 0 or leave it out');
-    if (t.type === 'cut' && t.easing !== undefined) issue('easing', 'a cut has no easing');
-    if (t.from !== undefined && t.type !== 'slide' && t.type !== 'wipe')
-      issue('from', 'only slide and wipe have an edge');
-  })
-  .openapi('Transition');
-
-const KeyframeIn = z
-  .strictObject({
-    at: z.number().min(0).max(1),
-    opacity: Opacity.optional(),
-    scale: Scale.optional(),
-    rotation: Degrees.optional(),
-    dx: Coord.optional(),
-    dy: Coord.optional(),
-    brightness: z.number().min(0).max(10).optional(),
-  })
-  .openapi('Keyframe');
-
-const TriggerDefIn = z
-  .strictObject({
-    name: InputName,
-    animation: stringOrObject(
-      z.enum(BUILT_IN_ANIMATIONS),
-      z.strictObject({ keyframes: z.array(KeyframeIn).min(1).max(SCENE_LIMITS.keyframes) }),
-      `one of ${BUILT_IN_ANIMATIONS.join(', ')}, or { keyframes }`,
-    ),
-    targets: z.array(InputName).min(1).max(SCENE_LIMITS.elements).optional(),
-    durationMs: DurationMs.optional().openapi({ description: 'Default 600.' }),
-    on: InputName.optional().openapi({ description: 'An input: the trigger fires whenever its value changes.' }),
-  })
-  .openapi('Trigger');
-
-export const SceneDefinitionIn = z
-  .strictObject({
-    version: z
-      .literal(SCENE_FORMAT_VERSION, {
-        error: `this server reads scene format version ${SCENE_FORMAT_VERSION} (docs/scenes.md)`,
-      })
-      .default(SCENE_FORMAT_VERSION),
-    layer: z.number().int().min(0).max(99).default(0),
-    inputs: z.array(InputDefIn).max(SCENE_LIMITS.inputs).default([]),
-    elements: z.preprocess(guardGroupDepth, z.array(SceneElementIn).max(SCENE_LIMITS.elements)).default([]),
-    transitions: z
-      .strictObject({ in: TransitionIn.optional(), out: TransitionIn.optional() })
-      .default({ in: { type: 'cut' }, out: { type: 'cut' } }),
-    triggers: z.array(TriggerDefIn).max(SCENE_LIMITS.triggers).default([]),
-  })
-  .superRefine(checkDefinition)
-  .openapi('SceneDefinition');
-
-export type SceneDefinitionInput = z.output<typeof SceneDefinitionIn>;
-
-export const SceneIn = z
-  .strictObject({
-    name: z.string().trim().min(1).max(200),
-    template: z.string().max(100).optional().openapi({ example: 'scoreboard' }),
-    definition: SceneDefinitionIn.optional(),
-  })
-  .refine((s) => (s.template === undefined) !== (s.definition === undefined), {
-    message: 'give exactly one of "template" or "definition"',
-    path: ['template'],
-  })
-  .openapi('SceneIn');
-
-export const SceneUpdate = z
-  .strictObject({ name: z.string().trim().min(1).max(200).optional(), definition: SceneDefinitionIn })
-  .openapi('SceneUpdate');
+const InputValueOut = z.union([z.number(), z.string(), z.boolean(), z.null()]);
 
 export const InputDefOut = z.object({
   name: z.string(),
   type: z.enum(INPUT_TYPES),
   label: z.string(),
-  default: InputValueIn,
+  default: InputValueOut,
   direction: z.enum(CLOCK_DIRECTIONS).optional(),
   stopAt: z.number().nullable().optional(),
 });
@@ -143,61 +19,11 @@ export const SceneOut = z
     id: z.string(),
     channelId: z.string(),
     name: z.string(),
-    layer: z.number().int().openapi({ description: 'The layer it takes on a bus (0–99), from its definition.' }),
+    layer: z.number().int().meta({ description: 'The layer it takes on a bus (0–99), from its definition.' }),
     inputs: z.array(InputDefOut),
-    triggers: z.array(z.string()).openapi({ description: 'The names of its triggers.' }),
+    triggers: z.array(z.string()).meta({ description: 'The names of its triggers.' }),
     definition: SceneDefinitionIn,
     createdAt: z.string(),
     updatedAt: z.string(),
   })
-  .openapi('Scene');
-
-/** The definition as it is stored: every default the format has is written out (docs/scenes.md). */
-export function normaliseDefinition(def: SceneDefinitionInput): SceneDefinition {
-  return {
-    version: SCENE_FORMAT_VERSION,
-    layer: def.layer,
-    inputs: normaliseInputs(def.inputs),
-    elements: def.elements,
-    transitions: {
-      in: normaliseTransition(def.transitions.in, 'in'),
-      out: normaliseTransition(def.transitions.out, 'out'),
-    },
-    triggers: def.triggers.map(normaliseTrigger),
-  };
-}
-
-/** Fills label and default (and a clock's direction and stop) so the stored inputs are complete. */
-export function normaliseInputs(inputs: z.infer<typeof InputDefIn>[]): InputDef[] {
-  return inputs.map((i) => {
-    const def: InputDef = {
-      name: i.name,
-      type: i.type,
-      label: i.label ?? i.name,
-      default: i.default ?? defaultFor(i.type),
-    };
-    if (i.type !== 'clock') return def;
-    const direction = i.direction ?? 'up';
-    return { ...def, direction, stopAt: i.stopAt === undefined ? clockStop({ direction }) : i.stopAt };
-  });
-}
-
-function defaultFor(type: InputDef['type']): InputDef['default'] {
-  if (type === 'number' || type === 'clock') return 0;
-  if (type === 'boolean') return false;
-  if (type === 'text') return '';
-  return null;
-}
-
-const DEFAULT_EASING = { in: 'ease-out', out: 'ease-in' } as const;
-
-function normaliseTransition(t: z.infer<typeof TransitionIn> | undefined, way: 'in' | 'out'): Transition {
-  if (t === undefined || t.type === 'cut') return { type: 'cut', durationMs: 0 };
-  const out: Transition = { type: t.type, durationMs: t.durationMs ?? 500, easing: t.easing ?? DEFAULT_EASING[way] };
-  return t.type === 'fade' ? out : { ...out, from: t.from ?? 'left' };
-}
-
-/** The trigger's duration is written out (600 ms unless given). */
-function normaliseTrigger(t: z.infer<typeof TriggerDefIn>): TriggerDef {
-  return { ...t, durationMs: t.durationMs ?? 600 };
-}
+  .meta({ id: 'Scene' });

@@ -1,8 +1,10 @@
+/** The built-in templates: a declaration over operations/templates.ts. */
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import { TEMPLATES, type Template } from '../../templates/index.js';
+import { listTemplates } from '../../operations/index.js';
+import { SceneDefinitionIn } from '../../scenes/definition-schema.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { routeDefiner } from '../route.js';
-import { InputDefOut, SceneDefinitionIn } from '../scenes/schemas.js';
+import { operationBinder } from '../operation-route.js';
+import { InputDefOut } from '../scenes/schemas.js';
 
 export const TemplateOut = z
   .object({
@@ -15,42 +17,23 @@ export const TemplateOut = z
   })
   .openapi('Template');
 
-/** A template as GET /v1/templates lists it. */
-export function templateView(t: Template) {
-  return {
-    id: t.id,
-    name: t.name,
-    layer: t.definition.layer,
-    inputs: t.definition.inputs,
-    triggers: t.definition.triggers.map((trigger) => trigger.name),
-    definition: t.definition,
-  };
-}
-
 export function templateRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const route = routeDefiner(deps);
-  app.openapi(
-    route(
-      { permission: 'channels:read', bucket: 'reads' },
-      {
-        method: 'get',
-        path: '/templates',
-        tags: ['Scenes'],
-        summary: 'Built-in scene templates',
-        responses: {
-          200: {
-            description: 'Templates',
-            content: {
-              'application/json': {
-                schema: z.object({ data: z.array(TemplateOut), nextCursor: z.null() }).openapi('TemplateList'),
-              },
-            },
+  operationBinder(app, deps.runner)(listTemplates, {
+    method: 'get',
+    path: '/templates',
+    tags: ['Scenes'],
+    summary: 'Built-in scene templates',
+    responses: {
+      200: {
+        description: 'Templates',
+        content: {
+          'application/json': {
+            schema: z.object({ data: z.array(TemplateOut), nextCursor: z.null() }).openapi('TemplateList'),
           },
         },
       },
-    ),
-    (c) => c.json({ data: TEMPLATES.map(templateView), nextCursor: null }, 200),
-  );
+    },
+  });
   return app;
 }

@@ -1,27 +1,9 @@
 /**
- * The schemas of the webhook routes (docs/webhooks.md): what a subscription is in and out, the delivery log, a
- * ping's answer, a secret roll, and what onair POSTs to an endpoint (an OpenAPI webhook).
+ * What the webhook routes answer, for the OpenAPI document (docs/webhooks.md): a subscription, the delivery log, a
+ * ping's answer, a secret roll, and what onair POSTs to an endpoint (an OpenAPI webhook). Inputs are the operations'.
  */
 import { z } from '@hono/zod-openapi';
 import { ENGINE_EVENT_TYPES } from '../../engine/index.js';
-import type { SubscriptionRecord } from '../../store/webhook-store.js';
-import { DEFAULT_SECRET_OVERLAP_S } from '../../webhooks/subscriptions.js';
-
-/** The longest a rolled-over secret may keep signing: a week. */
-const MAX_SECRET_OVERLAP_S = 7 * 24 * 3600;
-
-export const SubscriptionIn = z
-  .strictObject({
-    url: z.string().min(1).max(2000).openapi({ example: 'https://scores.example.com/hooks' }),
-    events: z
-      .array(z.enum(ENGINE_EVENT_TYPES))
-      .max(ENGINE_EVENT_TYPES.length * 2)
-      .optional()
-      .openapi({ description: 'Empty or absent: every event type, including types added later.' }),
-    channelId: z.string().min(1).max(100).optional().openapi({ description: "Only this channel's events." }),
-    description: z.string().trim().max(500).optional(),
-  })
-  .openapi('WebhookIn');
 
 const LastErrorOut = z.object({ at: z.string(), message: z.string(), status: z.number().int().nullable() });
 
@@ -47,20 +29,6 @@ export const SubscriptionCreated = SubscriptionOut.extend({
   secret: z.string().openapi({ description: 'The signing secret (`whsec_…`), shown only in this response.' }),
 }).openapi('WebhookCreated');
 
-export const SecretRollIn = z
-  .strictObject({
-    overlapSeconds: z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_SECRET_OVERLAP_S)
-      .optional()
-      .openapi({
-        description: `How long the old secret keeps signing deliveries beside the new one, in seconds (default ${DEFAULT_SECRET_OVERLAP_S}, a day; 0: it stops at once).`,
-      }),
-  })
-  .openapi('WebhookSecretRollIn');
-export type SecretRollIn = z.infer<typeof SecretRollIn>;
 export const SecretRolled = SubscriptionOut.extend({
   secret: z.string().openapi({ description: 'The new signing secret (`whsec_…`), shown only in this response.' }),
 }).openapi('WebhookSecretRolled');
@@ -94,25 +62,6 @@ export const WebhookParam = z.object({
     .max(100)
     .openapi({ param: { name: 'webhookId', in: 'path' } }),
 });
-
-export function view(s: SubscriptionRecord) {
-  const { id, url, events, channelId, description, status, consecutiveFailures, lastError, disabledAt, createdAt } = s;
-  const previous = s.previousSecret;
-  const previousSecretExpiresAt = previous && Date.parse(previous.expiresAt) > Date.now() ? previous.expiresAt : null;
-  return {
-    id,
-    url,
-    events,
-    channelId,
-    description,
-    status,
-    consecutiveFailures,
-    lastError,
-    disabledAt,
-    previousSecretExpiresAt,
-    createdAt,
-  };
-}
 
 /** What onair POSTs to a subscription's URL (docs/webhooks.md): the event log's envelope, or a ping. */
 export const DeliveryBody = z

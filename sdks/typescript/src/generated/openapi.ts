@@ -176,6 +176,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description conflict (an Idempotency-Key reused, or still running) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description payload_too_large */
                 413: {
                     headers: {
@@ -187,6 +196,15 @@ export interface paths {
                 };
                 /** @description unsupported_media_type */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description limit_reached or endpoint_refused */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -625,6 +643,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description conflict (an Idempotency-Key reused, or still running) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description payload_too_large */
                 413: {
                     headers: {
@@ -636,6 +663,15 @@ export interface paths {
                 };
                 /** @description unsupported_media_type */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description limit_reached or endpoint_refused */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -887,6 +923,15 @@ export interface paths {
                 };
                 /** @description unsupported_media_type */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description limit_reached or endpoint_refused */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1591,6 +1636,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description conflict (an Idempotency-Key reused, or still running) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description payload_too_large */
                 413: {
                     headers: {
@@ -1710,6 +1764,15 @@ export interface paths {
                 };
                 /** @description not_found */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description conflict (an Idempotency-Key reused, or still running) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1976,6 +2039,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description conflict (an Idempotency-Key reused, or still running) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description payload_too_large */
                 413: {
                     headers: {
@@ -2097,6 +2169,15 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description conflict (an Idempotency-Key reused, or still running) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description payload_too_large */
                 413: {
                     headers: {
@@ -2217,6 +2298,15 @@ export interface paths {
                 };
                 /** @description not_found */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description conflict (an Idempotency-Key reused, or still running) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2695,6 +2785,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description conflict (an Idempotency-Key reused, or still running) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description payload_too_large */
                 413: {
                     headers: {
@@ -2706,6 +2805,15 @@ export interface paths {
                 };
                 /** @description unsupported_media_type */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description limit_reached or endpoint_refused */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3143,6 +3251,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description conflict (an Idempotency-Key reused, or still running) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description payload_too_large */
                 413: {
                     headers: {
@@ -3154,6 +3271,15 @@ export interface paths {
                 };
                 /** @description unsupported_media_type */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description limit_reached or endpoint_refused */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3489,6 +3615,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description conflict (an Idempotency-Key reused, or still running) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description payload_too_large */
                 413: {
                     headers: {
@@ -3500,6 +3635,15 @@ export interface paths {
                 };
                 /** @description unsupported_media_type */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description limit_reached or endpoint_refused */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3733,6 +3877,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description conflict (an Idempotency-Key reused, or still running) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description payload_too_large */
                 413: {
                     headers: {
@@ -3744,6 +3897,15 @@ export interface paths {
                 };
                 /** @description unsupported_media_type */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description limit_reached or endpoint_refused */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3796,7 +3958,10 @@ export interface paths {
         /** A channel's incoming webhooks (never their URL token or secret) */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -3962,6 +4127,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description conflict (an Idempotency-Key reused, or still running) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description payload_too_large */
                 413: {
                     headers: {
@@ -3973,6 +4147,15 @@ export interface paths {
                 };
                 /** @description unsupported_media_type */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description limit_reached or endpoint_refused */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -6,10 +6,22 @@
  * milliseconds (set). Fields nothing maps are listed, never an error; a value that does not fit its input is
  * an error naming both, and nothing is applied.
  */
-import { AppError } from '../../errors.js';
-import { MAX_ABS_NUMBER, MAX_TEXT_BYTES, type InputRegistry } from '../../engine/index.js';
-import type { ClockChange, MappedChange } from '../../operations/hook-post.js';
+import { AppError } from '../errors.js';
+import { MAX_ABS_NUMBER, MAX_TEXT_BYTES, type InputRegistry } from '../engine/index.js';
 import { MAX_CLOCK_MS, type InputDef, type InputValue } from '@onair/protocol';
+
+export type ClockChange = { name: string; action: 'start' | 'stop' } | { name: string; action: 'set'; ms: number };
+
+/** A post, mapped onto the channel's inputs. */
+export interface MappedChange {
+  /** Input values to set. */
+  patch: Record<string, InputValue>;
+  clocks: ClockChange[];
+  /** Input name → value applied (clocks: `true`/`false` for running, a number for a time). */
+  applied: Record<string, unknown>;
+  /** Field paths present in the payload that nothing maps. */
+  ignored: string[];
+}
 
 /** Levels of nesting a payload is read to, and leaves it may hold. */
 const MAX_DEPTH = 8;

@@ -4,11 +4,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TEMPLATES } from '../../templates/index.js';
-import { validationError } from '../problem.js';
-import { SceneDefinitionIn, SceneIn } from './schemas.js';
+import { TEMPLATES } from '../templates/index.js';
+import { validationError } from '../validation.js';
+import { SceneDefinitionIn, SceneIn } from './definition-schema.js';
 
-const doc = readFileSync(new URL('../../../docs/scenes.md', import.meta.url), 'utf8');
+const doc = readFileSync(new URL('../../docs/scenes.md', import.meta.url), 'utf8');
 const definitions = [...doc.matchAll(/^```json scene\n([\s\S]*?)^```$/gm)].map((m) => JSON.parse(m[1]!) as unknown);
 
 describe('docs/scenes.md', () => {

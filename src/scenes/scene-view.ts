@@ -1,6 +1,6 @@
-import type { SceneRecord } from '../../engine/index.js';
+import type { SceneRecord } from '../engine/index.js';
 
-/** A scene as the API answers it (SceneOut): its layer, inputs and trigger names lifted out of the definition. */
+/** A scene as the API answers it: its layer, inputs and trigger names lifted out of the definition. */
 export function sceneView(s: SceneRecord) {
   return {
     id: s.id,
@@ -14,3 +14,5 @@ export function sceneView(s: SceneRecord) {
     updatedAt: s.updatedAt,
   };
 }
+
+export type SceneView = ReturnType<typeof sceneView>;

@@ -4,9 +4,9 @@
  * is not part of the signed material, so a replayer could change it: the signed (timestamp, signature) pair is
  * what stops a replay; the id adds that a sender's own retry of a post already received is not applied twice.
  */
-import crypto from 'node:crypto';
-import { AppError } from '../../errors.js';
-import type { PostClaim } from '../../store/incoming-hook-store.js';
+import { signatureMatches } from '../crypto/signature.js';
+import { AppError } from '../errors.js';
+import type { PostClaim } from '../store/incoming-hook-store.js';
 
 export const SIGNATURE_TOLERANCE_S = 300;
 /** How long a delivery id is remembered after its post, so that a retry of it is refused. */
@@ -31,10 +31,7 @@ export function verifySignature(secret: string, post: SignedParts, nowMs: number
   if (Math.abs(nowMs / 1000 - Number(timestamp)) > SIGNATURE_TOLERANCE_S) {
     throw bad('X-Service-Timestamp is more than 300 seconds from the server clock.');
   }
-  const mac = crypto.createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.`).update(post.raw);
-  const expected = Buffer.from(`v1=${mac.digest('hex')}`);
-  const given = Buffer.from(signature);
-  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) {
+  if (!signatureMatches(secret, timestamp, post.raw, signature)) {
     throw bad('The signature does not match this body and timestamp.');
   }
 }

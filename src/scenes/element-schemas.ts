@@ -5,7 +5,7 @@
  * Cross-references (placeholders, `visibleIf`, clock names) are checked over the whole definition in
  * definition-checks.ts, where the inputs are known.
  */
-import { z } from '@hono/zod-openapi';
+import { z } from 'zod';
 import {
   CLOCK_FORMATS,
   FONT_FAMILIES,
@@ -53,19 +53,21 @@ export const ColorRef = z
     (s) => HEX_COLOR.test(s) || WHOLE_PLACEHOLDER.test(s),
     'must be a colour (#rgb, #rgba, #rrggbb or #rrggbbaa) or {name} of a color input',
   )
-  .openapi('ColorRef', { example: '#101820' });
+  .meta({ id: 'ColorRef', example: '#101820' });
 
 const GradientStop = z.strictObject({ at: z.number().min(0).max(1), color: ColorRef });
 const Gradient = z.strictObject({
   gradient: z.strictObject({
-    angle: Degrees.openapi({ description: 'Degrees, as CSS: 0 paints bottom to top, 90 left to right.' }),
+    angle: Degrees.meta({ description: 'Degrees, as CSS: 0 paints bottom to top, 90 left to right.' }),
     stops: z.array(GradientStop).min(2).max(SCENE_LIMITS.gradientStops),
   }),
 });
-export const FillIn: z.ZodType<Fill> = stringOrObject(ColorRef, Gradient, 'a colour or a { gradient }').openapi('Fill');
+export const FillIn: z.ZodType<Fill> = stringOrObject(ColorRef, Gradient, 'a colour or a { gradient }').meta({
+  id: 'Fill',
+});
 
 const base = {
-  name: InputName.optional().openapi({ description: 'Unique within the scene; what triggers target.' }),
+  name: InputName.optional().meta({ description: 'Unique within the scene; what triggers target.' }),
   x: Coord,
   y: Coord,
   width: Size,
@@ -73,7 +75,7 @@ const base = {
   opacity: Opacity.optional(),
   rotation: Degrees.optional(),
   scale: Scale.optional(),
-  visibleIf: InputName.optional().openapi({ description: 'A boolean input: drawn only while it is true.' }),
+  visibleIf: InputName.optional().meta({ description: 'A boolean input: drawn only while it is true.' }),
   delayMs: DurationMs.optional(),
 };
 
@@ -90,7 +92,7 @@ const textStyle = {
 
 export const TextElementIn = z
   .strictObject({ type: z.literal('text'), ...base, ...textStyle, text: z.string().max(SCENE_LIMITS.string) })
-  .openapi('TextElement');
+  .meta({ id: 'TextElement' });
 
 export const BoxElementIn = z
   .strictObject({
@@ -108,7 +110,7 @@ export const BoxElementIn = z
       })
       .optional(),
   })
-  .openapi('BoxElement');
+  .meta({ id: 'BoxElement' });
 
 export const ImageSrc = z
   .string()
@@ -122,7 +124,7 @@ export const ImageElementIn = z
     src: ImageSrc,
     fit: z.enum(['contain', 'cover', 'fill']).optional(),
   })
-  .openapi('ImageElement');
+  .meta({ id: 'ImageElement' });
 
 export const ClockElementIn = z
   .strictObject({
@@ -132,7 +134,7 @@ export const ClockElementIn = z
     clock: InputName,
     format: z.enum(CLOCK_FORMATS).optional(),
   })
-  .openapi('ClockElement');
+  .meta({ id: 'ClockElement' });
 
 export const GroupElementIn = z
   .strictObject({
@@ -143,11 +145,11 @@ export const GroupElementIn = z
       return z.array(SceneElementIn);
     },
   })
-  .openapi('GroupElement');
+  .meta({ id: 'GroupElement' });
 
 export const SceneElementIn: z.ZodType<SceneElement> = z
   .discriminatedUnion('type', [TextElementIn, BoxElementIn, ImageElementIn, ClockElementIn, GroupElementIn])
-  .openapi('SceneElement');
+  .meta({ id: 'SceneElement' });
 
 /**
  * A union of a string and an object schema that reads the value with the one its JSON type picks. zod's own

@@ -5,13 +5,13 @@
  * channel's (`engine.checkScene`) and, for a replacement, the layer of a scene on a bus kept. The result is the
  * scene exactly as it would be stored; the caller saves it, or, dry, only answers it.
  */
-import type { z } from '@hono/zod-openapi';
-import type { Engine, SceneRecord } from '../../engine/index.js';
-import { AppError } from '../../errors.js';
+import type { z } from 'zod';
+import type { Engine, SceneRecord } from '../engine/index.js';
+import { AppError } from '../errors.js';
 import type { SceneDefinition } from '@onair/protocol';
-import { findTemplate, TEMPLATES } from '../../templates/index.js';
+import { findTemplate, TEMPLATES } from '../templates/index.js';
 import { assertLayerKept } from './on-air-checks.js';
-import { normaliseDefinition, type SceneIn, type SceneUpdate } from './schemas.js';
+import { normaliseDefinition, type SceneIn, type SceneUpdate } from './definition-schema.js';
 
 /** The id a dry-run create answers with: never a real scene's (those are `sc_` and 32 hex digits). */
 export const DRY_RUN_SCENE_ID = 'sc_dryrun';

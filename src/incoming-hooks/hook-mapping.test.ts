@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InputRegistry } from '../../engine/index.js';
+import type { InputRegistry } from '../engine/index.js';
 import { isFieldPath, type InputDef } from '@onair/protocol';
 import { mapPayload } from './hook-mapping.js';
 

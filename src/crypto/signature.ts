@@ -25,3 +25,11 @@ export function signDelivery(secret: string, timestamp: number, body: Buffer): s
 export function signatureHeader(secrets: readonly string[], timestamp: number, body: Buffer): string {
   return secrets.map((secret) => signDelivery(secret, timestamp, body)).join(' ');
 }
+
+/** Whether `given` is the signature of these bytes with `secret` (compared in constant time). */
+export function signatureMatches(secret: string, timestamp: string, body: Uint8Array, given: string): boolean {
+  const mac = crypto.createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.`).update(body);
+  const expected = Buffer.from(`v1=${mac.digest('hex')}`);
+  const got = Buffer.from(given);
+  return got.length === expected.length && crypto.timingSafeEqual(got, expected);
+}

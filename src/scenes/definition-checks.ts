@@ -3,10 +3,10 @@
  * an element or trigger uses is declared, with a type that fits; names are unique; defaults fit their input.
  * Each problem is reported at the exact path of the field that holds it (`elements.3.children.0.text`).
  */
-import type { z } from '@hono/zod-openapi';
-import { checkValue } from '../../engine/index.js';
-import { closestName } from '../../engine/closest-name.js';
-import { AppError } from '../../errors.js';
+import type { z } from 'zod';
+import { checkValue } from '../engine/index.js';
+import { closestName } from '../engine/closest-name.js';
+import { AppError } from '../errors.js';
 import {
   CLOCK_SET_RULE,
   MAX_CLOCK_MS,

@@ -2,8 +2,8 @@
  * What a scene on a bus forbids (docs/api.md, "Scenes and templates"): deleting it, and moving it to another
  * layer. Both would change what is on air behind the operator's back; the operator takes it off first.
  */
-import type { Engine, SceneOnBus, SceneRecord } from '../../engine/index.js';
-import { AppError } from '../../errors.js';
+import type { Engine, SceneOnBus, SceneRecord } from '../engine/index.js';
+import { AppError } from '../errors.js';
 
 /** 409 conflict when the scene is on program or preview. Call before deleting it from the store. */
 export function assertDeletable(engine: Engine, channelId: string, sceneId: string): void {

@@ -5,7 +5,7 @@
  * others of that second are only counted here and added to its line when the second is over (at most two writes
  * per hook per second on each node; nodes writing the same second add to one line).
  */
-import type { HookRefusalRecord, IncomingHookStore } from '../../store/incoming-hook-store.js';
+import type { HookRefusalRecord, IncomingHookStore } from '../store/incoming-hook-store.js';
 
 /** Refusal lines each hook keeps (seconds in which something was refused). */
 export const REFUSALS_KEEP = 50;

@@ -1,0 +1,180 @@
+/**
+ * The scene definition format, version 1, as the API accepts it (docs/scenes.md; its meaning is in
+ * protocol/src/scene.ts), and the scene resources around it. Objects are strict; every limit and every
+ * cross-reference is checked here, so a definition that passes is one the engine and the renderer can use.
+ */
+import { z } from 'zod';
+import {
+  BUILT_IN_ANIMATIONS,
+  CLOCK_DIRECTIONS,
+  EASINGS,
+  EDGES,
+  INPUT_TYPES,
+  SCENE_FORMAT_VERSION,
+  clockStop,
+  type InputDef,
+  type SceneDefinition,
+  type Transition,
+  type TriggerDef,
+} from '@onair/protocol';
+import { checkDefinition } from './definition-checks.js';
+import {
+  Coord,
+  Degrees,
+  DurationMs,
+  InputName,
+  Opacity,
+  SCENE_LIMITS,
+  Scale,
+  SceneElementIn,
+  guardGroupDepth,
+  stringOrObject,
+} from './element-schemas.js';
+
+export { InputName, SCENE_LIMITS };
+
+const InputValueIn = z.union([z.number(), z.string(), z.boolean(), z.null()]);
+
+export const InputDefIn = z
+  .strictObject({
+    name: InputName,
+    type: z.enum(INPUT_TYPES),
+    label: z.string().max(200).optional().meta({ description: 'Defaults to the name.' }),
+    default: InputValueIn.optional().meta({ description: "A value of the type; a clock's is milliseconds." }),
+    direction: z.enum(CLOCK_DIRECTIONS).optional().meta({ description: 'Clocks only; default `up`.' }),
+    stopAt: z
+      .number()
+      .nullable()
+      .optional()
+      .meta({ description: 'Clocks only: ms at which a running clock stops; default 0 down, null up.' }),
+  })
+  .meta({ id: 'SceneInput' });
+
+const TransitionIn = z
+  .strictObject({
+    type: z.enum(['cut', 'fade', 'slide', 'wipe']),
+    from: z.enum(EDGES).optional(),
+    durationMs: DurationMs.optional().meta({ description: 'Default 0 for a cut, 500 otherwise.' }),
+    easing: z.enum(EASINGS).optional().meta({ description: 'Default `ease-out` in, `ease-in` out.' }),
+  })
+  .superRefine((t, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (t.type === 'cut' && t.durationMs !== undefined && t.durationMs !== 0)
+      issue('durationMs', 'a cut is instant: give 0 or leave it out');
+    if (t.type === 'cut' && t.easing !== undefined) issue('easing', 'a cut has no easing');
+    if (t.from !== undefined && t.type !== 'slide' && t.type !== 'wipe')
+      issue('from', 'only slide and wipe have an edge');
+  })
+  .meta({ id: 'Transition' });
+
+const KeyframeIn = z
+  .strictObject({
+    at: z.number().min(0).max(1),
+    opacity: Opacity.optional(),
+    scale: Scale.optional(),
+    rotation: Degrees.optional(),
+    dx: Coord.optional(),
+    dy: Coord.optional(),
+    brightness: z.number().min(0).max(10).optional(),
+  })
+  .meta({ id: 'Keyframe' });
+
+const TriggerDefIn = z
+  .strictObject({
+    name: InputName,
+    animation: stringOrObject(
+      z.enum(BUILT_IN_ANIMATIONS),
+      z.strictObject({ keyframes: z.array(KeyframeIn).min(1).max(SCENE_LIMITS.keyframes) }),
+      `one of ${BUILT_IN_ANIMATIONS.join(', ')}, or { keyframes }`,
+    ),
+    targets: z.array(InputName).min(1).max(SCENE_LIMITS.elements).optional(),
+    durationMs: DurationMs.optional().meta({ description: 'Default 600.' }),
+    on: InputName.optional().meta({ description: 'An input: the trigger fires whenever its value changes.' }),
+  })
+  .meta({ id: 'Trigger' });
+
+export const SceneDefinitionIn = z
+  .strictObject({
+    version: z
+      .literal(SCENE_FORMAT_VERSION, {
+        error: `this server reads scene format version ${SCENE_FORMAT_VERSION} (docs/scenes.md)`,
+      })
+      .default(SCENE_FORMAT_VERSION),
+    layer: z.number().int().min(0).max(99).default(0),
+    inputs: z.array(InputDefIn).max(SCENE_LIMITS.inputs).default([]),
+    elements: z.preprocess(guardGroupDepth, z.array(SceneElementIn).max(SCENE_LIMITS.elements)).default([]),
+    transitions: z
+      .strictObject({ in: TransitionIn.optional(), out: TransitionIn.optional() })
+      .default({ in: { type: 'cut' }, out: { type: 'cut' } }),
+    triggers: z.array(TriggerDefIn).max(SCENE_LIMITS.triggers).default([]),
+  })
+  .superRefine(checkDefinition)
+  .meta({ id: 'SceneDefinition' });
+
+export type SceneDefinitionInput = z.output<typeof SceneDefinitionIn>;
+
+export const SceneIn = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200),
+    template: z.string().max(100).optional().meta({ example: 'scoreboard' }),
+    definition: SceneDefinitionIn.optional(),
+  })
+  .refine((s) => (s.template === undefined) !== (s.definition === undefined), {
+    message: 'give exactly one of "template" or "definition"',
+    path: ['template'],
+  })
+  .meta({ id: 'SceneIn' });
+
+export const SceneUpdate = z
+  .strictObject({ name: z.string().trim().min(1).max(200).optional(), definition: SceneDefinitionIn })
+  .meta({ id: 'SceneUpdate' });
+
+/** The definition as it is stored: every default the format has is written out (docs/scenes.md). */
+export function normaliseDefinition(def: SceneDefinitionInput): SceneDefinition {
+  return {
+    version: SCENE_FORMAT_VERSION,
+    layer: def.layer,
+    inputs: normaliseInputs(def.inputs),
+    elements: def.elements,
+    transitions: {
+      in: normaliseTransition(def.transitions.in, 'in'),
+      out: normaliseTransition(def.transitions.out, 'out'),
+    },
+    triggers: def.triggers.map(normaliseTrigger),
+  };
+}
+
+/** Fills label and default (and a clock's direction and stop) so the stored inputs are complete. */
+export function normaliseInputs(inputs: z.infer<typeof InputDefIn>[]): InputDef[] {
+  return inputs.map((i) => {
+    const def: InputDef = {
+      name: i.name,
+      type: i.type,
+      label: i.label ?? i.name,
+      default: i.default ?? defaultFor(i.type),
+    };
+    if (i.type !== 'clock') return def;
+    const direction = i.direction ?? 'up';
+    return { ...def, direction, stopAt: i.stopAt === undefined ? clockStop({ direction }) : i.stopAt };
+  });
+}
+
+function defaultFor(type: InputDef['type']): InputDef['default'] {
+  if (type === 'number' || type === 'clock') return 0;
+  if (type === 'boolean') return false;
+  if (type === 'text') return '';
+  return null;
+}
+
+const DEFAULT_EASING = { in: 'ease-out', out: 'ease-in' } as const;
+
+function normaliseTransition(t: z.infer<typeof TransitionIn> | undefined, way: 'in' | 'out'): Transition {
+  if (t === undefined || t.type === 'cut') return { type: 'cut', durationMs: 0 };
+  const out: Transition = { type: t.type, durationMs: t.durationMs ?? 500, easing: t.easing ?? DEFAULT_EASING[way] };
+  return t.type === 'fade' ? out : { ...out, from: t.from ?? 'left' };
+}
+
+/** The trigger's duration is written out (600 ms unless given). */
+function normaliseTrigger(t: z.infer<typeof TriggerDefIn>): TriggerDef {
+  return { ...t, durationMs: t.durationMs ?? 600 };
+}
