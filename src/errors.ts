@@ -14,6 +14,13 @@ import { ERROR_CATALOGUE, type ErrorCode, type FieldError } from '@onair/protoco
  * - `not_owner`: a node asked to apply ops for a channel it does not tick (any more); the sender looks again.
  */
 export const ERROR_REASONS = ['channel_moved', 'not_owner'] as const;
+
+/**
+ * What every `500 internal` says, whichever way it comes (a bug never explains itself to clients): the cause is in
+ * the server's log, under the request id (HTTP) or the connection and op id (WebSocket).
+ */
+export const INTERNAL_DETAIL =
+  "Something went wrong on our side; the server's log has the cause under this request's id.";
 export type ErrorReason = (typeof ERROR_REASONS)[number];
 
 export interface AppErrorOptions {
@@ -38,7 +45,7 @@ export class AppError extends Error {
   readonly reason: ErrorReason | undefined;
 
   constructor(code: ErrorCode, detail?: string, options: AppErrorOptions = {}) {
-    super(detail ?? ERROR_CATALOGUE[code].title);
+    super(detail ?? (code === 'internal' ? INTERNAL_DETAIL : ERROR_CATALOGUE[code].title));
     this.name = 'AppError';
     this.code = code;
     this.status = ERROR_CATALOGUE[code].status;
@@ -67,7 +74,7 @@ export interface ProblemBody {
 
 /** The RFC 9457 body for an error; unknown errors say nothing about internals. */
 export function toProblem(err: unknown): ProblemBody {
-  const e = err instanceof AppError ? err : new AppError('internal', 'Something went wrong on our side.');
+  const e = err instanceof AppError ? err : new AppError('internal');
   const entry = ERROR_CATALOGUE[e.code];
   const body: ProblemBody = {
     ...e.extra,

@@ -10,7 +10,6 @@ import type { Logger } from 'pino';
 import { createApiApp } from './api/app.js';
 import { createFastPatch } from './api/inputs/fast-patch.js';
 import type { ApiBindings, Health } from './api/env.js';
-import { problemResponse } from './api/problem.js';
 import { loadRendererAssets } from './api/render/renderer-assets.js';
 import { createAuthenticator } from './auth/authenticate.js';
 import { startAccountPruning } from './auth/account-pruning.js';
@@ -194,7 +193,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     socketLimits: config.socketLimits,
     heartbeatMs: options.heartbeatMs,
     fastPatchInputs: createFastPatch({ runner, auth, logger, observeRequest: metrics?.request }),
-    problem: (err, requestId) => problemResponse(err, requestId),
     counters: metrics?.sockets,
   };
   const transport = createTransport(transportDeps);

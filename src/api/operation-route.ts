@@ -8,7 +8,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { AppError } from '../errors.js';
 import { callerOf, type Operation, type Runner } from '../operations/index.js';
-import { CLIENT_ADDRESS_HEADER } from './accounts/sign-in.js';
+import { CLIENT_ADDRESS_HEADER } from '../http/client-address.js';
 import type { ApiEnv } from './env.js';
 import { idempotent } from './middleware/idempotency.js';
 import { httpDocs, isDryRun, type HttpDocs } from './route-docs.js';

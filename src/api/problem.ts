@@ -2,9 +2,13 @@
  * The one place an error becomes an HTTP response: problem+json (RFC 9457) with a stable code.
  */
 import type { Context } from 'hono';
+import type { Logger } from 'pino';
 import { HTTPException } from 'hono/http-exception';
 import type { ErrorCode } from '@onair/protocol';
-import { AppError, toProblem } from '../errors.js';
+import { AppError } from '../errors.js';
+import { internalError, problemParts, type ProblemParts } from '../http/problem-parts.js';
+
+export { problemParts, type ProblemParts } from '../http/problem-parts.js';
 import type { ApiEnv } from './env.js';
 
 const HTTP_STATUS_CODES: Partial<Record<number, ErrorCode>> = {
@@ -19,28 +23,6 @@ const HTTP_STATUS_CODES: Partial<Record<number, ErrorCode>> = {
   503: 'unavailable',
 };
 
-export interface ProblemParts {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** Status, headers and body of the problem answer, for callers that write responses themselves. */
-export function problemParts(
-  err: AppError,
-  requestId?: string,
-  extraHeaders: Record<string, string> = {},
-): ProblemParts {
-  const headers: Record<string, string> = {
-    ...extraHeaders,
-    ...err.headers,
-    'Content-Type': 'application/problem+json',
-  };
-  if (err.retryAfter !== undefined) headers['Retry-After'] = String(Math.max(1, Math.ceil(err.retryAfter)));
-  if (requestId) headers['X-Request-Id'] = requestId;
-  return { status: err.status, headers, body: JSON.stringify(toProblem(err)) };
-}
-
 export function problemResponse(err: AppError, requestId?: string): Response {
   const { status, headers, body } = problemParts(err, requestId);
   return new Response(body, { status, headers });
@@ -48,9 +30,18 @@ export function problemResponse(err: AppError, requestId?: string): Response {
 
 /** Hono's onError: known errors keep their code; anything else is logged and becomes a bare 500. */
 export function handleError(err: unknown, c: Context<ApiEnv>): Response {
+  const { status, headers, body } = errorAnswer(c.get('log'), err, c.get('requestId'));
+  return new Response(body, { status, headers });
+}
+
+/**
+ * The answer to an error on any request path: its problem, and, for what is not an AppError (a bug), a log line
+ * with the cause under the request id (`log` carries it); the client learns nothing about internals.
+ */
+export function errorAnswer(log: Logger | undefined, err: unknown, requestId: string | undefined): ProblemParts {
   const appError = asAppError(err);
-  if (appError.code === 'internal') c.get('log')?.error({ err }, 'unhandled error');
-  return problemResponse(appError, c.get('requestId'));
+  if (appError.code === 'internal') log?.error({ err }, 'unhandled error');
+  return problemParts(appError, requestId);
 }
 
 export function asAppError(err: unknown): AppError {
@@ -59,7 +50,7 @@ export function asAppError(err: unknown): AppError {
     const code = HTTP_STATUS_CODES[err.status];
     if (code) return new AppError(code, err.message || undefined);
   }
-  return new AppError('internal', 'Something went wrong on our side; the request id is in the X-Request-Id header.');
+  return internalError();
 }
 
 export { validationError } from '../validation.js';

@@ -11,7 +11,7 @@ import { AppError } from '../errors.js';
 import { admit } from '../limits/enforce.js';
 import type { BucketName } from '../limits/rate-limiter.js';
 import { admitCreator } from '../operations/index.js';
-import { CLIENT_ADDRESS_HEADER as CLIENT_HEADER } from './accounts/sign-in.js';
+import { CLIENT_ADDRESS_HEADER as CLIENT_HEADER } from '../http/client-address.js';
 import type { ApiDeps, ApiEnv } from './env.js';
 import { idempotent, type ReplayCheck } from './middleware/idempotency.js';
 import {

@@ -14,8 +14,8 @@ const Clock = z.object({ running: z.boolean(), ms: z.number(), at: z.number() })
 /** An op as it travels to the owner: a patch's values as an object (a Map does not survive JSON). */
 const WireOp = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('patch'), values: z.record(z.string(), Value), source: Source }),
-  z.object({ kind: z.literal('preview'), sceneId: z.string(), source: Source }),
-  z.object({ kind: z.literal('program'), sceneId: z.string(), source: Source }),
+  z.object({ kind: z.literal('cue'), sceneId: z.string(), source: Source }),
+  z.object({ kind: z.literal('cut'), sceneId: z.string(), source: Source }),
   z.object({ kind: z.literal('take'), layer: z.number().optional(), source: Source }),
   z.object({
     kind: z.literal('clear'),

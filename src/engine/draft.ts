@@ -67,10 +67,10 @@ export class Draft {
     switch (op.kind) {
       case 'patch':
         return { applied: this.patch(op.values, op.source) };
-      case 'preview':
+      case 'cue':
         this.cue(op.sceneId, op.source);
         return {};
-      case 'program':
+      case 'cut':
         this.cut(op.sceneId, op.source);
         return {};
       case 'take':

@@ -184,7 +184,7 @@ describe('clock ops', () => {
 describe('triggers bound to an input', () => {
   it('fire when a patch changes the value, with the patch as source, for scenes on air or cued', async () => {
     const h = setup();
-    await h.run(CH, { kind: 'preview', sceneId: 'sc_board' });
+    await h.run(CH, { kind: 'cue', sceneId: 'sc_board' });
     h.events.length = 0;
     const submitted = h.engine.submit(CH, { kind: 'patch', values: new Map([['score', 1]]), source: 'dashboard' });
     await h.advance();
@@ -203,7 +203,7 @@ describe('triggers bound to an input', () => {
 
   it('do not fire when the value stays the same, or when the scene is neither on air nor cued', async () => {
     const h = setup();
-    await h.run(CH, { kind: 'program', sceneId: 'sc_board' });
+    await h.run(CH, { kind: 'cut', sceneId: 'sc_board' });
     await h.run(CH, { kind: 'patch', values: new Map([['score', 2]]) });
     const fired = h.events.filter((e) => e.type === 'channel.trigger_fired').length;
     await h.run(CH, { kind: 'patch', values: new Map([['score', 2]]) });
@@ -215,7 +215,7 @@ describe('triggers bound to an input', () => {
 
   it('a trigger bound to a clock fires when a clock op changes it', async () => {
     const h = setup();
-    await h.run(CH, { kind: 'program', sceneId: 'sc_board' });
+    await h.run(CH, { kind: 'cut', sceneId: 'sc_board' });
     const [, frame] = await clockOp(h, 'game', 'start');
     expect(h.frames.at(-1)).toMatchObject({ frame, triggers: [{ name: 'kickoff', sceneId: 'sc_board' }] });
   });

@@ -24,7 +24,7 @@ const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 describe('events', () => {
   it('carry an id in creation order, the workspace, the channel and the tick time', async () => {
     const h = setup();
-    const { frame } = await h.run('ch_a', { kind: 'program', sceneId: 'sc_ch_a' });
+    const { frame } = await h.run('ch_a', { kind: 'cut', sceneId: 'sc_ch_a' });
     await h.run('ch_a', { kind: 'trigger', name: 'goal' });
     expect(h.events.map((e) => e.id)).toEqual(['evt_000001', 'evt_000002', 'evt_000003']);
     const tickIso = h.committer.ticks[0]!.changes[0]!.live.updatedAt;
@@ -54,7 +54,7 @@ describe('events', () => {
   it('are handed to the committer with the state of their tick, and to onEvents in the same order', async () => {
     const h = setup();
     const ops = [
-      h.engine.submit('ch_a', { kind: 'program', sceneId: 'sc_ch_a', source: 'api' }),
+      h.engine.submit('ch_a', { kind: 'cut', sceneId: 'sc_ch_a', source: 'api' }),
       h.engine.submit('ch_b', { kind: 'patch', values: new Map([['score', 4]]), source: 'api' }),
     ];
     await h.advance();
@@ -72,7 +72,7 @@ describe('events', () => {
   it('a tick that fails to commit leaves neither state nor events; the retry gets new ids', async () => {
     const h = setup();
     h.committer.failNext = 1;
-    const refused = h.engine.submit('ch_a', { kind: 'program', sceneId: 'sc_ch_a', source: 'api' });
+    const refused = h.engine.submit('ch_a', { kind: 'cut', sceneId: 'sc_ch_a', source: 'api' });
     refused.catch(() => undefined);
     await h.advance();
     await expect(refused).rejects.toSatisfy((e) => e instanceof AppError && e.code === 'unavailable');
@@ -80,7 +80,7 @@ describe('events', () => {
     expect(h.engine.state('ch_a').program).toEqual([]);
     expect(h.committer.ticks).toEqual([]);
 
-    await h.run('ch_a', { kind: 'program', sceneId: 'sc_ch_a' });
+    await h.run('ch_a', { kind: 'cut', sceneId: 'sc_ch_a' });
     expect(h.events.map((e) => e.id)).toEqual(['evt_000003', 'evt_000004']);
   });
 

@@ -44,9 +44,9 @@ const types = (events: EngineEvent[]) => events.map((e) => `${e.type}:${String(e
 describe('cue', () => {
   it('cues each scene on its own layer; a second cue on a layer replaces the first', async () => {
     const h = setup();
-    await h.run(CH, { kind: 'preview', sceneId: 'sc_bug' });
-    await h.run(CH, { kind: 'preview', sceneId: 'sc_board' });
-    await h.run(CH, { kind: 'preview', sceneId: 'sc_alt' });
+    await h.run(CH, { kind: 'cue', sceneId: 'sc_bug' });
+    await h.run(CH, { kind: 'cue', sceneId: 'sc_board' });
+    await h.run(CH, { kind: 'cue', sceneId: 'sc_alt' });
     expect(h.engine.state(CH).preview).toEqual([
       { sceneId: 'sc_alt', layer: 0 },
       { sceneId: 'sc_bug', layer: 5 },
@@ -62,23 +62,23 @@ describe('cue', () => {
 
   it('cueing what is already cued is answered with a frame, but sends nothing and fires nothing', async () => {
     const h = setup();
-    await h.run(CH, { kind: 'preview', sceneId: 'sc_bug' });
-    const again = await h.run(CH, { kind: 'preview', sceneId: 'sc_bug' });
+    await h.run(CH, { kind: 'cue', sceneId: 'sc_bug' });
+    const again = await h.run(CH, { kind: 'cue', sceneId: 'sc_bug' });
     expect(again.frame).toBeGreaterThan(0);
     expect(h.frames).toHaveLength(1);
     expect(h.events).toHaveLength(1);
   });
 
   it('refuses a scene that is not in the channel with not_found', async () => {
-    expect((await refusal(setup(), { kind: 'preview', sceneId: 'sc_nope' })).code).toBe('not_found');
+    expect((await refusal(setup(), { kind: 'cue', sceneId: 'sc_nope' })).code).toBe('not_found');
   });
 });
 
 describe('take', () => {
   it('takes every cued layer to air in one frame and empties preview', async () => {
     const h = setup();
-    await h.run(CH, { kind: 'preview', sceneId: 'sc_bug' });
-    await h.run(CH, { kind: 'preview', sceneId: 'sc_board' });
+    await h.run(CH, { kind: 'cue', sceneId: 'sc_bug' });
+    await h.run(CH, { kind: 'cue', sceneId: 'sc_board' });
     h.events.length = 0;
     const { frame } = await h.run(CH, { kind: 'take' });
     const program = [
@@ -105,8 +105,8 @@ describe('take', () => {
 
   it('takes one layer only; the others stay cued', async () => {
     const h = setup();
-    await h.run(CH, { kind: 'preview', sceneId: 'sc_bug' });
-    await h.run(CH, { kind: 'preview', sceneId: 'sc_strap' });
+    await h.run(CH, { kind: 'cue', sceneId: 'sc_bug' });
+    await h.run(CH, { kind: 'cue', sceneId: 'sc_strap' });
     await h.run(CH, { kind: 'take', layer: 2 });
     expect(h.engine.state(CH).program.map((e) => e.sceneId)).toEqual(['sc_strap']);
     expect(h.engine.state(CH).preview).toEqual([{ sceneId: 'sc_bug', layer: 5 }]);
@@ -116,7 +116,7 @@ describe('take', () => {
   it('refuses preview_empty with nothing cued, or nothing on the layer asked for', async () => {
     const h = setup();
     expect((await refusal(h, { kind: 'take' })).code).toBe('preview_empty');
-    await h.run(CH, { kind: 'preview', sceneId: 'sc_bug' });
+    await h.run(CH, { kind: 'cue', sceneId: 'sc_bug' });
     const err = await refusal(h, { kind: 'take', layer: 2 });
     expect(err.code).toBe('preview_empty');
     expect(err.message).toMatch(/layer 2/);
@@ -125,9 +125,9 @@ describe('take', () => {
 
   it('replaces what was on air on that layer, naming it as the previous scene', async () => {
     const h = setup();
-    await h.run(CH, { kind: 'program', sceneId: 'sc_alt' });
-    await h.run(CH, { kind: 'program', sceneId: 'sc_bug' });
-    await h.run(CH, { kind: 'preview', sceneId: 'sc_board' });
+    await h.run(CH, { kind: 'cut', sceneId: 'sc_alt' });
+    await h.run(CH, { kind: 'cut', sceneId: 'sc_bug' });
+    await h.run(CH, { kind: 'cue', sceneId: 'sc_board' });
     h.events.length = 0;
     await h.run(CH, { kind: 'take' });
     expect(h.engine.state(CH).program.map((e) => e.sceneId)).toEqual(['sc_board', 'sc_bug']);
@@ -142,9 +142,9 @@ describe('take', () => {
 describe('cut (program)', () => {
   it('cuts a scene to air on its layer alone, listing the layer as a cut; preview stays', async () => {
     const h = setup();
-    await h.run(CH, { kind: 'preview', sceneId: 'sc_alt' });
-    await h.run(CH, { kind: 'program', sceneId: 'sc_bug' });
-    const { frame } = await h.run(CH, { kind: 'program', sceneId: 'sc_board' });
+    await h.run(CH, { kind: 'cue', sceneId: 'sc_alt' });
+    await h.run(CH, { kind: 'cut', sceneId: 'sc_bug' });
+    const { frame } = await h.run(CH, { kind: 'cut', sceneId: 'sc_board' });
     const last = h.frames.at(-1)!;
     expect(last).toMatchObject({ frame, cutLayers: [0] });
     expect(last.program!.map((e) => [e.sceneId, e.layer])).toEqual([
@@ -157,10 +157,10 @@ describe('cut (program)', () => {
 
   it('in one tick, the layers cut are listed and a layer taken after a cut is not', async () => {
     const h = setup();
-    await h.run(CH, { kind: 'preview', sceneId: 'sc_alt' });
+    await h.run(CH, { kind: 'cue', sceneId: 'sc_alt' });
     const ops = [
-      h.engine.submit(CH, { kind: 'program', sceneId: 'sc_board', source: 'api' }),
-      h.engine.submit(CH, { kind: 'program', sceneId: 'sc_bug', source: 'api' }),
+      h.engine.submit(CH, { kind: 'cut', sceneId: 'sc_board', source: 'api' }),
+      h.engine.submit(CH, { kind: 'cut', sceneId: 'sc_bug', source: 'api' }),
       h.engine.submit(CH, { kind: 'take', source: 'api' }),
     ];
     await h.advance();
@@ -174,7 +174,7 @@ describe('cut (program)', () => {
 
 describe('clear', () => {
   async function allOnAir(h: Harness): Promise<void> {
-    for (const sceneId of ['sc_board', 'sc_strap', 'sc_bug']) await h.run(CH, { kind: 'program', sceneId });
+    for (const sceneId of ['sc_board', 'sc_strap', 'sc_bug']) await h.run(CH, { kind: 'cut', sceneId });
     h.events.length = 0;
   }
 
@@ -200,7 +200,7 @@ describe('clear', () => {
 
   it('clears everything, one event per scene, in one frame; preview stays', async () => {
     const h = setup();
-    await h.run(CH, { kind: 'preview', sceneId: 'sc_alt' });
+    await h.run(CH, { kind: 'cue', sceneId: 'sc_alt' });
     await allOnAir(h);
     const frames = h.frames.length;
     await h.run(CH, { kind: 'clear' });
@@ -212,7 +212,7 @@ describe('clear', () => {
 
   it('a clear that finds nothing on air is answered, sends nothing and fires nothing', async () => {
     const h = setup();
-    await h.run(CH, { kind: 'program', sceneId: 'sc_board' });
+    await h.run(CH, { kind: 'cut', sceneId: 'sc_board' });
     h.events.length = 0;
     const frames = h.frames.length;
     for (const op of [{ layer: 3 }, { sceneId: 'sc_bug' }, { layer: 0, sceneId: 'sc_alt' }]) {
@@ -231,9 +231,9 @@ describe('clear', () => {
 describe('triggers', () => {
   it('fires for every scene on program or preview that declares it, once per scene, in one frame', async () => {
     const h = setup();
-    await h.run(CH, { kind: 'program', sceneId: 'sc_board' });
-    await h.run(CH, { kind: 'preview', sceneId: 'sc_bug' });
-    await h.run(CH, { kind: 'preview', sceneId: 'sc_alt' });
+    await h.run(CH, { kind: 'cut', sceneId: 'sc_board' });
+    await h.run(CH, { kind: 'cue', sceneId: 'sc_bug' });
+    await h.run(CH, { kind: 'cue', sceneId: 'sc_alt' });
     h.events.length = 0;
     const { frame } = await h.run(CH, { kind: 'trigger', name: 'goal' });
     const at = tickTime(frame);
@@ -252,7 +252,7 @@ describe('triggers', () => {
 
   it('a trigger no scene on air declares is unknown_trigger (404), naming the closest', async () => {
     const h = setup();
-    await h.run(CH, { kind: 'program', sceneId: 'sc_bug' });
+    await h.run(CH, { kind: 'cut', sceneId: 'sc_bug' });
     const err = await refusal(h, { kind: 'trigger', name: 'sponsr' });
     expect([err.code, err.status]).toEqual(['unknown_trigger', 404]);
     expect(err.extra).toEqual({ trigger: 'sponsr', closest: 'sponsor' });
@@ -265,9 +265,9 @@ describe('triggers', () => {
 describe('views', () => {
   it('state and snapshot list the buses by layer', async () => {
     const h = setup();
-    await h.run(CH, { kind: 'program', sceneId: 'sc_bug' });
-    await h.run(CH, { kind: 'program', sceneId: 'sc_board' });
-    await h.run(CH, { kind: 'preview', sceneId: 'sc_strap' });
+    await h.run(CH, { kind: 'cut', sceneId: 'sc_bug' });
+    await h.run(CH, { kind: 'cut', sceneId: 'sc_board' });
+    await h.run(CH, { kind: 'cue', sceneId: 'sc_strap' });
     const snap = h.engine.snapshot(CH);
     expect(snap.program.map((e) => e.layer)).toEqual([0, 5]);
     expect(snap.preview).toEqual([{ sceneId: 'sc_strap', layer: 2 }]);

@@ -107,9 +107,9 @@ describe('Engine: ordering and coalescing', () => {
   it('applies ops of one tick in arrival order', async () => {
     const h = setup();
     const takeFirst = settled(h.engine.submit('ch_a', { kind: 'take', source: api }));
-    const cue = h.engine.submit('ch_a', { kind: 'preview', sceneId: 'sc_board', source: api });
+    const cue = h.engine.submit('ch_a', { kind: 'cue', sceneId: 'sc_board', source: api });
     const take = h.engine.submit('ch_a', { kind: 'take', source: api });
-    const cut = h.engine.submit('ch_a', { kind: 'program', sceneId: 'sc_lower', source: api });
+    const cut = h.engine.submit('ch_a', { kind: 'cut', sceneId: 'sc_lower', source: api });
     await advance(h, 17);
     await Promise.all([cue, take, cut]);
     expect(takeFirst.status).toBe('rejected');
@@ -128,7 +128,7 @@ describe('Engine: ordering and coalescing', () => {
       h.engine.submit('ch_a', patch({ score: 1 })),
       h.engine.submit('ch_b', patch({ title: 'Hello' })),
       h.engine.submit('ch_a', patch({ team: 'X' })),
-      h.engine.submit('ch_b', { kind: 'program', sceneId: 'sc_lower', source: api }),
+      h.engine.submit('ch_b', { kind: 'cut', sceneId: 'sc_lower', source: api }),
     ];
     await advance(h, 17);
     await Promise.all(ops);
@@ -173,7 +173,7 @@ describe('Engine: failures', () => {
     const before = { ...h.engine.state('ch_a'), serverTime: '' };
     h.committer.failNext = 1;
     const refused = settled(h.engine.submit('ch_a', patch({ score: 9 })));
-    const cut = settled(h.engine.submit('ch_a', { kind: 'program', sceneId: 'sc_board', source: api }));
+    const cut = settled(h.engine.submit('ch_a', { kind: 'cut', sceneId: 'sc_board', source: api }));
     await advance(h, 17);
     expect([refused.status, cut.status]).toEqual(['rejected', 'rejected']);
     expect(codeOf(refused.error)).toBe('unavailable');
@@ -190,7 +190,7 @@ describe('Engine: failures', () => {
 
   it('a scene removal whose tick failed to commit still reaches program and renderers later', async () => {
     const h = setup();
-    await Promise.all([h.engine.submit('ch_a', { kind: 'program', sceneId: 'sc_board', source: api }), advance(h, 17)]);
+    await Promise.all([h.engine.submit('ch_a', { kind: 'cut', sceneId: 'sc_board', source: api }), advance(h, 17)]);
     h.committer.failNext = 1;
     h.engine.removeScene('ch_a', 'sc_board');
     await advance(h, 17);
@@ -222,7 +222,7 @@ describe('Engine: failures', () => {
 
   it('removing the on-air scene clears program', async () => {
     const h = setup();
-    await Promise.all([h.engine.submit('ch_a', { kind: 'program', sceneId: 'sc_board', source: api }), advance(h, 17)]);
+    await Promise.all([h.engine.submit('ch_a', { kind: 'cut', sceneId: 'sc_board', source: api }), advance(h, 17)]);
     h.engine.removeScene('ch_a', 'sc_board');
     await advance(h, 17);
     expect(h.engine.state('ch_a').program).toEqual([]);

@@ -7,8 +7,8 @@ import type { ChangeSource } from './model.js';
 
 export type Op =
   | { kind: 'patch'; values: Map<string, InputValue>; source: ChangeSource }
-  | { kind: 'preview'; sceneId: string; source: ChangeSource }
-  | { kind: 'program'; sceneId: string; source: ChangeSource }
+  | { kind: 'cue'; sceneId: string; source: ChangeSource }
+  | { kind: 'cut'; sceneId: string; source: ChangeSource }
   /** Every cued layer to air at once, or only `layer`. */
   | { kind: 'take'; layer?: number; source: ChangeSource }
   /** Everything off air, or one layer, or one scene. */

@@ -6,6 +6,9 @@
  */
 import { canonicalIp } from '../domain/ip-address.js';
 
+/** The header the transport sets on every request to the client's address (whatever the client sent under it). */
+export const CLIENT_ADDRESS_HEADER = 'x-onair-client';
+
 export function clientAddress(peer: string, forwardedFor: string | null, trusted: ReadonlySet<string>): string {
   let address = canonicalIp(peer) ?? peer;
   if (!forwardedFor || !trusted.has(address)) return address;

@@ -30,7 +30,7 @@ export interface OperationContext {
   /** `?dryRun=1`: check everything, change nothing (operations that declare `dryRunBucket`). */
   dryRun: boolean;
   /** Another channel the input names, when the caller holds `permission` on it; the same 404 otherwise. */
-  channelOf(channelId: string, permission: Permission): ChannelRecord;
+  channelOf: (channelId: string, permission: Permission) => ChannelRecord;
 }
 
 /** An operation on one channel gets the channel, resolved and authorised. */

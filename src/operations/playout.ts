@@ -51,8 +51,8 @@ function playoutOp<I>(
   };
 }
 
-export const cue = playoutOp('cue', SceneRef, (b) => ({ kind: 'preview', sceneId: b.sceneId }));
-export const cut = playoutOp('cut', SceneRef, (b) => ({ kind: 'program', sceneId: b.sceneId }));
+export const cue = playoutOp('cue', SceneRef, (b) => ({ kind: 'cue', sceneId: b.sceneId }));
+export const cut = playoutOp('cut', SceneRef, (b) => ({ kind: 'cut', sceneId: b.sceneId }));
 export const take = playoutOp('take', TakeIn, (b) => ({
   kind: 'take',
   ...(b.layer === undefined ? {} : { layer: b.layer }),

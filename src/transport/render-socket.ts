@@ -104,6 +104,13 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
   };
   /** Answers with an error, unless the connection has used its error budget: then it is closed instead. */
   const sendError = (ws: Socket, data: SocketData, id: string | null, err: unknown) => {
+    // A bug is logged with what finds it, as on REST (under the request id there): the connection and the op id.
+    if (!(err instanceof AppError) || err.code === 'internal') {
+      deps.logger.error(
+        { err, connectionId: data.connectionId, opId: id, channelId: data.channelId },
+        'unhandled error',
+      );
+    }
     if (data.closed) return;
     if (!(data.errors ??= new ErrorBudget()).take()) return ws.end(CloseCode.tooManyErrors, 'too many bad messages');
     send(ws, data, errorMessage(id, err), 'reply');

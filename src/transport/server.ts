@@ -7,7 +7,6 @@ import net from 'node:net';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Broker, Engine } from '../engine/index.js';
-import type { AppError } from '../errors.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Runner } from '../operations/index.js';
 import { createFastRoute, type FastRouteHandler } from './fast-route.js';
@@ -32,7 +31,6 @@ export interface TransportDeps {
   socketLimits?: SocketLimits | undefined;
   /** Answers PATCH /v1/channels/:id/inputs without Fetch objects (the hottest route). */
   fastPatchInputs?: FastRouteHandler | undefined;
-  problem: (error: AppError, requestId: string) => Response;
 }
 
 export interface Transport {
@@ -55,7 +53,7 @@ export function createTransport(deps: TransportDeps): Transport {
       createFastRoute({
         handler: deps.fastPatchInputs,
         maxBodyBytes: deps.maxBodyBytes,
-        problem: deps.problem,
+        trustedProxies: deps.trustedProxies ?? new Set(),
         accepting: () => accepting,
         onError: (err) => deps.logger.error({ err }, 'fast route error'),
       }),
@@ -67,7 +65,6 @@ export function createTransport(deps: TransportDeps): Transport {
       fetch: deps.fetch,
       maxBodyBytes: deps.maxBodyBytes,
       trustedProxies: deps.trustedProxies ?? new Set(),
-      problem: deps.problem,
       accepting: () => accepting,
       onError: (err) => deps.logger.error({ err }, 'http bridge error'),
     }),

@@ -21,8 +21,11 @@ import {
 import type { AckMessage, ClockState } from '@onair/protocol';
 import { validationError } from '../validation.js';
 
+/** The ops a client may send, by name; `preview` and `program` are the documented older names of cue and cut. */
 const OPERATIONS = {
   patch: patchInputs,
+  cue,
+  cut,
   preview: cue,
   program: cut,
   take,

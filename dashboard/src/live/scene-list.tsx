@@ -112,8 +112,8 @@ export function sortedScenes(state: ChannelState): SceneView[] {
 }
 
 export const cue = (live: LiveChannel, scene: SceneView) =>
-  live.send(`Cue ${scene.name}`, { op: 'preview', sceneId: scene.id }).catch(() => undefined);
+  live.send(`Cue ${scene.name}`, { op: 'cue', sceneId: scene.id }).catch(() => undefined);
 export const cut = (live: LiveChannel, scene: SceneView) =>
-  live.send(`Cut ${scene.name}`, { op: 'program', sceneId: scene.id }).catch(() => undefined);
+  live.send(`Cut ${scene.name}`, { op: 'cut', sceneId: scene.id }).catch(() => undefined);
 export const clear = (live: LiveChannel, scene: SceneView) =>
   live.send(`Clear ${scene.name}`, { op: 'clear', sceneId: scene.id }).catch(() => undefined);

@@ -5,12 +5,12 @@
 import type { Context } from 'hono';
 import { createSession, sessionCookie } from '../../auth/sessions.js';
 import { AppError } from '../../errors.js';
+import { CLIENT_ADDRESS_HEADER } from '../../http/client-address.js';
 import { throttleAddress } from '../../limits/login-throttle.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { userWorkspaces } from './workspace-view.js';
 
 /** Set by the transport from the TCP peer address; a value sent by the client is replaced. */
-export const CLIENT_ADDRESS_HEADER = 'x-onair-client';
 
 export function cookieOptions(deps: ApiDeps) {
   return { ttlSeconds: deps.sessionTtlSeconds, secure: deps.baseUrl().startsWith('https:') };

@@ -18,7 +18,7 @@ import {
   receiveHookPost,
   updateIncomingHook,
 } from '../../operations/index.js';
-import { CLIENT_ADDRESS_HEADER } from '../accounts/sign-in.js';
+import { CLIENT_ADDRESS_HEADER } from '../../http/client-address.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { operationBinder } from '../operation-route.js';
 import { BUCKET_EXTENSION, ERROR_RESPONSES, isDryRun, PERMISSION_EXTENSION } from '../route-docs.js';

@@ -1,19 +1,21 @@
 /**
- * `PATCH /v1/channels/:id/inputs` without the Fetch/Hono machinery: the hottest route, answered by the
- * transport directly through this function. It runs the same steps as the Hono route, with the same
- * functions: authentication, the CSRF check, the JSON body checks, then the patchInputs operation (shape,
- * permission, updates bucket, the patch).
+ * `PATCH /v1/channels/:id/inputs` without the Fetch/Hono machinery: the hottest route, answered by the transport
+ * directly through this function. It is made of the same steps as a request through the Hono app, the same
+ * functions in the same order: authentication (middleware/authenticate.ts, CSRF included), the JSON body
+ * (middleware/json-body.ts), the patchInputs operation through the runner (guard, then the input), the error answer
+ * (problem.ts), and the access log and metrics (middleware/request-context.ts).
  */
 import { callerOf, patchInputs } from '../../operations/index.js';
 import type { ApiDeps, RequestObserver } from '../env.js';
-import { assertSameOrigin } from '../../http/same-origin.js';
+import { principalOf } from '../middleware/authenticate.js';
 import { parseJsonBody } from '../middleware/json-body.js';
-import { asAppError, problemParts } from '../problem.js';
+import { recordRequest } from '../middleware/request-context.js';
+import { errorAnswer } from '../problem.js';
 
 export interface FastRequest {
   channelId: string;
   requestId: string;
-  header(name: string): string | undefined;
+  header: (name: string) => string | undefined;
   body: string;
 }
 
@@ -34,48 +36,23 @@ export interface FastPatchDeps extends Pick<ApiDeps, 'runner' | 'auth' | 'logger
 export function createFastPatch(deps: FastPatchDeps) {
   return async (req: FastRequest): Promise<FastResponse> => {
     const started = performance.now();
-    const base = { 'X-Request-Id': req.requestId };
-    let limitHeaders: Record<string, string> = {};
+    // The child logger only when something is logged: most answers of this route log nothing.
+    const log = () => deps.logger.child({ reqId: req.requestId });
     let answer: FastResponse;
     try {
-      const authorization = req.header('authorization');
-      const principal =
-        deps.auth.cachedBearer(authorization) ??
-        (await deps.auth.fromRequest({
-          authorization,
-          cookie: req.header('cookie'),
-          workspace: req.header('x-workspace'),
-        }));
-      if (principal.kind === 'user') {
-        assertSameOrigin(req.header('origin'), req.header('sec-fetch-site'), req.header('host'));
-      }
+      const principal = await principalOf(deps.auth, req.header, 'PATCH');
       // No body means {}, as for every route that takes one (docs/api.md, "Conventions").
       const body = req.body.length === 0 ? {} : parseJsonBody(req.body, req.header('content-type'));
-      const outcome = await deps.runner.run(patchInputs, callerOf(principal), {
-        channelId: req.channelId,
-        input: body,
-      });
-      limitHeaders = outcome.headers;
-      const result = outcome.body;
-      answer = {
-        status: 200,
-        headers: { ...base, ...limitHeaders, 'Content-Type': 'application/json' },
-        body: JSON.stringify(result),
-      };
+      const call = { channelId: req.channelId, input: body };
+      const outcome = await deps.runner.run(patchInputs, callerOf(principal), call);
+      const headers = { 'X-Request-Id': req.requestId, ...outcome.headers, 'Content-Type': 'application/json' };
+      answer = { status: 200, headers, body: JSON.stringify(outcome.body) };
     } catch (err) {
-      const appError = asAppError(err);
-      if (appError.code === 'internal') deps.logger.error({ err, reqId: req.requestId }, 'unhandled error');
-      answer = problemParts(appError, req.requestId);
+      answer = errorAnswer(log(), err, req.requestId);
     }
-    const elapsed = performance.now() - started;
-    deps.observeRequest?.(FAST_PATCH_ROUTE, 'PATCH', answer.status, elapsed / 1000);
-    if (!deps.logger.isLevelEnabled('info')) return answer;
-    const ms = Math.round(elapsed * 100) / 100;
     const path = `/v1/channels/${req.channelId}/inputs`;
-    deps.logger.info(
-      { reqId: req.requestId, method: 'PATCH', path, status: answer.status, ms, channelId: req.channelId },
-      'request',
-    );
+    const entry = { route: FAST_PATCH_ROUTE, method: 'PATCH', path, status: answer.status, started };
+    recordRequest(deps.logger.isLevelEnabled('info') ? log() : deps.logger, deps.observeRequest, entry);
     return answer;
   };
 }

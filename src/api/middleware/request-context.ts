@@ -8,7 +8,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { Logger } from 'pino';
 import { requestIdFrom } from '../../http/request-id.js';
-import type { ApiEnv } from '../env.js';
+import type { ApiEnv, RequestObserver } from '../env.js';
 import { asAppError } from '../problem.js';
 
 const CHANNEL_PATH = /^\/v1\/channels\/(ch_[A-Za-z0-9]+)/;
@@ -40,13 +40,37 @@ export function requestContext(logger: Logger): MiddlewareHandler<ApiEnv> {
 
 /** Metrics and the access log line, once the status is known. */
 function finish(c: Context<ApiEnv>, log: Logger, started: number, status: number): void {
-  const elapsed = performance.now() - started;
-  c.env?.observeRequest?.(routeOf(c), c.req.method, status, elapsed / 1000);
+  recordRequest(log, c.env?.observeRequest, {
+    route: routeOf(c),
+    method: c.req.method,
+    path: c.req.path,
+    status,
+    started,
+  });
+}
+
+export interface AnsweredRequest {
+  /** The route template (`/v1/channels/:id/inputs`), never the raw path: metrics labels stay few. */
+  route: string;
+  method: string;
+  path: string;
+  status: number;
+  /** performance.now() when the request arrived. */
+  started: number;
+}
+
+/**
+ * The metrics and the access log line of an answered request: every request path records its answers with this
+ * (the Hono app here, the transport's fast route too). `log` carries the request id.
+ */
+export function recordRequest(log: Logger, observe: RequestObserver | undefined, r: AnsweredRequest): void {
+  const elapsed = performance.now() - r.started;
+  observe?.(r.route, r.method, r.status, elapsed / 1000);
   if (!log.isLevelEnabled('info')) return;
   const ms = Math.round(elapsed * 100) / 100;
-  const channelId = CHANNEL_PATH.exec(c.req.path)?.[1];
-  const path = c.req.path.length > LOGGED_PATH_LENGTH ? `${c.req.path.slice(0, LOGGED_PATH_LENGTH)}…` : c.req.path;
-  log.info({ method: c.req.method, path, status, ms, channelId }, 'request');
+  const channelId = CHANNEL_PATH.exec(r.path)?.[1];
+  const path = r.path.length > LOGGED_PATH_LENGTH ? `${r.path.slice(0, LOGGED_PATH_LENGTH)}…` : r.path;
+  log.info({ method: r.method, path, status: r.status, ms, channelId }, 'request');
 }
 
 /**

@@ -66,7 +66,7 @@ it('an acknowledged change has its events in the log, in order, with the state i
   const [a, b] = channels.map((c) => c.id) as [string, string];
   const sceneA = engine.scenes(a)[0]!.id;
   const ops = [
-    engine.submit(a, { kind: 'program', sceneId: sceneA, source: 'api' }),
+    engine.submit(a, { kind: 'cut', sceneId: sceneA, source: 'api' }),
     engine.submit(b, { kind: 'patch', values: new Map([['score', 3]]), source: 'dashboard' }),
   ];
   await tick();
@@ -89,7 +89,7 @@ it('a tick the store refuses writes neither state nor events, for any of its cha
   // b's rows go behind the engine's back: its inputs can no longer be written, so the whole tick fails.
   await store.deleteChannel(b);
   const ops = [
-    engine.submit(a, { kind: 'program', sceneId: engine.scenes(a)[0]!.id, source: 'api' }),
+    engine.submit(a, { kind: 'cut', sceneId: engine.scenes(a)[0]!.id, source: 'api' }),
     engine.submit(a, { kind: 'patch', values: new Map([['score', 1]]), source: 'api' }),
     engine.submit(b, { kind: 'patch', values: new Map([['score', 2]]), source: 'api' }),
   ].map((p) =>

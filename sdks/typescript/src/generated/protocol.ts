@@ -515,11 +515,14 @@ export const SCENE_SCOPES: readonly SceneScope[] = ['buses', 'all'];
 
 export type ServerMessage = SnapshotMessage | FrameMessage | AckMessage | ErrorMessage | HeartbeatMessage;
 
-/** An operation a client asks for, before it gets the `id` its ack or error answers to. */
+/**
+ * An operation a client asks for, before it gets the `id` its ack or error answers to. `cue` puts a scene on the
+ * preview bus, `cut` straight on the program bus; `preview` and `program` are their older names, still accepted.
+ */
 export type ClientOp =
   | { op: 'patch'; inputs: Record<string, InputValue> }
-  | { op: 'preview'; sceneId: string }
-  | { op: 'program'; sceneId: string }
+  | { op: 'cue' | 'preview'; sceneId: string }
+  | { op: 'cut' | 'program'; sceneId: string }
   | { op: 'take'; layer?: number }
   | { op: 'clear'; layer?: number; sceneId?: string }
   | { op: 'trigger'; name: string }
