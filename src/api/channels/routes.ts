@@ -11,64 +11,39 @@ import {
   updateChannel,
 } from '../../operations/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { operationBinder } from '../operation-route.js';
-import { ChannelIdParam, ListQuery, listOf, json } from '../schemas/common.js';
+import { routeBinder } from '../route-spec.js';
+import { ChannelIdParam as params, ListQuery, listOf } from '../schemas/common.js';
 import { ChannelOut } from './schemas.js';
 
 export function channelRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const bind = operationBinder(app, deps.runner);
-  const tags = ['Channels'];
-
-  bind(createChannel, {
-    method: 'post',
-    path: '/channels',
-    status: 201,
-    tags,
+  const route = routeBinder(app, deps.runner, ['Channels']);
+  route(createChannel, 'post /channels', {
     summary: 'Create a channel',
-    request: { body: { required: true, ...json(ChannelIn) } },
-    responses: { 201: { description: 'Created', ...json(ChannelOut) } },
+    body: ChannelIn,
+    ok: [201, 'Created', ChannelOut],
   });
-  bind(listChannels, {
-    method: 'get',
-    path: '/channels',
-    tags,
+  route(listChannels, 'get /channels', {
     summary: 'List channels',
-    request: { query: ListQuery },
-    responses: { 200: { description: 'Channels in creation order', ...json(listOf(ChannelOut, 'ChannelList')) } },
+    query: ListQuery,
+    ok: [200, 'Channels in creation order', listOf(ChannelOut, 'ChannelList')],
   });
-  bind(getChannel, {
-    method: 'get',
-    path: '/channels/{id}',
-    tags,
-    summary: 'Read a channel',
-    request: { params: ChannelIdParam },
-    responses: { 200: { description: 'The channel', ...json(ChannelOut) } },
-  });
-  bind(updateChannel, {
-    method: 'patch',
-    path: '/channels/{id}',
-    tags,
+  route(getChannel, 'get /channels/{id}', { summary: 'Read a channel', params, ok: [200, 'The channel', ChannelOut] });
+  route(updateChannel, 'patch /channels/{id}', {
     summary: 'Rename a channel or change its frame rate',
-    request: { params: ChannelIdParam, body: { required: true, ...json(ChannelUpdate) } },
-    responses: { 200: { description: 'The channel', ...json(ChannelOut) } },
+    params,
+    body: ChannelUpdate,
+    ok: [200, 'The channel', ChannelOut],
   });
-  bind(deleteChannel, {
-    method: 'delete',
-    path: '/channels/{id}',
-    status: 204,
-    tags,
+  route(deleteChannel, 'delete /channels/{id}', {
     summary: 'Delete a channel, its scenes and state',
-    request: { params: ChannelIdParam },
-    responses: { 204: { description: 'Deleted' } },
+    params,
+    ok: [204, 'Deleted'],
   });
-  bind(rotateOutputToken, {
-    method: 'post',
-    path: '/channels/{id}/output-token',
-    tags,
+  route(rotateOutputToken, 'post /channels/{id}/output-token', {
     summary: 'Rotate the output token (open renderers are closed; the old URL stops working)',
-    request: { params: ChannelIdParam },
-    responses: { 200: { description: 'The channel with its new outputUrl', ...json(ChannelOut) } },
+    params,
+    ok: [200, 'The channel with its new outputUrl', ChannelOut],
   });
   return app;
 }

@@ -3,8 +3,8 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { ENGINE_EVENT_TYPES } from '../../engine/index.js';
 import { EventsQuery, listEvents } from '../../operations/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { operationBinder } from '../operation-route.js';
-import { json, listOf } from '../schemas/common.js';
+import { routeBinder } from '../route-spec.js';
+import { listOf } from '../schemas/common.js';
 
 const EventOut = z
   .object({
@@ -19,13 +19,10 @@ const EventOut = z
 
 export function eventRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  operationBinder(app, deps.runner)(listEvents, {
-    method: 'get',
-    path: '/events',
-    tags: ['Events'],
+  routeBinder(app, deps.runner, ['Events'])(listEvents, 'get /events', {
     summary: "List the workspace's events of the last 7 days, oldest first",
-    request: { query: EventsQuery },
-    responses: { 200: { description: 'Events in creation order', ...json(listOf(EventOut, 'EventList')) } },
+    query: EventsQuery,
+    ok: [200, 'Events in creation order', listOf(EventOut, 'EventList')],
   });
   return app;
 }

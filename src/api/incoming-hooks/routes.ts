@@ -20,7 +20,7 @@ import {
 } from '../../operations/index.js';
 import { CLIENT_ADDRESS_HEADER } from '../../http/client-address.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { operationBinder } from '../operation-route.js';
+import { routeBinder } from '../route-spec.js';
 import { BUCKET_EXTENSION, ERROR_RESPONSES, isDryRun, PERMISSION_EXTENSION } from '../route-docs.js';
 import { ChannelIdParam, json, ListQuery, listOf, ProblemSchema } from '../schemas/common.js';
 import {
@@ -46,70 +46,48 @@ function hookRoute<R extends Parameters<typeof createRoute>[0]>(config: R) {
 
 export function incomingHookRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const bind = operationBinder(app, deps.runner);
+  const route = routeBinder(app, deps.runner, ['Incoming webhooks']);
   const tags = ['Incoming webhooks'];
   const base = '/channels/{id}/incoming-hooks';
   const one = `${base}/{hookId}`;
-
-  bind(createIncomingHook, {
-    method: 'post',
-    path: base,
-    status: 201,
-    tags,
+  route(createIncomingHook, `post ${base}`, {
     summary: 'Add an incoming webhook to a channel (its URL and secret are shown once)',
-    request: { params: ChannelIdParam, body: { required: false, ...json(HookIn) } },
-    responses: { 201: { description: 'Created', ...json(HookCreated) } },
+    params: ChannelIdParam,
+    body: HookIn,
+    optionalBody: true,
+    ok: [201, 'Created', HookCreated],
   });
-  bind(listIncomingHooks, {
-    method: 'get',
-    path: base,
-    tags,
+  route(listIncomingHooks, `get ${base}`, {
     summary: "A channel's incoming webhooks (never their URL token or secret)",
-    request: { params: ChannelIdParam, query: ListQuery },
-    responses: { 200: { description: 'In creation order', ...json(listOf(HookOut, 'IncomingHookList')) } },
+    params: ChannelIdParam,
+    query: ListQuery,
+    ok: [200, 'In creation order', listOf(HookOut, 'IncomingHookList')],
   });
-  bind(getIncomingHook, {
-    method: 'get',
-    path: one,
-    tags,
+  route(getIncomingHook, `get ${one}`, {
     summary: 'Read an incoming webhook',
-    request: { params: HookParams },
-    responses: { 200: { description: 'The hook', ...json(HookOut) } },
+    params: HookParams,
+    ok: [200, 'The hook', HookOut],
   });
-  bind(updateIncomingHook, {
-    method: 'patch',
-    path: one,
-    tags,
+  route(updateIncomingHook, `patch ${one}`, {
     summary: 'Rename an incoming webhook or change its mapping (its URL stays)',
-    request: { params: HookParams, body: { required: true, ...json(HookPatch) } },
-    responses: { 200: { description: 'The hook', ...json(HookOut) } },
+    params: HookParams,
+    body: HookPatch,
+    ok: [200, 'The hook', HookOut],
   });
-  bind(deleteIncomingHook, {
-    method: 'delete',
-    path: one,
-    status: 204,
-    tags,
+  route(deleteIncomingHook, `delete ${one}`, {
     summary: 'Delete an incoming webhook (its URL stops working at once)',
-    request: { params: HookParams },
-    responses: { 204: { description: 'Deleted' } },
+    params: HookParams,
+    ok: [204, 'Deleted'],
   });
-  bind(listHookPosts, {
-    method: 'get',
-    path: `${one}/deliveries`,
-    tags,
+  route(listHookPosts, `get ${one}/deliveries`, {
     summary: "The hook's last 50 posts, newest first",
-    request: { params: HookParams },
-    responses: { 200: { description: 'Newest first', ...json(listOf(DeliveryOut, 'IncomingHookDeliveryList')) } },
+    params: HookParams,
+    ok: [200, 'Newest first', listOf(DeliveryOut, 'IncomingHookDeliveryList')],
   });
-  bind(listHookRefusals, {
-    method: 'get',
-    path: `${one}/refusals`,
-    tags,
+  route(listHookRefusals, `get ${one}/refusals`, {
     summary: "Posts refused at the hook's door (rate limited, bad signature, replayed): one line per second, last 50",
-    request: { params: HookParams },
-    responses: {
-      200: { description: 'Newest second first', ...json(listOf(RefusalOut, 'IncomingHookRefusalList')) },
-    },
+    params: HookParams,
+    ok: [200, 'Newest second first', listOf(RefusalOut, 'IncomingHookRefusalList')],
   });
 
   app.openapi(

@@ -1,6 +1,6 @@
 /** What the incoming-hook routes answer, for the OpenAPI document (docs/incoming-hooks.md). Inputs are the operations'. */
 import { z } from '@hono/zod-openapi';
-import { ChannelIdParam } from '../schemas/common.js';
+import { ChannelIdParam, pathParam } from '../schemas/common.js';
 
 export const HookOut = z
   .object({
@@ -57,13 +57,7 @@ export const PostAnswer = z
   })
   .openapi('IncomingHookAnswer');
 
-export const HookParams = ChannelIdParam.extend({
-  hookId: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name: 'hookId', in: 'path' } }),
-});
+export const HookParams = ChannelIdParam.extend({ hookId: pathParam('hookId') });
 export const TokenParam = z.object({
   token: z
     .string()

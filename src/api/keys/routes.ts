@@ -2,8 +2,8 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { createKey, getKey, KeyIn, listKeys, revokeKey } from '../../operations/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { operationBinder } from '../operation-route.js';
-import { ListQuery, listOf, json } from '../schemas/common.js';
+import { routeBinder } from '../route-spec.js';
+import { ListQuery, listOf, pathParam } from '../schemas/common.js';
 
 const KeyOut = z
   .object({
@@ -20,52 +20,26 @@ const KeyOut = z
 const KeyCreated = KeyOut.extend({
   secret: z.string().openapi({ description: 'Shown only in this response.' }),
 }).openapi('KeyCreated');
-const KeyParam = z.object({
-  keyId: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name: 'keyId', in: 'path' } }),
-});
+const params = z.object({ keyId: pathParam('keyId') });
 
 export function keyRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const bind = operationBinder(app, deps.runner);
-  const tags = ['Keys'];
-
-  bind(createKey, {
-    method: 'post',
-    path: '/keys',
-    status: 201,
-    tags,
+  const route = routeBinder(app, deps.runner, ['Keys']);
+  route(createKey, 'post /keys', {
     summary: 'Create an API key (the secret is shown once)',
-    request: { body: { required: true, ...json(KeyIn) } },
-    responses: { 201: { description: 'Created; `secret` appears only here', ...json(KeyCreated) } },
+    body: KeyIn,
+    ok: [201, 'Created; `secret` appears only here', KeyCreated],
   });
-  bind(listKeys, {
-    method: 'get',
-    path: '/keys',
-    tags,
+  route(listKeys, 'get /keys', {
     summary: 'List API keys (never their secrets)',
-    request: { query: ListQuery },
-    responses: { 200: { description: 'Keys in creation order', ...json(listOf(KeyOut, 'KeyList')) } },
+    query: ListQuery,
+    ok: [200, 'Keys in creation order', listOf(KeyOut, 'KeyList')],
   });
-  bind(getKey, {
-    method: 'get',
-    path: '/keys/{keyId}',
-    tags,
-    summary: 'Read an API key',
-    request: { params: KeyParam },
-    responses: { 200: { description: 'The key', ...json(KeyOut) } },
-  });
-  bind(revokeKey, {
-    method: 'delete',
-    path: '/keys/{keyId}',
-    status: 204,
-    tags,
+  route(getKey, 'get /keys/{keyId}', { summary: 'Read an API key', params, ok: [200, 'The key', KeyOut] });
+  route(revokeKey, 'delete /keys/{keyId}', {
     summary: 'Revoke an API key (it stops working at once)',
-    request: { params: KeyParam },
-    responses: { 204: { description: 'Revoked' } },
+    params,
+    ok: [204, 'Revoked'],
   });
   return app;
 }

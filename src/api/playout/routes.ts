@@ -20,16 +20,10 @@ import {
 } from '../../operations/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { StateOut } from '../inputs/schemas.js';
-import { operationBinder } from '../operation-route.js';
-import { ChannelIdParam, json } from '../schemas/common.js';
+import { routeBinder } from '../route-spec.js';
+import { ChannelIdParam, pathParam } from '../schemas/common.js';
 
-const NamedParam = ChannelIdParam.extend({
-  name: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name: 'name', in: 'path' } }),
-});
+const NamedParam = ChannelIdParam.extend({ name: pathParam('name') });
 const FrameOut = z.object({ frame: z.number().int() }).openapi('FrameResult');
 const ClockOut = z
   .object({ frame: z.number().int(), clock: z.object({ running: z.boolean(), ms: z.number(), at: z.number() }) })
@@ -39,50 +33,44 @@ type BusPath = '/channels/{id}/preview' | '/channels/{id}/program' | '/channels/
 
 export function playoutRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const bind = operationBinder(app, deps.runner);
-  const tags = ['Playout'];
-  const stateResponse = { 200: { description: 'The channel state after the change', ...json(StateOut) } };
+  const route = routeBinder(app, deps.runner, ['Playout']);
+  const ok = [200, 'The channel state after the change', StateOut] as const;
+  const bus = <I>(path: BusPath, op: ChannelOperation<I, PlayoutResult>, summary: string, body: z.ZodType) =>
+    route(op, `post ${path}`, { summary, params: ChannelIdParam, body, ok: [...ok], answer: (out) => out.state });
+  const optional = { optionalBody: true };
 
-  const bus = <I>(
-    path: BusPath,
-    op: ChannelOperation<I, PlayoutResult>,
-    body: z.ZodType,
-    required: boolean,
-    summary: string,
-    conflict?: string,
-  ) =>
-    bind(op, {
-      method: 'post',
-      path,
-      tags,
-      summary,
-      request: { params: ChannelIdParam, body: { required, ...json(body) } },
-      responses: { ...stateResponse, ...(conflict ? { 409: { description: conflict } } : {}) },
-      answer: (out) => out.state,
-    });
-
-  bus('/channels/{id}/preview', cue, SceneRef, true, "Cue a scene into preview, on the scene's layer");
-  bus('/channels/{id}/program', cut, SceneRef, true, 'Put a scene straight to air on its layer (a cut)');
-  bus('/channels/{id}/take', take, TakeIn, false, 'Take every cued layer (or one) to air', 'preview_empty');
-  bus('/channels/{id}/clear', clear, ClearIn, false, 'Take a layer, a scene, or everything off air');
-
-  bind(fireTrigger, {
-    method: 'post',
-    path: '/channels/{id}/triggers/{name}',
-    tags,
+  bus('/channels/{id}/preview', cue, "Cue a scene into preview, on the scene's layer", SceneRef);
+  bus('/channels/{id}/program', cut, 'Put a scene straight to air on its layer (a cut)', SceneRef);
+  route(take, 'post /channels/{id}/take', {
+    summary: 'Take every cued layer (or one) to air',
+    params: ChannelIdParam,
+    body: TakeIn,
+    ...optional,
+    ok: [...ok],
+    more: { 409: 'preview_empty' },
+    answer: (out) => out.state,
+  });
+  route(clear, 'post /channels/{id}/clear', {
+    summary: 'Take a layer, a scene, or everything off air',
+    params: ChannelIdParam,
+    body: ClearIn,
+    ...optional,
+    ok: [...ok],
+    answer: (out) => out.state,
+  });
+  route(fireTrigger, 'post /channels/{id}/triggers/{name}', {
     summary: 'Fire a trigger of the scenes on program or preview',
-    request: { params: NamedParam },
-    responses: { 200: { description: 'Fired', ...json(FrameOut) }, 404: { description: 'unknown_trigger' } },
+    params: NamedParam,
+    ok: [200, 'Fired', FrameOut],
+    more: { 404: 'unknown_trigger' },
     // The name is the whole input: a body is refused like on every route that takes none.
     input: ({ params }) => ({ name: params.name }),
   });
-  bind(clockAction, {
-    method: 'post',
-    path: '/channels/{id}/clocks/{name}',
-    tags,
+  route(clockAction, 'post /channels/{id}/clocks/{name}', {
     summary: 'Start, stop, set, reset or adjust a clock input',
-    request: { params: NamedParam, body: { required: true, ...json(ClockActionIn) } },
-    responses: { 200: { description: "The clock's state after the action", ...json(ClockOut) } },
+    params: NamedParam,
+    body: ClockActionIn,
+    ok: [200, "The clock's state after the action", ClockOut],
   });
   return app;
 }

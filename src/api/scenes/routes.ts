@@ -4,18 +4,12 @@ import { createScene, deleteScene, getScene, listScenes, replaceScene } from '..
 import { SceneIn, SceneUpdate } from '../../scenes/definition-schema.js';
 import { DRY_RUN_SCENE_ID } from '../../scenes/scene-writes.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { operationBinder } from '../operation-route.js';
 import { isDryRun } from '../route-docs.js';
-import { ChannelIdParam, ListQuery, listOf, json } from '../schemas/common.js';
+import { routeBinder } from '../route-spec.js';
+import { ChannelIdParam, ListQuery, listOf, pathParam } from '../schemas/common.js';
 import { SceneOut } from './schemas.js';
 
-const SceneParams = ChannelIdParam.extend({
-  sceneId: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name: 'sceneId', in: 'path' } }),
-});
+const SceneParams = ChannelIdParam.extend({ sceneId: pathParam('sceneId') });
 
 /** `?dryRun=1`: every check of the write, nothing saved (docs/api.md, "Dry runs of scene writes"). */
 const DryRunQuery = z.object({
@@ -31,64 +25,40 @@ const DryRunQuery = z.object({
 
 export function sceneRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const bind = operationBinder(app, deps.runner);
-  const tags = ['Scenes'];
+  const route = routeBinder(app, deps.runner, ['Scenes']);
   const one = '/channels/{id}/scenes/{sceneId}';
-
-  bind(createScene, {
-    method: 'post',
-    path: '/channels/{id}/scenes',
-    statusOf: (_out, c) => (isDryRun(c.req.query('dryRun')) ? 200 : 201),
-    tags,
+  route(createScene, 'post /channels/{id}/scenes', {
     summary: 'Add a scene from a template or a definition (or, with ?dryRun=1, only check it)',
-    request: { params: ChannelIdParam, query: DryRunQuery, body: { required: true, ...json(SceneIn) } },
-    responses: {
-      200: {
-        description: `Dry run: the scene as it would be created, id \`${DRY_RUN_SCENE_ID}\`; nothing saved`,
-        ...json(SceneOut),
-      },
-      201: { description: 'Created', ...json(SceneOut) },
-      409: { description: "An input clashes with the channel's" },
+    params: ChannelIdParam,
+    query: DryRunQuery,
+    body: SceneIn,
+    ok: [201, 'Created', SceneOut],
+    more: {
+      200: [`Dry run: the scene as it would be created, id \`${DRY_RUN_SCENE_ID}\`; nothing saved`, SceneOut],
+      409: "An input clashes with the channel's",
     },
+    statusOf: (_out, c) => (isDryRun(c.req.query('dryRun')) ? 200 : 201),
   });
-  bind(listScenes, {
-    method: 'get',
-    path: '/channels/{id}/scenes',
-    tags,
+  route(listScenes, 'get /channels/{id}/scenes', {
     summary: "List a channel's scenes",
-    request: { params: ChannelIdParam, query: ListQuery },
-    responses: { 200: { description: 'Scenes in creation order', ...json(listOf(SceneOut, 'SceneList')) } },
+    params: ChannelIdParam,
+    query: ListQuery,
+    ok: [200, 'Scenes in creation order', listOf(SceneOut, 'SceneList')],
   });
-  bind(getScene, {
-    method: 'get',
-    path: one,
-    tags,
-    summary: 'Read a scene',
-    request: { params: SceneParams },
-    responses: { 200: { description: 'The scene', ...json(SceneOut) } },
-  });
-  bind(replaceScene, {
-    method: 'put',
-    path: one,
-    tags,
+  route(getScene, `get ${one}`, { summary: 'Read a scene', params: SceneParams, ok: [200, 'The scene', SceneOut] });
+  route(replaceScene, `put ${one}`, {
     summary: "Replace a scene's definition (or, with ?dryRun=1, only check the replacement)",
-    request: { params: SceneParams, query: DryRunQuery, body: { required: true, ...json(SceneUpdate) } },
-    responses: {
-      200: { description: 'The scene (dry run: as it would be saved; nothing saved)', ...json(SceneOut) },
-      409: { description: "An input clashes with the channel's, or the layer changes while on a bus" },
-    },
+    params: SceneParams,
+    query: DryRunQuery,
+    body: SceneUpdate,
+    ok: [200, 'The scene (dry run: as it would be saved; nothing saved)', SceneOut],
+    more: { 409: "An input clashes with the channel's, or the layer changes while on a bus" },
   });
-  bind(deleteScene, {
-    method: 'delete',
-    path: one,
-    status: 204,
-    tags,
+  route(deleteScene, `delete ${one}`, {
     summary: 'Delete a scene (refused while it is on program or preview)',
-    request: { params: SceneParams },
-    responses: {
-      204: { description: 'Deleted' },
-      409: { description: 'The scene is on program or preview' },
-    },
+    params: SceneParams,
+    ok: [204, 'Deleted'],
+    more: { 409: 'The scene is on program or preview' },
   });
   return app;
 }

@@ -16,13 +16,16 @@ export const ListQuery = z.strictObject({
   cursor: z.string().max(100).optional(),
 });
 
-export const ChannelIdParam = z.object({
-  id: z
+/** A path parameter naming a resource: 1–100 characters. */
+export function pathParam(name: string) {
+  return z
     .string()
     .min(1)
     .max(100)
-    .openapi({ param: { name: 'id', in: 'path' }, example: 'ch_0190…' }),
-});
+    .openapi({ param: { name, in: 'path' } });
+}
+
+export const ChannelIdParam = z.object({ id: pathParam('id').openapi({ example: 'ch_0190…' }) });
 
 /** A page of a creation-ordered list (docs/api.md, "Conventions"). */
 export function page<T extends { id: string }>(items: T[], limit: number): { data: T[]; nextCursor: string | null } {

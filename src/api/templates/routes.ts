@@ -3,7 +3,7 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { listTemplates } from '../../operations/index.js';
 import { SceneDefinitionIn } from '../../scenes/definition-schema.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { operationBinder } from '../operation-route.js';
+import { routeBinder } from '../route-spec.js';
 import { InputDefOut } from '../scenes/schemas.js';
 
 export const TemplateOut = z
@@ -17,23 +17,13 @@ export const TemplateOut = z
   })
   .openapi('Template');
 
+const TemplateList = z.object({ data: z.array(TemplateOut), nextCursor: z.null() }).openapi('TemplateList');
+
 export function templateRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  operationBinder(app, deps.runner)(listTemplates, {
-    method: 'get',
-    path: '/templates',
-    tags: ['Scenes'],
+  routeBinder(app, deps.runner, ['Scenes'])(listTemplates, 'get /templates', {
     summary: 'Built-in scene templates',
-    responses: {
-      200: {
-        description: 'Templates',
-        content: {
-          'application/json': {
-            schema: z.object({ data: z.array(TemplateOut), nextCursor: z.null() }).openapi('TemplateList'),
-          },
-        },
-      },
-    },
+    ok: [200, 'Templates', TemplateList],
   });
   return app;
 }

@@ -1,6 +1,6 @@
 /**
- * Outgoing webhook subscriptions (docs/webhooks.md): declarations over the operations in operations/webhooks.ts, and
- * the OpenAPI description of what onair POSTs to an endpoint.
+ * Outgoing webhook subscriptions (docs/webhooks.md): declarations over operations/webhooks.ts, and the OpenAPI
+ * description of what onair POSTs to an endpoint.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import {
@@ -15,8 +15,8 @@ import {
   SubscriptionIn,
 } from '../../operations/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { operationBinder } from '../operation-route.js';
-import { json, ListQuery, listOf } from '../schemas/common.js';
+import { routeBinder } from '../route-spec.js';
+import { ListQuery, listOf } from '../schemas/common.js';
 import {
   AttemptOut,
   DeliveryBody,
@@ -25,7 +25,7 @@ import {
   SecretRolled,
   SubscriptionCreated,
   SubscriptionOut,
-  WebhookParam,
+  WebhookParam as params,
 } from './schemas.js';
 
 export function webhookRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
@@ -35,75 +35,48 @@ export function webhookRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     path: 'delivery',
     tags: ['Webhooks'],
     summary: "What onair POSTs to a subscription's URL: one event, signed",
-    request: {
-      headers: DeliveryHeaders,
-      body: { content: { 'application/json': { schema: DeliveryBody } } },
-    },
-    responses: {
-      200: { description: 'Any 2xx within 10 s accepts it; anything else is retried (+3 s, +6 s).' },
-    },
+    request: { headers: DeliveryHeaders, body: { content: { 'application/json': { schema: DeliveryBody } } } },
+    responses: { 200: { description: 'Any 2xx within 10 s accepts it; anything else is retried (+3 s, +6 s).' } },
   });
-  const tags = ['Webhooks'];
-  const bind = operationBinder(app, deps.runner);
+  const route = routeBinder(app, deps.runner, ['Webhooks']);
   const one = '/webhooks/{webhookId}';
-
-  bind(createWebhook, {
-    method: 'post',
-    path: '/webhooks',
-    status: 201,
-    tags,
+  route(createWebhook, 'post /webhooks', {
     summary: 'Subscribe an https endpoint to channel events (the signing secret is shown once)',
-    request: { body: { required: true, ...json(SubscriptionIn) } },
-    responses: { 201: { description: 'Created; `secret` appears only here', ...json(SubscriptionCreated) } },
+    body: SubscriptionIn,
+    ok: [201, 'Created; `secret` appears only here', SubscriptionCreated],
   });
-  bind(listWebhooks, {
-    method: 'get',
-    path: '/webhooks',
-    tags,
+  route(listWebhooks, 'get /webhooks', {
     summary: 'List webhook subscriptions (never their secrets)',
-    request: { query: ListQuery },
-    responses: { 200: { description: 'In creation order', ...json(listOf(SubscriptionOut, 'WebhookList')) } },
+    query: ListQuery,
+    ok: [200, 'In creation order', listOf(SubscriptionOut, 'WebhookList')],
   });
-  bind(getWebhook, {
-    method: 'get',
-    path: one,
-    tags,
+  route(getWebhook, `get ${one}`, {
     summary: 'Read a webhook subscription',
-    request: { params: WebhookParam },
-    responses: { 200: { description: 'The subscription', ...json(SubscriptionOut) } },
+    params,
+    ok: [200, 'The subscription', SubscriptionOut],
   });
-  bind(deleteWebhook, {
-    method: 'delete',
-    path: one,
-    status: 204,
-    tags,
+  route(deleteWebhook, `delete ${one}`, {
     summary: 'Delete a webhook subscription, its pending deliveries and its log',
-    request: { params: WebhookParam },
-    responses: { 204: { description: 'Deleted' } },
+    params,
+    ok: [204, 'Deleted'],
   });
-  bind(rollWebhookSecret, {
-    method: 'post',
-    path: `${one}/secret`,
-    tags,
+  route(rollWebhookSecret, `post ${one}/secret`, {
     summary: 'Roll the signing secret: a new one, shown once; the old one keeps signing beside it for a while',
-    request: { params: WebhookParam, body: { required: false, ...json(SecretRollIn) } },
-    responses: { 200: { description: 'Rolled; `secret` appears only here', ...json(SecretRolled) } },
+    params,
+    body: SecretRollIn,
+    optionalBody: true,
+    ok: [200, 'Rolled; `secret` appears only here', SecretRolled],
   });
-  bind(listWebhookAttempts, {
-    method: 'get',
-    path: `${one}/deliveries`,
-    tags,
+  route(listWebhookAttempts, `get ${one}/deliveries`, {
     summary: "A subscription's delivery log: every attempt and every drop, oldest first",
-    request: { params: WebhookParam, query: ListQuery },
-    responses: { 200: { description: 'Attempts in order', ...json(listOf(AttemptOut, 'WebhookAttemptList')) } },
+    params,
+    query: ListQuery,
+    ok: [200, 'Attempts in order', listOf(AttemptOut, 'WebhookAttemptList')],
   });
-  bind(pingWebhook, {
-    method: 'post',
-    path: `${one}/ping`,
-    tags,
+  route(pingWebhook, `post ${one}/ping`, {
     summary: 'Send a signed webhook.ping now (does not count towards disabling)',
-    request: { params: WebhookParam },
-    responses: { 200: { description: "The endpoint's answer", ...json(PingOut) } },
+    params,
+    ok: [200, "The endpoint's answer", PingOut],
     answer: (r) => ({ ok: r.ok, status: r.status, durationMs: r.durationMs, error: r.error }),
   });
   return app;

@@ -4,6 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { ENGINE_EVENT_TYPES } from '../../engine/index.js';
+import { pathParam } from '../schemas/common.js';
 
 const LastErrorOut = z.object({ at: z.string(), message: z.string(), status: z.number().int().nullable() });
 
@@ -55,13 +56,7 @@ export const PingOut = z
   })
   .openapi('WebhookPing');
 
-export const WebhookParam = z.object({
-  webhookId: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name: 'webhookId', in: 'path' } }),
-});
+export const WebhookParam = z.object({ webhookId: pathParam('webhookId') });
 
 /** What onair POSTs to a subscription's URL (docs/webhooks.md): the event log's envelope, or a ping. */
 export const DeliveryBody = z
