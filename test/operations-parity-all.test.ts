@@ -14,6 +14,7 @@ import { addMember, createKey, newWorkspace, setupOwner } from './helpers/access
 import { incomingHookOf } from './helpers/access-openapi.js';
 import {
   hookPost,
+  Raw,
   socketMessage,
   Sockets,
   viaHono,
@@ -24,7 +25,7 @@ import {
 } from './helpers/parity-entries.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
-type Caller = 'root' | 'narrow' | 'locked' | 'foreign' | 'viewer' | 'operator' | 'owner';
+type Caller = 'root' | 'narrow' | 'writer' | 'locked' | 'foreign' | 'viewer' | 'operator' | 'owner';
 type Target = 'main' | 'unknown' | 'long' | 'empty';
 
 interface Case {
@@ -44,7 +45,6 @@ type Entry = (c: Case, cred: Credential, channel: string) => Promise<Answer>;
 const UNKNOWN = 'ch_0000000000000000000000000000dead';
 /** One character over the longest channel id (docs/api.md, "The order of checks"). */
 const LONG = `ch_${'a'.repeat(98)}`;
-const BAD = [1];
 
 let server: TestServer;
 let root: Api;
@@ -78,6 +78,7 @@ beforeAll(async () => {
   callers = {
     root: { key: server.key },
     narrow: await secret(['channels:read']),
+    writer: await secret(['inputs:write', 'playout:write']),
     locked: await secret(['*'], [other]),
     foreign: await foreignKey(),
     viewer: await member('viewer@example.com', 'viewer'),
@@ -130,121 +131,145 @@ async function compare(cases: Case[], entryNames: string[]): Promise<Answer[]> {
   return runs[first!]!;
 }
 
-const outcomes = (answers: Answer[]) => answers.map((a) => a.code ?? a.status);
+/** A row of a table: the request, who sends it to which channel, and what it answers (a code, or a status). */
+type Row = [Case, string | number];
+const row = (name: string, path: string, body: unknown, outcome: string | number, more: Partial<Case> = {}): Row => [
+  { name, path, body, ...more },
+  outcome,
+];
+
+/** Compares the entry points over the rows, then checks the answers they agree on. */
+async function check(rows: Row[], entryNames: string[]): Promise<void> {
+  const answers = await compare(
+    rows.map(([c]) => c),
+    entryNames,
+  );
+  expect(answers.map((a) => a.code ?? a.status)).toEqual(rows.map(([, outcome]) => outcome));
+}
 
 describe('PATCH …/inputs: the fast route, the Hono route and the patch op', () => {
   it('answer every caller the same way', async () => {
     const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`x${i}`, 1]));
-    const cases: [Case, string | number][] = [
-      [{ name: 'a good patch', path: '/inputs', body: { scoreA: 2 } }, 200],
-      [{ name: 'an array', path: '/inputs', body: BAD }, 'invalid_request'],
-      [{ name: 'a string', path: '/inputs', body: 'scoreA' }, 'invalid_request'],
-      [{ name: 'an empty object', path: '/inputs', body: {} }, 'invalid_request'],
-      [{ name: 'too many inputs', path: '/inputs', body: many }, 'invalid_request'],
-      [{ name: 'an unknown input', path: '/inputs', body: { scoreX: 1 } }, 'unknown_input'],
-      [{ name: 'a wrong type', path: '/inputs', body: { scoreA: 'three' } }, 'invalid_request'],
-      [{ name: 'a prototype name', path: '/inputs', body: JSON.parse('{"__proto__": 1}') as unknown }, 'unknown_input'],
-      [{ name: 'a key without inputs:write', path: '/inputs', body: { scoreA: 3 }, as: 'narrow' }, 'forbidden'],
-      [{ name: 'the same, with a bad body', path: '/inputs', body: BAD, as: 'narrow' }, 'forbidden'],
-      [{ name: 'a key locked to another channel', path: '/inputs', body: { scoreA: 3 }, as: 'locked' }, 'not_found'],
-      [{ name: 'the same, with a bad body', path: '/inputs', body: BAD, as: 'locked' }, 'not_found'],
-      [{ name: "another workspace's key", path: '/inputs', body: { scoreA: 3 }, as: 'foreign' }, 'not_found'],
-      [{ name: 'an unknown channel', path: '/inputs', body: { scoreA: 3 }, channel: 'unknown' }, 'not_found'],
+    const patch = (name: string, body: unknown, outcome: string | number, more?: Partial<Case>) =>
+      row(name, '/inputs', body, outcome, more);
+    const [good, bad] = [{ scoreA: 3 }, [1]];
+    await check(
       [
-        { name: 'the same, bad body, no permission', path: '/inputs', body: BAD, channel: 'unknown', as: 'narrow' },
-        'not_found',
+        patch('a good patch', good, 200),
+        patch('an array', bad, 'invalid_request'),
+        patch('a string', 'scoreA', 'invalid_request'),
+        patch('an empty object', {}, 'invalid_request'),
+        patch('too many inputs', many, 'invalid_request'),
+        patch('an unknown input', { scoreX: 1 }, 'unknown_input'),
+        patch('a wrong type', { scoreA: 'three' }, 'invalid_request'),
+        patch('a prototype name', JSON.parse('{"__proto__": 1}'), 'unknown_input'),
+        patch('a key without inputs:write', good, 'forbidden', { as: 'narrow' }),
+        patch('the same, with a bad body', bad, 'forbidden', { as: 'narrow' }),
+        patch('a key locked to another channel', good, 'not_found', { as: 'locked' }),
+        patch('the same, with a bad body', bad, 'not_found', { as: 'locked' }),
+        patch("another workspace's key", good, 'not_found', { as: 'foreign' }),
+        patch('an unknown channel', good, 'not_found', { channel: 'unknown' }),
+        patch('the same, bad body, no permission', bad, 'not_found', { channel: 'unknown', as: 'narrow' }),
+        patch('a 101-character id', good, 'not_found', { channel: 'long' }),
+        patch('the same, bad body, no permission', bad, 'not_found', { channel: 'long', as: 'narrow' }),
+        patch("a viewer's session", good, 'forbidden', { as: 'viewer' }),
+        patch('the same, with a bad body', bad, 'forbidden', { as: 'viewer' }),
+        patch("an operator's session", { scoreA: 4 }, 200, { as: 'operator' }),
+        patch('the same, with a wrong type', { scoreA: true }, 'invalid_request', { as: 'operator' }),
+        patch("an owner's session, an unknown input", { scoreX: 1 }, 'unknown_input', { as: 'owner' }),
       ],
-      [{ name: 'a 101-character id', path: '/inputs', body: { scoreA: 3 }, channel: 'long' }, 'not_found'],
-      [
-        { name: 'the same, bad body, no permission', path: '/inputs', body: BAD, channel: 'long', as: 'narrow' },
-        'not_found',
-      ],
-      [{ name: "a viewer's session", path: '/inputs', body: { scoreA: 3 }, as: 'viewer' }, 'forbidden'],
-      [{ name: 'the same, with a bad body', path: '/inputs', body: BAD, as: 'viewer' }, 'forbidden'],
-      [{ name: "an operator's session", path: '/inputs', body: { scoreA: 4 }, as: 'operator' }, 200],
-      [
-        { name: 'the same, with a wrong type', path: '/inputs', body: { scoreA: true }, as: 'operator' },
-        'invalid_request',
-      ],
-      [
-        { name: "an owner's session, unknown input", path: '/inputs', body: { scoreX: 1 }, as: 'owner' },
-        'unknown_input',
-      ],
-    ];
-    const answers = await compare(
-      cases.map(([c]) => c),
       ['port', 'hono', 'websocket'],
     );
-    expect(outcomes(answers)).toEqual(cases.map(([, expected]) => expected));
+  });
+});
+
+describe('PATCH …/inputs: the body, read before the guard, on the fast route and the Hono route', () => {
+  it('answer every body the same way', async () => {
+    const raw = (name: string, body: Raw, outcome: string | number, more?: Partial<Case>) =>
+      row(name, '/inputs', body, outcome, more);
+    const malformed = new Raw('{"scoreA":');
+    await check(
+      [
+        raw('no body', new Raw(''), 'invalid_request'),
+        raw('only a space', new Raw(' '), 'invalid_request'),
+        raw('a byte order mark', new Raw('\ufeff{"scoreA":1}'), 200),
+        raw('a JSON media type', new Raw('{"scoreA":2}', 'application/merge-patch+json'), 200),
+        raw('no media type', new Raw('{"scoreA":1}', ''), 'unsupported_media_type'),
+        raw('text', new Raw('scoreA=1', 'text/plain'), 'unsupported_media_type'),
+        raw('nested 70 deep', new Raw(`${'['.repeat(70)}${']'.repeat(70)}`), 'invalid_request'),
+        raw('malformed JSON on a 101-character id', malformed, 'invalid_request', { channel: 'long' }),
+        raw('malformed JSON, a key locked elsewhere', malformed, 'invalid_request', { as: 'locked' }),
+        raw('text, no permission, an unknown channel', new Raw('x', 'text/plain'), 'unsupported_media_type', {
+          as: 'narrow',
+          channel: 'unknown',
+        }),
+        raw("malformed JSON, a viewer's session", malformed, 'invalid_request', { as: 'viewer' }),
+      ],
+      ['port', 'hono'],
+    );
+  });
+
+  // Finding: the fast route takes the channel id from the path as sent (src/transport/fast-route.ts,
+  // req.getParameter(0)), where Hono and the WebSocket's query decode it: `/v1/channels/ch%5F…/inputs` names the
+  // channel on every other route and over Hono, and no channel on the fast route. it.fails until fixed.
+  it.fails('decode a percent-encoded channel id alike', async () => {
+    const encoded = `/v1/channels/${channelId.replace('_', '%5F')}/inputs`;
+    const viaHonoAnswer = await viaHono(server)(callers.root, 'PATCH', encoded, { scoreA: 5 });
+    expect(viaHonoAnswer).toEqual({ status: 200 });
+    expect(await viaPort(server)(callers.root, 'PATCH', encoded, { scoreA: 5 })).toEqual(viaHonoAnswer);
   });
 });
 
 describe('playout, triggers and clocks: the REST route, the Hono route and the WebSocket op', () => {
   it('answer every caller the same way', async () => {
-    const cases: [Case, string | number][] = [
-      [{ name: 'cue', path: '/preview', body: { sceneId } }, 200],
-      [{ name: 'cue an unknown scene', path: '/preview', body: { sceneId: 'sc_nope' } }, 'not_found'],
-      [{ name: 'cue without a scene', path: '/preview', body: {} }, 'invalid_request'],
-      [{ name: 'cue with an extra field', path: '/preview', body: { sceneId, layer: 2 } }, 'invalid_request'],
-      [{ name: 'take a layer out of range', path: '/take', body: { layer: 100 } }, 'invalid_request'],
-      [{ name: 'take', path: '/take', body: {} }, 200],
-      [{ name: 'take with nothing cued', path: '/take', body: {} }, 'preview_empty'],
-      [{ name: 'clear a layer and a scene', path: '/clear', body: { layer: 0, sceneId } }, 'invalid_request'],
-      [{ name: 'cut', path: '/program', body: { sceneId } }, 200],
-      [{ name: 'clear', path: '/clear', body: {} }, 200],
-      [{ name: 'clear without playout:write', path: '/clear', body: {}, as: 'narrow' }, 'forbidden'],
-      [{ name: 'the same, with a bad body', path: '/clear', body: { layer: -1 }, as: 'narrow' }, 'forbidden'],
-      [{ name: 'a trigger without playout:write', path: '/triggers/flashScoreA', body: {}, as: 'narrow' }, 'forbidden'],
+    const clock = '/clocks/gameClock';
+    // The sequence means something: the take worked, the second take found preview empty, and so on.
+    await check(
       [
-        { name: 'a clock, bad body, no inputs:write', path: '/clocks/gameClock', body: { action: 'x' }, as: 'narrow' },
-        'forbidden',
-      ],
-      [{ name: 'an unknown trigger', path: '/triggers/nope', body: {} }, 'unknown_trigger'],
-      [{ name: 'a clock action without ms', path: '/clocks/gameClock', body: { action: 'set' } }, 'invalid_request'],
-      [
-        { name: 'a clock action with a stray ms', path: '/clocks/gameClock', body: { action: 'start', ms: 1 } },
-        'invalid_request',
-      ],
-      [{ name: 'an unknown clock', path: '/clocks/nope', body: { action: 'start' } }, 'not_found'],
-      [{ name: 'an unknown action', path: '/clocks/gameClock', body: { action: 'rewind' } }, 'invalid_request'],
-      [{ name: 'take on an unknown channel', path: '/take', body: {}, channel: 'unknown' }, 'not_found'],
-      [{ name: 'cue on a 101-character id', path: '/preview', body: { sceneId }, channel: 'long' }, 'not_found'],
-      [
-        {
-          name: 'the same, bad body, no permission',
-          path: '/clear',
-          body: { layer: -1 },
+        row('cue', '/preview', { sceneId }, 200),
+        row('cue an unknown scene', '/preview', { sceneId: 'sc_nope' }, 'not_found'),
+        row('cue without a scene', '/preview', {}, 'invalid_request'),
+        row('cue with an extra field', '/preview', { sceneId, layer: 2 }, 'invalid_request'),
+        row('take a layer out of range', '/take', { layer: 100 }, 'invalid_request'),
+        row('take', '/take', {}, 200),
+        row('take with nothing cued', '/take', {}, 'preview_empty'),
+        row('clear a layer and a scene', '/clear', { layer: 0, sceneId }, 'invalid_request'),
+        row('cut', '/program', { sceneId }, 200),
+        row('cut on a 101-character id', '/program', { sceneId }, 'not_found', { channel: 'long' }),
+        row('cut with a key locked elsewhere', '/program', {}, 'not_found', { as: 'locked' }),
+        row("a viewer's cut", '/program', { sceneId }, 'forbidden', { as: 'viewer' }),
+        row('clear', '/clear', {}, 200),
+        row('clear without playout:write', '/clear', {}, 'forbidden', { as: 'narrow' }),
+        row('the same, with a bad body', '/clear', { layer: -1 }, 'forbidden', { as: 'narrow' }),
+        row('a trigger without playout:write', '/triggers/flashScoreA', {}, 'forbidden', { as: 'narrow' }),
+        row('a clock, bad body, no inputs:write', clock, { action: 'x' }, 'forbidden', { as: 'narrow' }),
+        row('an unknown trigger', '/triggers/nope', {}, 'unknown_trigger'),
+        row('a clock action without ms', clock, { action: 'set' }, 'invalid_request'),
+        row('a clock action with a stray ms', clock, { action: 'start', ms: 1 }, 'invalid_request'),
+        row('an unknown clock', '/clocks/nope', { action: 'start' }, 'not_found'),
+        row('an unknown action', clock, { action: 'rewind' }, 'invalid_request'),
+        row('take on an unknown channel', '/take', {}, 'not_found', { channel: 'unknown' }),
+        row('cue on a 101-character id', '/preview', { sceneId }, 'not_found', { channel: 'long' }),
+        row('the same, bad body, no permission', '/clear', { layer: -1 }, 'not_found', {
           channel: 'long',
           as: 'narrow',
-        },
-        'not_found',
+        }),
+        row('a clock on a 101-character id', clock, { action: 'x' }, 'not_found', { channel: 'long' }),
+        row('cue with a key locked elsewhere', '/preview', { sceneId }, 'not_found', { as: 'locked' }),
+        row("take with another workspace's key", '/take', {}, 'not_found', { as: 'foreign' }),
+        row("a viewer's take", '/take', {}, 'forbidden', { as: 'viewer' }),
+        row("a viewer's clear with a bad body", '/clear', { layer: 100 }, 'forbidden', { as: 'viewer' }),
+        row("a viewer's clock", clock, { action: 'start' }, 'forbidden', { as: 'viewer' }),
+        row("an operator's take, nothing cued", '/take', {}, 'preview_empty', { as: 'operator' }),
+        row("an operator's cue", '/preview', { sceneId }, 200, { as: 'operator' }),
+        row("an operator's take", '/take', {}, 200, { as: 'operator' }),
+        row("an operator's unknown trigger", '/triggers/nope', {}, 'unknown_trigger', { as: 'operator' }),
+        row("an operator's clock", clock, { action: 'start' }, 200, { as: 'operator' }),
+        row("an owner's clock, a bad action", clock, { action: 'rewind' }, 'invalid_request', { as: 'owner' }),
+        row("an owner's clear", '/clear', { sceneId }, 200, { as: 'owner' }),
       ],
-      [
-        { name: 'a clock on a 101-character id', path: '/clocks/gameClock', body: { action: 'x' }, channel: 'long' },
-        'not_found',
-      ],
-      [{ name: 'cue with a key locked elsewhere', path: '/preview', body: { sceneId }, as: 'locked' }, 'not_found'],
-      [{ name: "take with another workspace's key", path: '/take', body: {}, as: 'foreign' }, 'not_found'],
-      [{ name: "a viewer's take", path: '/take', body: {}, as: 'viewer' }, 'forbidden'],
-      [{ name: "a viewer's clear with a bad body", path: '/clear', body: { layer: 100 }, as: 'viewer' }, 'forbidden'],
-      [{ name: "a viewer's clock", path: '/clocks/gameClock', body: { action: 'start' }, as: 'viewer' }, 'forbidden'],
-      [{ name: "an operator's take, nothing cued", path: '/take', body: {}, as: 'operator' }, 'preview_empty'],
-      [{ name: "an operator's cue", path: '/preview', body: { sceneId }, as: 'operator' }, 200],
-      [{ name: "an operator's take", path: '/take', body: {}, as: 'operator' }, 200],
-      [{ name: "an operator's unknown trigger", path: '/triggers/nope', body: {}, as: 'operator' }, 'unknown_trigger'],
-      [{ name: "an operator's clock", path: '/clocks/gameClock', body: { action: 'start' }, as: 'operator' }, 200],
-      [
-        { name: "an owner's clock, bad action", path: '/clocks/gameClock', body: { action: 'rewind' }, as: 'owner' },
-        'invalid_request',
-      ],
-      [{ name: "an owner's clear", path: '/clear', body: { sceneId }, as: 'owner' }, 200],
-    ];
-    const answers = await compare(
-      cases.map(([c]) => c),
       ['port', 'hono', 'websocket'],
     );
-    // The sequence means something: the take worked, the second take found preview empty, and so on.
-    expect(outcomes(answers)).toEqual(cases.map(([, expected]) => expected));
   });
 });
 
@@ -253,66 +278,53 @@ describe('an incoming hook: its post sets the same inputs and drives the same cl
     // The hook maps fields by name (no mapping): {"scoreA": 4} is the patch {"scoreA": 4}. Where a value does not
     // fit, the hook's detail names the field and the input it maps to (docs/incoming-hooks.md, "Posting").
     const over = MAX_CLOCK_MS + 1;
-    const cases: [Case, string | number][] = [
-      [{ name: 'a number', path: '/inputs', body: { scoreA: 4 }, hook: { scoreA: 4 } }, 200],
+    const long = 'x'.repeat(5000);
+    const clock = '/clocks/gameClock';
+    const own = { sameDetail: false } as const;
+    const both = (name: string, hook: unknown, outcome: string | number, more?: Partial<Case>) =>
+      row(name, '/inputs', hook, outcome, { hook, ...more });
+    await check(
       [
-        { name: 'not a colour', path: '/inputs', body: { homeColor: 'red' }, hook: { homeColor: 'red' } },
-        'invalid_request',
-      ],
-      [{ name: 'back to the default', path: '/inputs', body: { scoreA: null }, hook: { scoreA: null } }, 200],
-      [
-        {
-          name: 'a word for a number',
-          path: '/inputs',
-          body: { scoreA: 'x' },
-          hook: { scoreA: 'x' },
-          sameDetail: false,
-        },
-        'invalid_request',
-      ],
-      [
-        {
-          name: 'text over 4 KiB',
-          path: '/inputs',
-          body: { home: 'x'.repeat(5000) },
-          hook: { home: 'x'.repeat(5000) },
-          sameDetail: false,
-        },
-        'invalid_request',
-      ],
-      [
-        {
-          name: 'a clock set',
-          path: '/clocks/gameClock',
-          body: { action: 'set', ms: 300_000 },
-          hook: { gameClock: 300_000 },
-        },
-        200,
-      ],
-      [
-        { name: 'a clock started', path: '/clocks/gameClock', body: { action: 'start' }, hook: { gameClock: true } },
-        200,
-      ],
-      [
-        { name: 'a clock stopped', path: '/clocks/gameClock', body: { action: 'stop' }, hook: { gameClock: false } },
-        200,
-      ],
-      [
-        {
-          name: 'a clock set past 100 h',
-          path: '/clocks/gameClock',
-          body: { action: 'set', ms: over },
+        both('a number', { scoreA: 4 }, 200),
+        both('not a colour', { homeColor: 'red' }, 'invalid_request'),
+        both('back to the default', { scoreA: null }, 200),
+        both('a word for a number', { scoreA: 'x' }, 'invalid_request', own),
+        both('text over 4 KiB', { home: long }, 'invalid_request', own),
+        row('a clock set', clock, { action: 'set', ms: 300_000 }, 200, { hook: { gameClock: 300_000 } }),
+        row('a clock started', clock, { action: 'start' }, 200, { hook: { gameClock: true } }),
+        row('a clock stopped', clock, { action: 'stop' }, 200, { hook: { gameClock: false } }),
+        row('a clock set past 100 h', clock, { action: 'set', ms: over }, 'invalid_request', {
           hook: { gameClock: over },
-          sameDetail: false,
-        },
-        'invalid_request',
+          ...own,
+        }),
       ],
-    ];
-    const answers = await compare(
-      cases.map(([c]) => c),
       ['port', 'hono', 'websocket', 'hook'],
     );
-    expect(outcomes(answers)).toEqual(cases.map(([, expected]) => expected));
+  });
+});
+
+describe('reading a channel: GET …/state and the WebSocket upgrade', () => {
+  it('admit and refuse the same callers with the same answer', async () => {
+    const cases: [string, Caller, Target, string | number][] = [
+      ['a * key', 'root', 'main', 200],
+      ['a channels:read key', 'narrow', 'main', 200],
+      ['a key without channels:read', 'writer', 'main', 'forbidden'],
+      ['a key locked to another channel', 'locked', 'main', 'not_found'],
+      ["another workspace's key", 'foreign', 'main', 'not_found'],
+      ['an unknown channel', 'root', 'unknown', 'not_found'],
+      ['an unknown channel, a key without channels:read', 'writer', 'unknown', 'not_found'],
+      ['a 101-character id', 'root', 'long', 'not_found'],
+      ['a 101-character id, a key without channels:read', 'writer', 'long', 'not_found'],
+      ["a viewer's session", 'viewer', 'main', 200],
+      ["an operator's session", 'operator', 'main', 200],
+    ];
+    for (const [name, as, target, outcome] of cases) {
+      const path = `/v1/channels/${channelOf(target)}/state`;
+      const rest = await viaPort(server)(callers[as], 'GET', path);
+      expect(await viaHono(server)(callers[as], 'GET', path), `${name}: Hono`).toEqual(rest);
+      expect(await sockets.upgrade(callers[as], channelOf(target)), `${name}: the upgrade`).toEqual(rest);
+      expect(rest.code ?? rest.status, name).toBe(outcome);
+    }
   });
 });
 
@@ -324,7 +336,7 @@ describe('an empty channel id', () => {
       { name: 'clock', path: '/clocks/gameClock', body: { action: 'start' }, channel: 'empty', as: 'operator' },
     ];
     const answers = await compare(cases, ['port', 'hono']);
-    expect(outcomes(answers)).toEqual(['not_found', 'not_found', 'not_found']);
+    expect(answers.map((a) => a.code)).toEqual(['not_found', 'not_found', 'not_found']);
     // `?channel=` is no channel parameter at all (docs/api.md, "Connecting": 400 for a missing `channel`).
     for (const as of ['root', 'operator'] as const) {
       expect(await sockets.upgrade(callers[as], '')).toMatchObject({ status: 400, code: 'invalid_request' });

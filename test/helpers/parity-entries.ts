@@ -87,8 +87,10 @@ export async function hookPost(server: ParityServer, token: string, body: unknow
 /** The answer of a refused WebSocket upgrade, or the error rethrown. */
 export function refusalOf(err: unknown): Answer {
   if (!(err instanceof UpgradeRefused)) throw err;
-  const problem = JSON.parse(err.body) as { code: string; detail: string };
-  return { status: err.status, code: problem.code, detail: problem.detail };
+  const problem = JSON.parse(err.body) as { code: string; detail: string; permission?: string };
+  const answer: Answer = { status: err.status, code: problem.code, detail: problem.detail };
+  if (problem.permission !== undefined) answer.permission = problem.permission;
+  return answer;
 }
 
 /**
