@@ -41,7 +41,7 @@ let sends: Record<'port' | 'hono', Send>;
 
 beforeAll(async () => {
   // The walk sends about two thousand requests, refused ones counted too: the limiter's clock moves 1.1 s per
-  // decision so that no bucket fills (the order against the limit is rate-limits-before-validation's subject).
+  // decision so that no bucket fills (the limit's place in the order is operations-parity-limits.test.ts's subject).
   let limiterNow = Date.now();
   server = await startTestServer({ limiterClock: () => (limiterNow += 1_100) });
   root = api(server.url, server.key);
@@ -82,6 +82,8 @@ const GRANTS: Record<'owner' | 'operator' | 'viewer', readonly string[]> = {
 };
 
 interface Probe {
+  /** A bad input on a channel the caller may see, on one it may not, or a good one naming nothing below it. */
+  kind: 'bad input' | 'hidden channel' | 'unknown sub-resource';
   label: string;
   path: string;
   body?: unknown;
@@ -93,7 +95,8 @@ interface Probe {
  */
 function badInput(op: Operation, channel: string, label: string): Probe {
   const path = fillPath(op, { id: channel, ...NOTHING });
-  return op.method === 'GET' ? { label, path: `${path}?bogus=1` } : { label, path, body: [1] };
+  const kind = channel === channelId ? 'bad input' : 'hidden channel';
+  return op.method === 'GET' ? { kind, label, path: `${path}?bogus=1` } : { kind, label, path, body: [1] };
 }
 
 /** Sends the probe through both entry points; throws when they disagree. */
@@ -106,14 +109,13 @@ async function ask(cred: Credential, op: Operation, probe: Probe): Promise<Answe
 
 /** The answer docs/api.md, "The order of checks" gives a caller with these grants. */
 function expected(op: Operation, probe: Probe, grants: readonly string[]): Pick<Answer, 'status' | 'code'> {
-  if (probe.label !== 'bad input' && probe.label !== 'unknown sub-resource' && underChannel(op))
-    return { status: 404, code: 'not_found' };
+  if (probe.kind === 'hidden channel') return { status: 404, code: 'not_found' };
   if (!grants.includes(op.permission as string)) return { status: 403, code: 'forbidden' };
-  return probe.label === 'bad input' ? { status: 400, code: 'invalid_request' } : { status: 404, code: 'not_found' };
+  return probe.kind === 'bad input' ? { status: 400, code: 'invalid_request' } : { status: 404, code: 'not_found' };
 }
 
 describe('the route table', () => {
-  it('holds every use case a key can call, and nothing the walk does not know', () => {
+  it('holds every use case a key can call, and nothing the walk does not know', async () => {
     const names = ops.map((op) => op.name);
     for (const name of [
       'POST /channels',
@@ -127,9 +129,9 @@ describe('the route table', () => {
       'GET /templates',
     ])
       expect(names).toContain(name);
-    return operations(server.url).then((all) => {
-      for (const op of all) expect([...ALL_PERMISSIONS, ...ACCOUNT_ACCESS], op.name).toContain(op.permission);
-    });
+    for (const op of await operations(server.url)) {
+      expect([...ALL_PERMISSIONS, ...ACCOUNT_ACCESS], op.name).toContain(op.permission);
+    }
   });
 });
 
@@ -141,7 +143,8 @@ describe('a key and a session of the same rights', () => {
       if (SUB_IDS.some((p) => op.path.includes(p))) {
         const path = fillPath(op, { id: channelId, ...NOTHING });
         probes.push({
-          label: 'unknown sub-resource',
+          kind: 'unknown sub-resource',
+          label: 'a good input naming nothing',
           path,
           body: bodyFor(op, { id: channelId, sceneId: '' }, definition),
         });
