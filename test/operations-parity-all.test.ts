@@ -209,10 +209,8 @@ describe('PATCH …/inputs: the body, read before the guard, on the fast route a
     );
   });
 
-  // Finding: the fast route takes the channel id from the path as sent (src/transport/fast-route.ts,
-  // req.getParameter(0)), where Hono and the WebSocket's query decode it: `/v1/channels/ch%5F…/inputs` names the
-  // channel on every other route and over Hono, and no channel on the fast route. it.fails until fixed.
-  it.fails('decode a percent-encoded channel id alike', async () => {
+  // The fast route decodes the channel id in the path as Hono and the WebSocket's query do.
+  it('decode a percent-encoded channel id alike', async () => {
     const encoded = `/v1/channels/${channelId.replace('_', '%5F')}/inputs`;
     const viaHonoAnswer = await viaHono(server)(callers.root, 'PATCH', encoded, { scoreA: 5 });
     expect(viaHonoAnswer).toEqual({ status: 200 });
@@ -374,14 +372,8 @@ describe('a dashboard session on a channel it may not see', () => {
     }
   });
 
-  // Finding: the upgrade resolves the session in the channel's workspace before the guard runs, and answers with the
-  // authenticator's "Workspace <id> does not exist." (src/transport/socket-auth.ts, sessionPrincipal): an existing
-  // channel of another workspace names that workspace's id, an unknown one names "\u0000missing", where REST answers
-  // "Channel <id> does not exist." for all three. ids leak. it.fails until fixed: then make it an `it`.
-  it.fails(
-    'gets the same detail over REST and at the upgrade (the upgrade names the workspace: ids leak)',
-    async () => {
-      for (const { name, rest, socket } of await both()) expect(socket, name).toEqual(rest);
-    },
-  );
+  // A session not in the channel's workspace gets the guard's answer at the upgrade: it names no workspace.
+  it('gets the same detail over REST and at the upgrade (no workspace id leaks)', async () => {
+    for (const { name, rest, socket } of await both()) expect(socket, name).toEqual(rest);
+  });
 });

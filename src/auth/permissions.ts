@@ -67,7 +67,12 @@ export function hasGrant(grants: ReadonlySet<Grant>, permission: Permission): bo
 }
 
 function notFound(target: Target): AppError {
-  return new AppError('not_found', target.channelId ? `Channel ${target.channelId} does not exist.` : 'Not found.');
+  return target.channelId ? channelNotFound(target.channelId) : new AppError('not_found', 'Not found.');
+}
+
+/** The one answer for a channel the caller may not see: unknown, another workspace's, or outside a key's lock. */
+export function channelNotFound(channelId: string): AppError {
+  return new AppError('not_found', `Channel ${channelId} does not exist.`);
 }
 
 function forbidden(permission: Permission): AppError {

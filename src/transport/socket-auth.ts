@@ -7,7 +7,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Authenticator } from '../auth/authenticate.js';
-import type { Principal } from '../auth/permissions.js';
+import { channelNotFound, type Principal } from '../auth/permissions.js';
 import type { Engine } from '../engine/index.js';
 import { AppError } from '../errors.js';
 import type { Runner } from '../operations/index.js';
@@ -66,7 +66,10 @@ export async function authorizeUpgrade(
     ? await auth.fromApiKey(bearer.slice('bearer.'.length))
     : req.authorization || !req.cookie
       ? await auth.fromAuthorization(req.authorization)
-      : await sessionPrincipal(req, orgId, auth);
+      : await sessionPrincipal(req, orgId, auth).catch((err: unknown) => {
+          // Not a member of the channel's workspace (or no such channel): the guard's answer, which names no workspace.
+          throw err instanceof AppError && err.code === 'not_found' ? channelNotFound(channelId) : err;
+        });
   runner.resolveChannel(principal, 'channels:read', channelId);
   return { principal, channelId, scenes, protocol };
 }

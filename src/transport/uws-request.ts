@@ -65,7 +65,7 @@ export function copyRequest(res: HttpResponse, req: HttpRequest, options: Reques
     header: (name) => headers.get(name) || undefined,
     requestId: requestIdFrom(headers.get('x-request-id')),
     client: clientAddress(peer, headers.get('x-forwarded-for') ?? null, options.trustedProxies),
-    parameter: req.getParameter(0) ?? '',
+    parameter: decodedPath(req.getParameter(0) ?? ''),
   };
 }
 
@@ -141,6 +141,16 @@ export function respondLater(
   answer: { status: number; headers: Record<string, string>; body: string },
 ): void {
   setImmediate(() => respond(res, state, answer.status, Object.entries(answer.headers), answer.body, true));
+}
+
+/** A path parameter as the Hono routes see it: percent-decoded, or as sent when it cannot be. */
+function decodedPath(raw: string): string {
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 }
 
 const STATUS_LINES = new Map<number, string>();
