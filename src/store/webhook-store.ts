@@ -48,7 +48,7 @@ export interface SubscriptionRecord {
   events: string[];
   channelId: string | null;
   description: string | null;
-  /** The signing secret, sealed (webhooks/secret-box.ts): storage never holds it in clear. */
+  /** The signing secret, sealed (src/crypto/secret-box.ts): storage never holds it in clear. */
   sealedSecret: string;
   /** Set by a roll with an overlap; it may have expired since (readers compare `expiresAt` with the time). */
   previousSecret: PreviousSecret | null;
