@@ -13,13 +13,13 @@ import {
   type MemberChange,
   type MembershipRecord,
   type OneTimeTokenRecord,
+  type OrgRecord,
   type PruneResult,
   type ServerSettings,
   type SessionRecord,
   type TokenKind,
   type UserRecord,
 } from '../account-store.js';
-import type { OrgRecord } from '../store.js';
 import type { Database, Sql } from './database.js';
 import {
   accountSummary,

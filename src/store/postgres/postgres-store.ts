@@ -13,7 +13,8 @@ import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel, TickWrit
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { SceneDefinition } from '@onair/protocol';
-import type { ApiKeyRecord, EventPage, EventQuery, OrgRecord, Page, Store } from '../store.js';
+import type { OrgRecord } from '../account-store.js';
+import type { ApiKeyRecord, EventPage, EventQuery, Page, Store } from '../store.js';
 import { Database, LOCKS, type Sql } from './database.js';
 import { migrate } from './migrations.js';
 import { PostgresAccounts } from './postgres-accounts.js';

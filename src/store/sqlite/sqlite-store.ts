@@ -14,7 +14,8 @@ import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel } from '.
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { ClockState, SceneDefinition } from '@onair/protocol';
-import type { ApiKeyRecord, EventPage, EventQuery, OrgRecord, Page, Store } from '../store.js';
+import type { OrgRecord } from '../account-store.js';
+import type { ApiKeyRecord, EventPage, EventQuery, Page, Store } from '../store.js';
 import { Checkpointer } from './checkpointer.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { createDataDir, makeDataDirPrivate, makePrivate, type ModeReport } from './data-dir-modes.js';
