@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { channelRecord, sceneRecord } from '../engine/engine.fixtures.js';
-import { serviceGate, serviceUrl, uniqueName } from '../testing/services.js';
+import { serviceGate, serviceUrl, uniqueName } from '../../test/helpers/services.js';
 import { Announcements, type Announcement, type AnnouncementHandlers } from './announcements.js';
 import { ClusterBus } from './cluster-bus.js';
 import { RedisConnections } from './redis-connections.js';

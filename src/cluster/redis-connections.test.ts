@@ -7,8 +7,8 @@ import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serviceGate, serviceUrl } from '../testing/services.js';
-import { startTcpProxy, type TcpProxy } from '../testing/tcp-proxy.js';
+import { serviceGate, serviceUrl } from '../../test/helpers/services.js';
+import { startTcpProxy, type TcpProxy } from '../../test/helpers/tcp-proxy.js';
 import { RedisConnections } from './redis-connections.js';
 
 const gate = serviceGate('redis');

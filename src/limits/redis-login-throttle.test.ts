@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceGate, serviceUrl, uniqueName } from '../testing/services.js';
+import { serviceGate, serviceUrl, uniqueName } from '../../test/helpers/services.js';
 import { loginThrottleContract } from './login-throttle.contract.js';
 import { LOGIN_RULES } from './login-throttle.js';
 import { RedisLoginThrottle } from './redis-login-throttle.js';

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceGate, serviceUrl, uniqueName } from '../testing/services.js';
+import { serviceGate, serviceUrl, uniqueName } from '../../test/helpers/services.js';
 import { rateLimiterContract } from './rate-limiter.contract.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 

@@ -2,7 +2,7 @@ import net from 'node:net';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../engine/index.js';
-import { freshSchema, serviceGate, type TestSchema } from '../testing/services.js';
+import { freshSchema, serviceGate, type TestSchema } from '../../test/helpers/services.js';
 import { accountStoreContract } from './account-store.contract.js';
 import { idempotencyStoreContract } from './idempotency-store.contract.js';
 import { incomingHookStoreContract } from './incoming-hook-store.contract.js';
