@@ -8,7 +8,14 @@ import { newId } from '../ids.js';
 import type { StoreHarness } from './store.contract.js';
 import { change, channelRecord, event } from './store.fixtures.js';
 import type { Store } from './store.js';
-import type { AttemptRecord, DeliveryClaim, NewDelivery, Settlement, SubscriptionRecord } from './webhook-store.js';
+import type {
+  AttemptRecord,
+  AttemptWith,
+  DeliveryClaim,
+  NewDelivery,
+  Settlement,
+  SubscriptionRecord,
+} from './webhook-store.js';
 
 const AT = '2024-03-01T12:00:00.000Z';
 
@@ -40,6 +47,8 @@ function claim(by = 'node-a', untilMs = 1_000_000): DeliveryClaim {
   return { by, untilMs };
 }
 
+function attempt(subscriptionId: string, eventId: string, n: number, ok: true): AttemptWith<'succeeded'>;
+function attempt(subscriptionId: string, eventId: string, n: number, ok: false): AttemptWith<'failed'>;
 function attempt(subscriptionId: string, eventId: string, n: number, ok: boolean): AttemptRecord {
   return {
     subscriptionId,

@@ -59,8 +59,6 @@ export interface SubscriptionRecord {
   createdAt: string;
 }
 
-export type DeliveryState = 'pending' | 'succeeded' | 'failed' | 'dropped';
-
 /** One event for one subscription, tried up to the attempt limit. */
 export interface DeliveryRecord {
   id: number;
@@ -102,14 +100,19 @@ export interface AttemptRecord {
   at: string;
 }
 
-/** What became of one attempt (or of a delivery dropped without one), for `settle`. */
-export interface Settlement {
-  deliveryId: number;
-  attempt: AttemptRecord;
-  /** pending: tried again at `nextAt`. */
-  state: DeliveryState;
-  nextAt?: number;
-}
+/** A line of the delivery log whose outcome is `O`. */
+export type AttemptWith<O extends AttemptOutcome> = AttemptRecord & { outcome: O };
+
+/**
+ * What became of one attempt (or of a delivery dropped without one), for `settle`: the delivery's new state goes
+ * with the attempt's outcome. A success ends the delivery; a failure leaves it pending, tried again at `nextAt`,
+ * or ends it as failed when no attempt is left; a drop ends it untried.
+ */
+export type Settlement =
+  | { state: 'succeeded'; deliveryId: number; attempt: AttemptWith<'succeeded'> }
+  | { state: 'pending'; deliveryId: number; attempt: AttemptWith<'failed'>; /** ms since the epoch. */ nextAt: number }
+  | { state: 'failed'; deliveryId: number; attempt: AttemptWith<'failed'> }
+  | { state: 'dropped'; deliveryId: number; attempt: AttemptWith<'dropped'> };
 
 export interface EventBatch {
   seq: number;

@@ -152,21 +152,21 @@ export class DeliveryWorker {
   }
 
   private settlement(d: DeliveryRecord, attempt: number, r: AttemptResult): Settlement {
-    const record: AttemptRecord = {
+    const record = {
       subscriptionId: d.subscriptionId,
       eventId: d.eventId,
       type: d.type,
       attempt,
-      outcome: r.ok ? 'succeeded' : 'failed',
       status: r.status,
       error: r.error,
       durationMs: r.durationMs,
       at: new Date(this.deps.now()).toISOString(),
     };
-    if (r.ok) return { deliveryId: d.id, attempt: record, state: 'succeeded' };
+    if (r.ok) return { deliveryId: d.id, attempt: { ...record, outcome: 'succeeded' }, state: 'succeeded' };
+    const failed = { ...record, outcome: 'failed' as const };
     const delay = this.deps.retryDelaysMs[attempt - 1];
-    if (delay === undefined) return { deliveryId: d.id, attempt: record, state: 'failed' };
-    return { deliveryId: d.id, attempt: record, state: 'pending', nextAt: this.deps.now() + delay };
+    if (delay === undefined) return { deliveryId: d.id, attempt: failed, state: 'failed' };
+    return { deliveryId: d.id, attempt: failed, state: 'pending', nextAt: this.deps.now() + delay };
   }
 
   /** Queues a result; one transaction per turn of the event loop writes them all. */

@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { EngineEvent } from '../engine/index.js';
-import type { AttemptRecord, EventBatch, NewDelivery, WebhookStore } from '../store/webhook-store.js';
+import type { AttemptRecord, AttemptWith, EventBatch, NewDelivery, WebhookStore } from '../store/webhook-store.js';
 import type { SubscriptionIndex } from './subscription-index.js';
 
 /** Event batches read per transaction. */
@@ -121,7 +121,11 @@ export function envelope(event: EngineEvent): string {
   return JSON.stringify({ id, type, orgId, channelId, createdAt, data });
 }
 
-export function staleDrop(subscriptionId: string, event: { id: string; type: string }, now: number): AttemptRecord {
+export function staleDrop(
+  subscriptionId: string,
+  event: { id: string; type: string },
+  now: number,
+): AttemptWith<'dropped'> {
   return {
     subscriptionId,
     eventId: event.id,

@@ -242,7 +242,8 @@ export class PostgresWebhooks implements WebhookStore {
 async function settleOne(tx: Sql, s: Settlement, disableAfter: number): Promise<boolean> {
   const a = s.attempt;
   await insertAttempts(tx, [a]);
-  const changed = await tx.run(SQL.setDelivery, [s.deliveryId, s.state, a.attempt, Math.ceil(s.nextAt ?? 0)]);
+  const nextAt = s.state === 'pending' ? Math.ceil(s.nextAt) : 0;
+  const changed = await tx.run(SQL.setDelivery, [s.deliveryId, s.state, a.attempt, nextAt]);
   const current = await tx.row<{ n: number }>(SQL.failures, [a.subscriptionId]);
   // A drop is no attempt, and a result for a delivery already finished (dropped by a disable) counts once.
   if (!current || changed === 0 || a.outcome === 'dropped') return false;

@@ -219,7 +219,7 @@ export class SqliteWebhooks implements WebhookStore {
       id: s.deliveryId,
       state: s.state,
       attempt: a.attempt,
-      nextAt: s.nextAt ?? 0,
+      nextAt: s.state === 'pending' ? s.nextAt : 0,
     }).changes;
     const current = this.st.failures.get(a.subscriptionId) as { n: number } | undefined;
     // A drop is no attempt, and a result for a delivery already finished (dropped by a disable) counts once.
