@@ -114,6 +114,13 @@ export type Settlement =
   | { state: 'failed'; deliveryId: number; attempt: AttemptWith<'failed'> }
   | { state: 'dropped'; deliveryId: number; attempt: AttemptWith<'dropped'> };
 
+/** Which of a workspace's subscriptions a list answers: `onlyChannelIds` keeps those limited to these channels. */
+export interface SubscriptionPage {
+  limit: number;
+  after?: string | undefined;
+  onlyChannelIds?: readonly string[] | undefined;
+}
+
 export interface EventBatch {
   seq: number;
   orgId: string;
@@ -124,10 +131,7 @@ export interface WebhookStore {
   insertSubscription(s: SubscriptionRecord): Promise<void>;
   getSubscription(id: string): Promise<SubscriptionRecord | undefined>;
   /** A workspace's subscriptions in creation order; `onlyChannelIds` keeps those limited to these channels. */
-  listSubscriptions(
-    orgId: string,
-    page: { limit: number; after?: string | undefined; onlyChannelIds?: readonly string[] | undefined },
-  ): Promise<SubscriptionRecord[]>;
+  listSubscriptions(orgId: string, page: SubscriptionPage): Promise<SubscriptionRecord[]>;
   countSubscriptions(orgId: string): Promise<number>;
   deleteSubscription(id: string): Promise<void>;
   /**

@@ -20,6 +20,7 @@ import type {
   LastError,
   NewDelivery,
   Settlement,
+  SubscriptionPage,
   SubscriptionRecord,
   WebhookStore,
 } from '../webhook-store.js';
@@ -28,13 +29,12 @@ import {
   attemptOf,
   delivery,
   subscription,
+  subscriptionsPage,
   type AttemptRow,
   type DeliveryRow,
   type SubscriptionRow,
 } from '../webhook-rows.js';
 import type { PostgresEventLog } from './postgres-event-log.js';
-
-const LIST_PAGE = 100;
 
 const SQL = {
   insert: `INSERT INTO webhooks (id, org_id, url, events, channel_id, description, sealed_secret, status,
@@ -127,23 +127,8 @@ export class PostgresWebhooks implements WebhookStore {
     return row ? subscription(row) : undefined;
   }
 
-  async listSubscriptions(
-    orgId: string,
-    page: { limit: number; after?: string | undefined; onlyChannelIds?: readonly string[] | undefined },
-  ): Promise<SubscriptionRecord[]> {
-    const only = page.onlyChannelIds ? new Set(page.onlyChannelIds) : null;
-    const found: SubscriptionRecord[] = [];
-    let after = page.after ?? '';
-    // A channel lock filters here: a workspace holds a few dozen subscriptions at most.
-    for (;;) {
-      const rows = await this.db.rows<SubscriptionRow>(SQL.list, [orgId, after, LIST_PAGE]);
-      for (const row of rows) {
-        if (!only || (row.channel_id !== null && only.has(row.channel_id))) found.push(subscription(row));
-        if (found.length >= page.limit) return found;
-      }
-      if (rows.length < LIST_PAGE) return found;
-      after = rows[rows.length - 1]!.id;
-    }
+  async listSubscriptions(orgId: string, page: SubscriptionPage): Promise<SubscriptionRecord[]> {
+    return subscriptionsPage(page, (after, limit) => this.db.rows<SubscriptionRow>(SQL.list, [orgId, after, limit]));
   }
 
   async countSubscriptions(orgId: string): Promise<number> {

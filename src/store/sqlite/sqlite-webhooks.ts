@@ -15,6 +15,7 @@ import {
   attemptOf,
   delivery,
   subscription,
+  subscriptionsPage,
   type AttemptRow,
   type DeliveryRow,
   type SubscriptionRow,
@@ -27,6 +28,7 @@ import type {
   LastError,
   NewDelivery,
   Settlement,
+  SubscriptionPage,
   SubscriptionRecord,
   WebhookStore,
 } from '../webhook-store.js';
@@ -136,23 +138,8 @@ export class SqliteWebhooks implements WebhookStore {
     return row ? subscription(row) : undefined;
   }
 
-  async listSubscriptions(
-    orgId: string,
-    page: { limit: number; after?: string | undefined; onlyChannelIds?: readonly string[] | undefined },
-  ): Promise<SubscriptionRecord[]> {
-    const only = page.onlyChannelIds ? new Set(page.onlyChannelIds) : null;
-    const found: SubscriptionRecord[] = [];
-    let after = page.after ?? '';
-    // A channel lock filters in JS: a workspace holds a few dozen subscriptions at most.
-    for (;;) {
-      const rows = this.st.list.all(orgId, after, 100) as SubscriptionRow[];
-      for (const row of rows) {
-        if (!only || (row.channel_id !== null && only.has(row.channel_id))) found.push(subscription(row));
-        if (found.length >= page.limit) return found;
-      }
-      if (rows.length < 100) return found;
-      after = rows[rows.length - 1]!.id;
-    }
+  async listSubscriptions(orgId: string, page: SubscriptionPage): Promise<SubscriptionRecord[]> {
+    return subscriptionsPage(page, (after, limit) => this.st.list.all(orgId, after, limit) as SubscriptionRow[]);
   }
 
   async countSubscriptions(orgId: string): Promise<number> {
