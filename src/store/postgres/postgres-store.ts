@@ -23,18 +23,20 @@ import { PostgresIdempotency } from './postgres-idempotency.js';
 import { PostgresIncomingHooks } from './postgres-incoming-hooks.js';
 import { PostgresWebhooks } from './postgres-webhooks.js';
 import {
-  byChannel,
   CHANNEL_COLUMNS,
   channelFromRow,
+  keyFromRow,
+  keyParams,
+  liveFromRow,
+  sceneFromRow,
+  sceneParams,
+  sharedText,
+  storedChannels,
   type ChannelRow,
   type ClockRow,
   type InputRow,
-  keyFromRow,
   type KeyRow,
-  liveFromRow,
-  sceneFromRow,
   type SceneRow,
-  sharedText,
 } from './rows.js';
 import { writeTick } from './tick-write.js';
 
@@ -149,17 +151,7 @@ export class PostgresStore implements Store {
   }
 
   async insertKey(k: ApiKeyRecord): Promise<void> {
-    const channels = k.channelIds ? JSON.stringify(k.channelIds) : null;
-    await this.db.run(SQL.insertKey, [
-      k.id,
-      k.orgId,
-      k.name,
-      k.hash,
-      k.prefix,
-      JSON.stringify(k.permissions),
-      channels,
-      k.createdAt,
-    ]);
+    await this.db.run(SQL.insertKey, keyParams(k));
   }
 
   async findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
@@ -253,14 +245,7 @@ export class PostgresStore implements Store {
   }
 
   async insertScene(s: SceneRecord): Promise<void> {
-    await this.db.run(SQL.insertScene, [
-      s.id,
-      s.channelId,
-      s.name,
-      JSON.stringify(s.definition),
-      s.createdAt,
-      s.updatedAt,
-    ]);
+    await this.db.run(SQL.insertScene, sceneParams(s));
   }
 
   async updateScene(s: SceneRecord): Promise<void> {
@@ -289,21 +274,9 @@ export class PostgresStore implements Store {
 
 /** Channels with their scenes, values and clocks, read in four statements (on one snapshot). */
 async function loadAll(tx: Sql): Promise<StoredChannel[]> {
-  // 10,000 channels made from one template hold one parsed definition, not 10,000 copies.
-  const parsed = new Map<string, SceneDefinition>();
-  const parseShared = (json: string) => {
-    let def = parsed.get(json);
-    if (!def) parsed.set(json, (def = JSON.parse(json) as SceneDefinition));
-    return def;
-  };
-  const text = sharedText();
-  const scenes = byChannel(await tx.rows<SceneRow>(SQL.allScenes));
-  const values = byChannel(await tx.rows<InputRow>(SQL.allInputs));
-  const clocks = byChannel(await tx.rows<ClockRow>(SQL.allClocks));
+  const scenes = await tx.rows<SceneRow>(SQL.allScenes);
+  const inputs = await tx.rows<InputRow>(SQL.allInputs);
+  const clocks = await tx.rows<ClockRow>(SQL.allClocks);
   const channels = await tx.rows<ChannelRow>(SQL.allChannels);
-  return channels.map((row) => ({
-    channel: channelFromRow(row, text),
-    scenes: (scenes.get(row.id) ?? []).map((s) => sceneFromRow(s, parseShared, text)),
-    live: liveFromRow(row, values.get(row.id), clocks.get(row.id), text),
-  }));
+  return storedChannels({ channels, scenes, inputs, clocks });
 }
