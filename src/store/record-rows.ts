@@ -151,6 +151,11 @@ export function keyParams(k: ApiKeyRecord): unknown[] {
   return [k.id, k.orgId, k.name, k.hash, k.prefix, JSON.stringify(k.permissions), channels, k.createdAt];
 }
 
+/** A channel's columns as both stores' INSERT takes them (SQLite's adds when its live state was last written). */
+export function channelParams(c: ChannelRecord): unknown[] {
+  return [c.id, c.orgId, c.name, c.fps, c.width, c.height, c.outputToken, c.createdAt, c.updatedAt];
+}
+
 /** A scene's columns as both stores' INSERT takes them. */
 export function sceneParams(s: SceneRecord): unknown[] {
   return [s.id, s.channelId, s.name, JSON.stringify(s.definition), s.createdAt, s.updatedAt];

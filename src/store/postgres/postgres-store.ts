@@ -25,6 +25,7 @@ import { PostgresWebhooks } from './postgres-webhooks.js';
 import {
   CHANNEL_COLUMNS,
   channelFromRow,
+  channelParams,
   keyFromRow,
   keyParams,
   liveFromRow,
@@ -222,17 +223,7 @@ export class PostgresStore implements Store {
   }
 
   async insertChannel(c: ChannelRecord): Promise<void> {
-    await this.db.run(SQL.insertChannel, [
-      c.id,
-      c.orgId,
-      c.name,
-      c.fps,
-      c.width,
-      c.height,
-      c.outputToken,
-      c.createdAt,
-      c.updatedAt,
-    ]);
+    await this.db.run(SQL.insertChannel, channelParams(c));
   }
 
   async updateChannel(c: ChannelRecord): Promise<void> {

@@ -17,7 +17,6 @@ import type {
   DeliveryClaim,
   DeliveryRecord,
   EventBatch,
-  LastError,
   NewDelivery,
   Settlement,
   SubscriptionPage,
@@ -34,6 +33,7 @@ import {
   type DeliveryRow,
   type SubscriptionRow,
 } from '../webhook-rows.js';
+import { failureCount } from '../failure-count.js';
 import type { PostgresEventLog } from './postgres-event-log.js';
 
 const SQL = {
@@ -230,19 +230,10 @@ async function settleOne(tx: Sql, s: Settlement, disableAfter: number): Promise<
   const nextAt = s.state === 'pending' ? Math.ceil(s.nextAt) : 0;
   const changed = await tx.run(SQL.setDelivery, [s.deliveryId, s.state, a.attempt, nextAt]);
   const current = await tx.row<{ n: number }>(SQL.failures, [a.subscriptionId]);
-  // A drop is no attempt, and a result for a delivery already finished (dropped by a disable) counts once.
-  if (!current || changed === 0 || a.outcome === 'dropped') return false;
-  if (a.outcome === 'succeeded') {
-    if (current.n !== 0) await tx.run(SQL.setFailures, [0, a.subscriptionId]);
-    return false;
-  }
-  const n = current.n + 1;
-  if (n < disableAfter) {
-    await tx.run(SQL.setFailures, [n, a.subscriptionId]);
-    return false;
-  }
-  const lastError: LastError = { at: a.at, message: a.error ?? 'failed', status: a.status };
-  await tx.run(SQL.disable, [a.subscriptionId, n, JSON.stringify(lastError), a.at]);
+  const effect = failureCount(s, current?.n, changed > 0, disableAfter);
+  if (effect.change === 'count') await tx.run(SQL.setFailures, [effect.failures, a.subscriptionId]);
+  if (effect.change !== 'disable') return false;
+  await tx.run(SQL.disable, [a.subscriptionId, effect.failures, JSON.stringify(effect.lastError), a.at]);
   await tx.run(SQL.dropPending, [a.subscriptionId]);
   return true;
 }

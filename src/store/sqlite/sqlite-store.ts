@@ -31,6 +31,7 @@ import { guardDatabase, StorageFaults } from './storage-faults.js';
 import { WalFlusher } from './wal-flush.js';
 import {
   channelFromRow,
+  channelParams,
   keyFromRow,
   keyParams,
   sceneParams,
@@ -260,18 +261,7 @@ export class SqliteStore implements Store {
   }
 
   async insertChannel(c: ChannelRecord): Promise<void> {
-    this.st.insertChannel.run(
-      c.id,
-      c.orgId,
-      c.name,
-      c.fps,
-      c.width,
-      c.height,
-      c.outputToken,
-      c.createdAt,
-      c.updatedAt,
-      c.createdAt,
-    );
+    this.st.insertChannel.run(...channelParams(c), c.createdAt);
   }
 
   async updateChannel(c: ChannelRecord): Promise<void> {

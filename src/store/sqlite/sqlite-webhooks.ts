@@ -20,12 +20,12 @@ import {
   type DeliveryRow,
   type SubscriptionRow,
 } from '../webhook-rows.js';
+import { failureCount } from '../failure-count.js';
 import type {
   AttemptRecord,
   DeliveryClaim,
   DeliveryRecord,
   EventBatch,
-  LastError,
   NewDelivery,
   Settlement,
   SubscriptionPage,
@@ -209,19 +209,11 @@ export class SqliteWebhooks implements WebhookStore {
       nextAt: s.state === 'pending' ? s.nextAt : 0,
     }).changes;
     const current = this.st.failures.get(a.subscriptionId) as { n: number } | undefined;
-    // A drop is no attempt, and a result for a delivery already finished (dropped by a disable) counts once.
-    if (!current || changed === 0 || a.outcome === 'dropped') return false;
-    if (a.outcome === 'succeeded') {
-      if (current.n !== 0) this.st.setFailures.run(0, a.subscriptionId);
-      return false;
-    }
-    const n = current.n + 1;
-    if (n < disableAfter) {
-      this.st.setFailures.run(n, a.subscriptionId);
-      return false;
-    }
-    const lastError: LastError = { at: a.at, message: a.error ?? 'failed', status: a.status };
-    this.st.disable.run({ id: a.subscriptionId, n, lastError: JSON.stringify(lastError), at: a.at });
+    const effect = failureCount(s, current?.n, changed > 0, disableAfter);
+    if (effect.change === 'count') this.st.setFailures.run(effect.failures, a.subscriptionId);
+    if (effect.change !== 'disable') return false;
+    const lastError = JSON.stringify(effect.lastError);
+    this.st.disable.run({ id: a.subscriptionId, n: effect.failures, lastError, at: a.at });
     this.st.dropPending.run(a.subscriptionId);
     return true;
   }
