@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, expect, it } from 'vitest';
-import { change, channelRecord, event } from '../store.fixtures.js';
+import type { EngineEvent } from '../../engine/index.js';
+import { change, channelRecord, event, newDelivery, subscriptionRecord } from '../store.fixtures.js';
 import { SqliteStore } from './sqlite-store.js';
 
 const dirs: string[] = [];
@@ -34,39 +35,35 @@ async function holdWriteLock(file: string, ms: number): Promise<{ released: Prom
   return { released: new Promise((resolve) => worker.once('exit', () => resolve())) };
 }
 
+function freshDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-claims-'));
+  dirs.push(dir);
+  return dir;
+}
+
 function open(dataDir: string): SqliteStore {
   const store = new SqliteStore({ dataDir, synchronous: 'normal' });
   stores.push(store);
   return store;
 }
 
-it('ends at open the claims a previous process left', async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-claims-'));
-  dirs.push(dataDir);
-  let store = open(dataDir);
+/** A subscription `wh_1` with one delivery due at 1000 (of the event answered). */
+async function oneDeliveryDue(store: SqliteStore): Promise<EngineEvent> {
   const orgId = (await store.defaultOrg()).id;
   const channel = channelRecord(orgId, 'hooks');
   await store.insertChannel(channel);
-  await store.webhooks.insertSubscription({
-    id: 'wh_1',
-    orgId,
-    url: 'https://hooks.example.com/in',
-    events: [],
-    channelId: null,
-    description: null,
-    sealedSecret: 'v1.sealed',
-    previousSecret: null,
-    status: 'enabled',
-    consecutiveFailures: 0,
-    lastError: null,
-    disabledAt: null,
-    createdAt: '2024-03-01T12:00:00.000Z',
-  });
+  await store.webhooks.insertSubscription(subscriptionRecord(orgId, { id: 'wh_1' }));
   const e = event(channel, 'channel.played');
   store.commitTick(1, [change(channel, { frame: 1, events: [e] })]);
   const [batch] = await store.webhooks.undispatched(10);
-  const d = { subscriptionId: 'wh_1', eventId: e.id, type: e.type, eventCreatedAt: e.createdAt, body: '{}' };
-  await store.webhooks.fanOut(batch!.seq, [{ ...d, nextAt: 1000 }], []);
+  await store.webhooks.fanOut(batch!.seq, [newDelivery('wh_1', e)], []);
+  return e;
+}
+
+it('ends at open the claims a previous process left', async () => {
+  const dataDir = freshDir();
+  let store = open(dataDir);
+  await oneDeliveryDue(store);
   const [claimed] = await store.webhooks.claimDue('wh_1', 1000, 1, { by: 'gone', untilMs: 60_000 });
   expect(await store.webhooks.claimDue('wh_1', 1000, 1, { by: 'other', untilMs: 60_000 })).toEqual([]);
   await store.close();
@@ -78,32 +75,9 @@ it('ends at open the claims a previous process left', async () => {
 });
 
 it('claims once a write lock held by another connection is let go, instead of failing at once', async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-claims-'));
-  dirs.push(dataDir);
+  const dataDir = freshDir();
   const store = open(dataDir);
-  const orgId = (await store.defaultOrg()).id;
-  const channel = channelRecord(orgId, 'hooks');
-  await store.insertChannel(channel);
-  await store.webhooks.insertSubscription({
-    id: 'wh_1',
-    orgId,
-    url: 'https://hooks.example.com/in',
-    events: [],
-    channelId: null,
-    description: null,
-    sealedSecret: 'v1.sealed',
-    previousSecret: null,
-    status: 'enabled',
-    consecutiveFailures: 0,
-    lastError: null,
-    disabledAt: null,
-    createdAt: '2024-03-01T12:00:00.000Z',
-  });
-  const e = event(channel, 'channel.played');
-  store.commitTick(1, [change(channel, { frame: 1, events: [e] })]);
-  const [batch] = await store.webhooks.undispatched(10);
-  const d = { subscriptionId: 'wh_1', eventId: e.id, type: e.type, eventCreatedAt: e.createdAt, body: '{}' };
-  await store.webhooks.fanOut(batch!.seq, [{ ...d, nextAt: 1000 }], []);
+  const e = await oneDeliveryDue(store);
 
   const { released } = await holdWriteLock(path.join(dataDir, 'onair.db'), 300);
   const started = Date.now();
