@@ -4,21 +4,19 @@
  * flight are sent again at restart, not when their claims would have run out). And a claim waits for the write
  * lock another connection holds for a moment (the checkpointer does), as every write does, instead of failing.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, expect, it } from 'vitest';
 import type { EngineEvent } from '../../engine/index.js';
 import { change, channelRecord, event, newDelivery, subscriptionRecord } from '../store.fixtures.js';
 import { SqliteStore } from './sqlite-store.js';
+import { tempDirs } from '../../../test/helpers/temp-dirs.js';
 
-const dirs: string[] = [];
 const stores: SqliteStore[] = [];
 afterEach(async () => {
   for (const s of stores.splice(0)) await s.close();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
+const freshDir = tempDirs('onair-claims-');
 
 /** Another connection, on another thread, holds the database's write lock for `ms`; resolves once it has it. */
 async function holdWriteLock(file: string, ms: number): Promise<{ released: Promise<void> }> {
@@ -33,12 +31,6 @@ async function holdWriteLock(file: string, ms: number): Promise<{ released: Prom
     worker.once('error', reject);
   });
   return { released: new Promise((resolve) => worker.once('exit', () => resolve())) };
-}
-
-function freshDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-claims-'));
-  dirs.push(dir);
-  return dir;
 }
 
 function open(dataDir: string): SqliteStore {
