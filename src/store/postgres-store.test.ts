@@ -3,16 +3,12 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../engine/index.js';
 import { freshSchema, serviceGate, type TestSchema } from '../../test/helpers/services.js';
-import { accountStoreContract } from './account-store.contract.js';
-import { idempotencyStoreContract } from './idempotency-store.contract.js';
-import { incomingHookStoreContract } from './incoming-hook-store.contract.js';
 import { MIGRATIONS } from './postgres/migrations.js';
 import { expectRightsGiven, RIGHTS_MIGRATION, ROWS_BEFORE_RIGHTS } from './rights-migration.fixtures.js';
 import { PostgresStore } from './postgres/postgres-store.js';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from './sqlite/migrations.js';
-import { storeContract, type StoreHarness } from './store.contract.js';
+import { storeContracts, type StoreHarness } from './store.contract.js';
 import { change, channelRecord, event } from './store.fixtures.js';
-import { webhookStoreContract } from './webhook-store.contract.js';
 
 const gate = serviceGate('postgres');
 
@@ -28,11 +24,7 @@ function postgresHarness(): StoreHarness {
 }
 
 describe.skipIf(gate.skip)(`PostgresStore${gate.label}`, () => {
-  storeContract('PostgresStore', postgresHarness);
-  accountStoreContract('PostgresStore', postgresHarness);
-  webhookStoreContract('PostgresStore', postgresHarness);
-  incomingHookStoreContract('PostgresStore', postgresHarness);
-  idempotencyStoreContract('PostgresStore', postgresHarness);
+  storeContracts('PostgresStore', postgresHarness);
 
   describe('beyond the contract', () => {
     const schemas: TestSchema[] = [];

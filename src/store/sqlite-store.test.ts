@@ -7,11 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelChange } from '../engine/index.js';
 import { CHECKPOINT_NICE } from './sqlite/checkpointer.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
-import { accountStoreContract } from './account-store.contract.js';
-import { storeContract } from './store.contract.js';
-import { idempotencyStoreContract } from './idempotency-store.contract.js';
-import { incomingHookStoreContract } from './incoming-hook-store.contract.js';
-import { webhookStoreContract } from './webhook-store.contract.js';
+import { storeContracts } from './store.contract.js';
 import { tempDirs } from '../../test/helpers/temp-dirs.js';
 
 const sqliteHarness = () => {
@@ -21,11 +17,7 @@ const sqliteHarness = () => {
     dispose: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
   };
 };
-storeContract('SqliteStore', sqliteHarness);
-accountStoreContract('SqliteStore', sqliteHarness);
-webhookStoreContract('SqliteStore', sqliteHarness);
-incomingHookStoreContract('SqliteStore', sqliteHarness);
-idempotencyStoreContract('SqliteStore', sqliteHarness);
+storeContracts('SqliteStore', sqliteHarness);
 
 describe('SqliteStore: ticks off the event loop', () => {
   const stores: SqliteStore[] = [];
