@@ -63,6 +63,15 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
       return events;
     };
 
+    /** A new subscription with a delivery of each event of a tick of `types`. */
+    const subscribedTo = async (...types: EngineEvent['type'][]) => {
+      const sub = subscriptionRecord(orgId);
+      await store.webhooks.insertSubscription(sub);
+      await commit(1, ...types);
+      await fanOutAll(sub.id);
+      return sub;
+    };
+
     /** Fans out everything undispatched to `sub`, as the dispatcher does. */
     const fanOutAll = async (subId: string) => {
       const batches = await store.webhooks.undispatched(100);
@@ -199,10 +208,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
     });
 
     it('makes a delivery claimable again by anyone once its claim runs out, as it was', async () => {
-      const sub = subscriptionRecord(orgId);
-      await store.webhooks.insertSubscription(sub);
-      await commit(1, 'channel.played');
-      await fanOutAll(sub.id);
+      const sub = await subscribedTo('channel.played');
       const [d] = await store.webhooks.claimDue(sub.id, 1000, 1, claim('node-a', 5000));
       expect(await store.webhooks.claimDue(sub.id, 4999, 1, claim('node-b', 9000))).toEqual([]);
       expect(await store.webhooks.nextDueAt(1000)).toBe(5000);
@@ -214,10 +220,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
     });
 
     it('takes a result for an attempt already recorded into the log only: it moves no delivery and no count', async () => {
-      const sub = subscriptionRecord(orgId);
-      await store.webhooks.insertSubscription(sub);
-      await commit(1, 'channel.played');
-      await fanOutAll(sub.id);
+      const sub = await subscribedTo('channel.played');
       const [d] = await store.webhooks.claimDue(sub.id, 1000, 1, claim('node-a', 2000));
       // node-a stalls past its claim; node-b makes attempt 1 too, fails, and a retry is claimed by node-c.
       await store.webhooks.claimDue(sub.id, 2000, 1, claim('node-b', 12_000));
@@ -243,10 +246,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
     });
 
     it('settles attempts: a retry stays pending, a success resets the count, the log keeps every line', async () => {
-      const sub = subscriptionRecord(orgId);
-      await store.webhooks.insertSubscription(sub);
-      await commit(1, 'channel.played');
-      await fanOutAll(sub.id);
+      const sub = await subscribedTo('channel.played');
       const [d] = await store.webhooks.claimDue(sub.id, 5000, 1, claim('node-a', 60_000));
       const retry: Settlement = {
         deliveryId: d!.id,
@@ -275,10 +275,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
     });
 
     it('disables at the limit in one transaction: last error set, pending deliveries dropped', async () => {
-      const sub = subscriptionRecord(orgId);
-      await store.webhooks.insertSubscription(sub);
-      await commit(1, 'channel.played', 'channel.played', 'channel.played');
-      await fanOutAll(sub.id);
+      const sub = await subscribedTo('channel.played', 'channel.played', 'channel.played');
       const due = await store.webhooks.claimDue(sub.id, 5000, 10, claim());
       const fail = (i: number): Settlement => ({
         deliveryId: due[i]!.id,
@@ -318,10 +315,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
     });
 
     it('prunes log lines and finished deliveries older than the cutoff, never pending ones', async () => {
-      const sub = subscriptionRecord(orgId);
-      await store.webhooks.insertSubscription(sub);
-      await commit(1, 'channel.played', 'channel.played');
-      await fanOutAll(sub.id);
+      const sub = await subscribedTo('channel.played', 'channel.played');
       const due = await store.webhooks.claimDue(sub.id, 5000, 10, claim());
       await store.webhooks.settle(
         [{ deliveryId: due[0]!.id, attempt: attempt(sub.id, due[0]!.eventId, 1, true), state: 'succeeded' }],
