@@ -19,7 +19,7 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { serviceUrl, TEST_DATABASE_URL, TEST_REDIS_URL } from '../src/testing/services.js';
+import { serviceUrl, TEST_DATABASE_URL, TEST_REDIS_URL } from '../test/helpers/services.js';
 import { sleep, startChild, type Child } from './lib/child.js';
 import type { ClusterClientsConfig, ClusterClientsResult, Dist } from './lib/cluster-clients.js';
 import {

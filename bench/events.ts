@@ -1,7 +1,7 @@
 /**
- * What the durable event log costs a tick (issue 10): "publishing a tick with events costs no more than 10 % over the
- * same tick without them". One process, one SqliteStore (synchronous 'full', the production default) on a fresh data
- * dir, N channels each with a scoreboard scene, every channel patched every tick (two scores: one
+ * What the durable event log costs a tick (docs/performance.md, "Event log"): a tick with its events may cost at
+ * most 10 % more than the same tick without them. One process, one SqliteStore (synchronous 'full', the production
+ * default) on a fresh data dir, N channels each with a scoreboard scene, every channel patched every tick (two scores: one
  * `channel.bind_updated` event per channel, as the engine makes them).
  *
  * The ticks are prepared by the engine's own ChannelRuntime (so the changes and their events are the engine's), then

@@ -157,7 +157,7 @@ export async function runFanout(o: BenchOptions): Promise<Table[]> {
       'uWS-based servers (onair, raw uWS) skip a renderer whose buffer is past 256 KB; `ws` and socket.io skip the round instead. ' +
       'A rate is what the renderers received. The rows "10 frames per channel per turn" repeat the run with every server publishing 10 frames per channel per event-loop turn ' +
       '(onair: 10 real ticks per turn on a driven clock, each with its patch, write, publish and acknowledgements), which is how a tight publish loop reaches millions of messages per second: ' +
-      "uWS puts the frames queued for one socket in one write, socket.io writes each one. That is the shape of the issue's reference figures (raw uWS 2.0–2.6 M/s); " +
+      "uWS puts the frames queued for one socket in one write, socket.io writes each one. That is the shape of the targets' reference figures (raw uWS 2.0–2.6 M/s); " +
       'onair at real time sends at most one frame per channel per tick, so its renderers see the one-frame-per-turn rows.',
     'onair: the real server (startServer, real transport, engine and SQLite store) with a driver in its process that submits a patch per channel ' +
       'for every tick through the public engine API, so the measured path is tick → delta → commit → publish (input parsing is measured by targets 2 and 3). ' +

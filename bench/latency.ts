@@ -1,8 +1,8 @@
 /**
  * Target 2 — frame latency: value sent (REST PATCH or WebSocket op) → renderer receives it, with 100
  * channels × 10 renderers and every channel updated 30 times a second; onair at its real 60 fps. The
- * target's baseline is raw uWebSockets.js publishing at 60 Hz, measured publish → receive (the issue's
- * reference figures): each frame's burst of sends is paid by any frame-clocked server. Raw uWS publishing
+ * target's baseline is raw uWebSockets.js publishing at 60 Hz, measured publish → receive (the targets'
+ * reference figures, docs/performance.md): each frame's burst of sends is paid by any frame-clocked server. Raw uWS publishing
  * each value the moment it arrives is shown too. Also late ticks of onair's frame clock.
  *
  *   npx tsx bench/latency.ts [--short] [--profile]
@@ -248,7 +248,7 @@ export async function runLatency(o: BenchOptions): Promise<Table[]> {
       'onair at its real 60 fps with ONAIR_DB_SYNC=full (every answer waits until its tick is on disk; frames are sent once the tick is written) ' +
       'and ONAIR_LOG_LEVEL=warn, as the baselines log nothing (the REST table measures what logging every request costs). ' +
       "The baseline is raw uWS doing the same job at 60 Hz: it keeps each channel's latest value and publishes them all at every frame boundary; " +
-      "the target compares onair's value → renderer time with the baseline's publish → renderer time plus half a frame (p50) or a frame (p99), as in the issue's reference figures. " +
+      "the target compares onair's value → renderer time with the baseline's publish → renderer time plus half a frame (p50) or a frame (p99), as in the targets' reference figures. " +
       "Publish → renderer is measured from the frame's serverTime (the server process's wall clock) to its arrival (the client's; same machine). " +
       'A value waits for the next tick: uniformly 0–16.7 ms, so half a frame at the median, by design. ' +
       "Late ticks are FrameClock's own count (onair_late_ticks_total). The clock stops when no channel has work and its first tick after a " +

@@ -2,7 +2,7 @@
  * What metrics cost on the hot path: the full `PATCH /v1/channels/:id/inputs` of bench/rest.ts (1,000
  * channels, durable group commit, the updates limit enforced) against the same server started with
  * metrics and without (startServer's internal `metrics: false`), measured in the same run in rounds that
- * take turns. The issue's bar: metrics may cost the hot path at most 2 %.
+ * take turns. The bar (docs/performance.md, "Metrics overhead"): metrics may cost the hot path at most 2 %.
  *
  * The end-to-end figures move by more than 2 % from round to round on a shared 2-core machine, so the
  * table also times, in this process, the metrics calls one PATCH makes (its request observation, its

@@ -1,8 +1,8 @@
 /**
  * Target 3 — REST: a full `PATCH /v1/channels/:id/inputs` (auth, validation, rate-limit check, durable
  * group commit, answer after the tick) across 1,000 channels, against raw uWebSockets.js HTTP answering
- * the same request without doing anything, bare Hono on @hono/node-server checking the key (the issue's
- * "small authenticated PATCH"), and bare node:http.
+ * the same request without doing anything, bare Hono on @hono/node-server checking the key (the targets'
+ * "small authenticated PATCH", docs/performance.md), and bare node:http.
  *
  *   npx tsx bench/rest.ts [--short] [--profile]
  */
@@ -188,7 +188,7 @@ export async function runRest(o: BenchOptions): Promise<Table[]> {
   const m = await measureAll(['uws', 'onair', 'hono', 'hono-open', 'node', 'onair-logged'], o);
   const notes = [
     'Baselines: raw uWS answers without reading anything; bare Hono checks the bearer key (SHA-256 looked up in a Map), parses the JSON body and answers with JSON, ' +
-      'the "small authenticated PATCH" of the issue\'s reference figures; node:http reads the body and answers.',
+      'the "small authenticated PATCH" of the targets\' reference figures; node:http reads the body and answers.',
     `Each server is started once and measured in ${ROUNDS} rounds that take turns with the other servers; a row shows its median round. ` +
       `autocannon in its own process, ${CHANNELS} connections, connection i patching channel i with {"scoreA":3} and an API key; ` +
       'no HTTP pipelining (uWebSockets.js v20.30 aborts a request whose answer is pending when the next pipelined request arrives, so onair cannot be pipelined).',

@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { runEvents } from './events.js';
 import { runFanout } from './fanout.js';
 import { runLatency } from './latency.js';
-import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../src/testing/services.js';
+import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../test/helpers/services.js';
 import { runCluster } from './cluster.js';
 import { ROOT } from './lib/child.js';
 import type { BenchOptions } from './lib/cli.js';

@@ -35,6 +35,9 @@ it('npm run build emits dist/, and node dist/cli.js serves the API, its pages an
   console.log(`npm run build took ${Math.round(buildMs)} ms`);
   expect(filesUnder(DIST)).toContain('cli.js');
   expect(filesUnder(DIST).filter((f) => /\.(test|contract|fixtures)\.js$/.test(f))).toEqual([]);
+  // Nor test support: what reads the test Postgres and Redis (test/helpers/services.ts) stays out of the build.
+  const emitted = filesUnder(DIST).filter((f) => f.endsWith('.js'));
+  expect(emitted.filter((f) => fs.readFileSync(path.join(DIST, f), 'utf8').includes('ONAIR_TEST_'))).toEqual([]);
 
   dir = makeDataDir();
   child = await spawnServer({ ...serverEnv(dir), ONAIR_LOG_LEVEL: 'info' }, { args: ['dist/cli.js'] });

@@ -7,7 +7,7 @@
  * are collected and must stay empty.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceGate } from '../src/testing/services.js';
+import { serviceGate } from './helpers/services.js';
 import { api, expectStatus, type Api, type Channel, type Problem } from './helpers/api.js';
 import { CLUSTER_KEY, startCluster, type ClusterNode, type TestCluster } from './helpers/cluster.js';
 

@@ -7,8 +7,8 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshSchema, serviceGate, serviceUrl, uniqueName, type TestSchema } from '../src/testing/services.js';
-import { startTcpProxy, type TcpProxy } from '../src/testing/tcp-proxy.js';
+import { freshSchema, serviceGate, serviceUrl, uniqueName, type TestSchema } from './helpers/services.js';
+import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.js';
 import { api } from './helpers/api.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 

@@ -11,7 +11,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceGate } from '../src/testing/services.js';
+import { serviceGate } from './helpers/services.js';
 import {
   addScoreboard,
   api,

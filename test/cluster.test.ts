@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceGate } from '../src/testing/services.js';
+import { serviceGate } from './helpers/services.js';
 import { addScoreboard, api, expectStatus, tokenOf, type Api, type Channel, type State } from './helpers/api.js';
 import { CLUSTER_KEY, startCluster, type ClusterNode, type TestCluster } from './helpers/cluster.js';
 import { RenderClient, isFrame, type FrameMessage } from './helpers/ws-client.js';

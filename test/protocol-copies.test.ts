@@ -16,7 +16,7 @@ const CLIENTS = ['renderer/src', 'dashboard/src', 'sdks/typescript/src'];
 /**
  * What a copy looks like, what to import from @onair/protocol instead, and where to look (default: everywhere
  * scanned). The server reads frames too, but only as a follower node applying them to the engine's own runtime
- * (src/cluster/follower-frames.ts): the reducer's state is a client's.
+ * (src/cluster/following.ts): the reducer's state is a client's.
  */
 const COPIES: { part: string; pattern: RegExp; in?: string[] }[] = [
   { part: 'the name rule (NAME_PATTERN, WHOLE_PLACEHOLDER)', pattern: /\[A-Za-z_\]\[A-Za-z0-9_\]/ },

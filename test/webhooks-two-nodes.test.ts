@@ -12,7 +12,7 @@ import type { EngineEvent } from '../src/engine/index.js';
 import { PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { change, channelRecord, event } from '../src/store/store.fixtures.js';
 import type { AttemptRecord, SubscriptionRecord } from '../src/store/webhook-store.js';
-import { freshSchema, serviceGate, type TestSchema } from '../src/testing/services.js';
+import { freshSchema, serviceGate, type TestSchema } from './helpers/services.js';
 import { DeliveryWorker } from '../src/webhooks/delivery-worker.js';
 import { SLOT_LIMITS } from '../src/webhooks/webhooks.js';
 import { createGuardedAgent } from '../src/webhooks/endpoint-guard/index.js';

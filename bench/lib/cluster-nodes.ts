@@ -14,7 +14,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { freshSchema, serviceUrl, uniqueName, type TestSchema } from '../../src/testing/services.js';
+import { freshSchema, serviceUrl, uniqueName, type TestSchema } from '../../test/helpers/services.js';
 import { LOCALHOST, ROOT, sleep } from './child.js';
 
 export const CLUSTER_BENCH_KEY = 'onair_sk_ClusterBench0123456789abcdefghij';

@@ -23,7 +23,7 @@ export function driveEngine(engine: Engine, channelIds: string[], maxMs: number)
 }
 
 /**
- * onair, `perTurn` frames per event-loop turn (the method of the issue's reference figures, where a tight
+ * onair, `perTurn` frames per event-loop turn (the method of the targets' reference figures, where a tight
  * publish loop lets uWS put several frames for one socket into one write). The engine runs on a
  * ManualTime that this driver moves one frame at a time: per frame, a patch per channel is submitted, the
  * clock is advanced so the real tick runs (prepare → write → publish → acknowledge), and the acks are

@@ -2,7 +2,7 @@
  * What users would pick instead of onair's REST path, answering the same small PATCH:
  * - `uws`: raw uWebSockets.js HTTP, answering without doing anything;
  * - `node`: bare node:http, reading the body and answering;
- * - `hono`: bare Hono on @hono/node-server, the issue's "small authenticated PATCH": the bearer key is
+ * - `hono`: bare Hono on @hono/node-server, the targets' "small authenticated PATCH": the bearer key is
  *   checked (SHA-256 looked up in a Map, 401 otherwise, the least any API with keys does), then the JSON
  *   body is parsed and answered with JSON; `hono-open` is the same without the key check.
  */

@@ -2,7 +2,7 @@
  * The rate limiter as benchmarks need it. The check always runs (its cost is part of every measured
  * request); for the buckets named in `lift` a refusal is counted and then ignored (with nothing lifted
  * the limiter is left untouched). Benchmarks need this
- * because their load is above the seed's policy on purpose (fan-out capacity, 1,000-channel REST), and
+ * because their load is above the documented limits on purpose (docs/api.md, "Rate limits") (fan-out capacity, 1,000-channel REST), and
  * their setup creates more than 60 channels a minute. startServer offers no way to pass a limiter, so
  * this wraps MemoryRateLimiter.take before the server is built.
  */

@@ -28,7 +28,7 @@ export const isServerAdmin = computed(() => me.value?.user.serverAdmin === true)
 /** Loads the session; signed out when there is none. */
 export async function loadSession(): Promise<void> {
   try {
-    const list = await api<{ data: Workspace[] }>('GET', '/v1/workspaces');
+    const list = await api<ApiSchemas['WorkspaceList']>('GET', '/v1/workspaces');
     workspaces.value = list.data;
     const saved = localStorage.getItem(WORKSPACE_KEY);
     const chosen = list.data.find((w) => w.id === saved) ?? list.data[0];

@@ -22,7 +22,7 @@ export interface Motion {
 }
 
 export const DEFAULT_TRIGGER_MS = 600;
-/** As the API writes out a stored definition (src/api/scenes/schemas.ts): arriving slows, leaving speeds up. */
+/** As the API writes out a stored definition (src/scenes/definition-schema.ts): arriving slows, leaving speeds up. */
 const DEFAULT_EASING: Record<'in' | 'out', Easing> = { in: 'ease-out', out: 'ease-in' };
 
 /** The keyframes of a scene's `in` or `out`, or null when it is a cut (drawn at once). */

@@ -4,7 +4,8 @@
  * ONAIR_BOOTSTRAP_KEY, when set and the database has no keys, becomes a `*` key of that workspace.
  */
 import { sha256Hex } from '../ids.js';
-import type { OrgRecord, Store } from '../store/store.js';
+import type { OrgRecord } from '../store/account-store.js';
+import type { Store } from '../store/store.js';
 import { issueSetupTokenIfNeeded } from './accounts.js';
 import { mintKey } from './mint-key.js';
 

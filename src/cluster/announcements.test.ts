@@ -2,27 +2,15 @@
  * The announcements between nodes: every kind reaches its handler on the other nodes, what is not an announcement is
  * dropped and logged, and a broadcast that fails is logged with its kind. Two real buses on the real Redis.
  */
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { channelRecord, sceneRecord } from '../engine/engine.fixtures.js';
-import { serviceGate, serviceUrl, uniqueName } from '../testing/services.js';
+import { recordingLogger } from '../../test/helpers/recording-logger.js';
+import { serviceGate, serviceUrl, uniqueName } from '../../test/helpers/services.js';
 import { Announcements, type Announcement, type AnnouncementHandlers } from './announcements.js';
 import { ClusterBus } from './cluster-bus.js';
 import { RedisConnections } from './redis-connections.js';
 
 const gate = serviceGate('redis');
-
-function recordingLogger() {
-  const lines: { level: number; msg: string; kind?: string }[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as never);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), lines };
-}
 
 describe.skipIf(gate.skip)(`Announcements${gate.label}`, () => {
   const buses: ClusterBus[] = [];
@@ -32,7 +20,7 @@ describe.skipIf(gate.skip)(`Announcements${gate.label}`, () => {
 
   async function twoNodes() {
     const prefix = `${uniqueName('onair_test')}:`;
-    const { logger, lines } = recordingLogger();
+    const { logger, lines } = recordingLogger<{ level: number; msg: string; kind?: string }>();
     const connections = new RedisConnections(logger);
     const [a, b] = await Promise.all(
       ['a', 'b'].map((nodeId) => ClusterBus.connect({ url: serviceUrl('redis'), nodeId, prefix, connections })),

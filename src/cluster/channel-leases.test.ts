@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../store/postgres/database.js';
 import { PostgresStore } from '../store/postgres/postgres-store.js';
 import { change, channelRecord } from '../store/store.fixtures.js';
-import { freshSchema, serviceGate, type TestSchema } from '../testing/services.js';
+import { freshSchema, serviceGate, type TestSchema } from '../../test/helpers/services.js';
 import { ChannelLeases } from './channel-leases.js';
 
 const gate = serviceGate('postgres');

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError, toProblem } from '../errors.js';
-import { serviceGate, serviceUrl, uniqueName } from '../testing/services.js';
+import { serviceGate, serviceUrl, uniqueName } from '../../test/helpers/services.js';
 import { ClusterBus } from './cluster-bus.js';
 import { RedisConnections } from './redis-connections.js';
 

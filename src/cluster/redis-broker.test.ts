@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { brokerContract } from '../engine/broker.contract.js';
-import { serviceGate, serviceUrl, uniqueName } from '../testing/services.js';
+import { serviceGate, serviceUrl, uniqueName } from '../../test/helpers/services.js';
 import { RedisBroker } from './redis-broker.js';
 import { RedisConnections } from './redis-connections.js';
 

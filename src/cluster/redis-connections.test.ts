@@ -3,27 +3,14 @@
  * ("redis reconnected"); failure() reports the outage while it lasts. Against the real Redis, through a proxy that
  * the test cuts and restores.
  */
-import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serviceGate, serviceUrl } from '../testing/services.js';
-import { startTcpProxy, type TcpProxy } from '../testing/tcp-proxy.js';
+import { recordingLogger } from '../../test/helpers/recording-logger.js';
+import { serviceGate, serviceUrl } from '../../test/helpers/services.js';
+import { startTcpProxy, type TcpProxy } from '../../test/helpers/tcp-proxy.js';
 import { RedisConnections } from './redis-connections.js';
 
 const gate = serviceGate('redis');
-
-/** A logger whose lines the test reads. */
-function recordingLogger() {
-  const lines: { level: number; msg: string; connection?: string }[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as never);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'debug' }, stream), lines };
-}
 
 describe.skipIf(gate.skip)(`RedisConnections${gate.label}`, () => {
   let proxy: TcpProxy | undefined;
@@ -35,7 +22,7 @@ describe.skipIf(gate.skip)(`RedisConnections${gate.label}`, () => {
 
   it('logs the first error of an outage once per connection, then "reconnected" once, whatever the retries', async () => {
     proxy = await startTcpProxy(serviceUrl('redis'));
-    const { logger, lines } = recordingLogger();
+    const { logger, lines } = recordingLogger<{ level: number; msg: string; connection?: string }>('debug');
     const connections = new RedisConnections(logger);
     // Retrying every 20 ms: a second of outage is about fifty failed attempts per connection.
     const open = (name: string) => {

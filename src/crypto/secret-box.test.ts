@@ -1,18 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SecretBox } from './secret-box.js';
+import { tempDirs } from '../../test/helpers/temp-dirs.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-const tempDir = () => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-box-'));
-  dirs.push(d);
-  return d;
-};
+const tempDir = tempDirs('onair-box-');
 
 describe('SecretBox', () => {
   it('opens what it sealed, for the same id only, and never shows the secret in the sealed form', () => {

@@ -3,7 +3,6 @@
  * clock, a countdown that stops at zero by itself, and triggers that fire when a value changes.
  */
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../errors.js';
 import type { ClockState, InputDef } from '@onair/protocol';
 import { channelRecord, emptyLive, engineHarness, sceneRecord } from './engine.fixtures.js';
 import { frameRate, frameStart } from './frame-rate.js';
@@ -51,16 +50,6 @@ async function clockOp(h: Harness, name: string, action: string, ms?: number): P
   const op = { kind: 'clock', name, action, ...(ms === undefined ? {} : { ms }) } as Parameters<Harness['run']>[1];
   const result = await h.run(CH, op);
   return [result.clock!, result.frame];
-}
-
-async function refusal(h: Harness, op: Parameters<Harness['run']>[1]): Promise<AppError> {
-  try {
-    await h.run(CH, op);
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error(`expected ${op.kind} to be refused`);
 }
 
 describe('clock ops', () => {
@@ -137,9 +126,9 @@ describe('clock ops', () => {
     const [running, f2] = await clockOp(h, 'game', 'set', 30_000);
     expect(running).toEqual({ running: true, ms: 30_000, at: tickTime(f2) });
     for (const ms of [-1, 100 * 3_600_000 + 1, 1.5]) {
-      expect((await refusal(h, { kind: 'clock', name: 'game', action: 'set', ms })).code).toBe('invalid_request');
+      expect((await h.refusal(CH, { kind: 'clock', name: 'game', action: 'set', ms })).code).toBe('invalid_request');
     }
-    expect((await refusal(h, { kind: 'clock', name: 'game', action: 'set' })).code).toBe('invalid_request');
+    expect((await h.refusal(CH, { kind: 'clock', name: 'game', action: 'set' })).code).toBe('invalid_request');
   });
 
   it('reset goes back to the default, stopped; a second reset changes nothing', async () => {
@@ -162,7 +151,7 @@ describe('clock ops', () => {
     const [pushed, frame] = await clockOp(h, 'game', 'adjust', -10_000);
     expect(pushed).toEqual({ running: false, ms: 0, at: tickTime(frame) });
     for (const ms of [86_400_001, -86_400_001]) {
-      expect((await refusal(h, { kind: 'clock', name: 'game', action: 'adjust', ms })).code).toBe('invalid_request');
+      expect((await h.refusal(CH, { kind: 'clock', name: 'game', action: 'adjust', ms })).code).toBe('invalid_request');
     }
     const frames = h.frames.length;
     await clockOp(h, 'game', 'adjust', 0);
@@ -171,11 +160,11 @@ describe('clock ops', () => {
 
   it('an unknown clock is not_found naming the closest; another input is invalid_request; a patch cannot set one', async () => {
     const h = setup();
-    const unknown = await refusal(h, { kind: 'clock', name: 'gmae', action: 'start' });
+    const unknown = await h.refusal(CH, { kind: 'clock', name: 'gmae', action: 'start' });
     expect(unknown.code).toBe('not_found');
     expect(unknown.extra).toEqual({ clock: 'gmae', closest: 'game' });
-    expect((await refusal(h, { kind: 'clock', name: 'score', action: 'start' })).code).toBe('invalid_request');
-    const patch = await refusal(h, { kind: 'patch', values: new Map([['game', 5]]) });
+    expect((await h.refusal(CH, { kind: 'clock', name: 'score', action: 'start' })).code).toBe('invalid_request');
+    const patch = await h.refusal(CH, { kind: 'patch', values: new Map([['game', 5]]) });
     expect(patch.code).toBe('invalid_request');
     expect(patch.message).toMatch(/clocks endpoint/);
   });

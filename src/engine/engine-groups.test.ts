@@ -1,21 +1,9 @@
 /** The engine's frame-rate groups and its cost model: one clock per rate, idle channels never visited. */
 import { describe, expect, it } from 'vitest';
-import type { FrameMessage } from '@onair/protocol';
-import { FrameEngine } from './frame-engine.js';
-import {
-  channelRecord,
-  definition,
-  emptyLive,
-  eventIds,
-  ISO,
-  RecordingBroker,
-  RecordingCommitter,
-  T0,
-} from './engine.fixtures.js';
+import { channelRecord, definition, emptyLive, engineHarness, ISO, T0 } from './engine.fixtures.js';
 import { frameAt, frameRate, type FrameRate } from './frame-rate.js';
 import type { StoredChannel } from './model.js';
 import type { OpResult } from './ops.js';
-import { ManualTime } from './time-source.js';
 
 const first = (fps: FrameRate) => frameAt(frameRate(fps), T0);
 
@@ -38,32 +26,15 @@ function stored(id: string, fps: FrameRate): StoredChannel {
 }
 
 function setup(channels: StoredChannel[]) {
-  const time = new ManualTime(T0);
-  const committer = new RecordingCommitter();
-  const frames: FrameMessage[] = [];
-  const broker = new RecordingBroker(frames);
-  const ticks: { fps: FrameRate; frame: number; changed: number }[] = [];
-  const engine = new FrameEngine({
-    time,
-    newEventId: eventIds(),
-    committer,
-    broker,
-    onTick: ({ fps, frame, changed }) => ticks.push({ fps, frame, changed }),
-  });
-  engine.load(channels);
-  engine.start();
-  const advance = async (ms: number) => {
-    time.advance(ms);
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  };
+  const h = engineHarness(channels);
   const patch = (id: string, score: number) => {
     const result: { value?: OpResult } = {};
-    void engine
+    void h.engine
       .submit(id, { kind: 'patch', values: new Map([['score', score]]), source: 'api' })
       .then((v) => (result.value = v));
     return result;
   };
-  return { time, committer, frames, ticks, engine, advance, patch };
+  return { ...h, patch };
 }
 
 describe('Engine frame-rate groups', () => {

@@ -3,7 +3,6 @@
  * on several layers at once, with the frames renderers get and the events each op fires.
  */
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../errors.js';
 import type { FrameMessage } from '@onair/protocol';
 import { channelRecord, emptyLive, engineHarness, sceneRecord } from './engine.fixtures.js';
 import { frameRate, frameStart } from './frame-rate.js';
@@ -26,16 +25,6 @@ function setup() {
 }
 
 type Harness = ReturnType<typeof setup>;
-
-async function refusal(h: Harness, op: Parameters<Harness['run']>[1]): Promise<AppError> {
-  try {
-    await h.run(CH, op);
-  } catch (err) {
-    if (err instanceof AppError) return err;
-    throw err;
-  }
-  throw new Error(`expected ${op.kind} to be refused`);
-}
 
 /** The time of the tick that applied frame `frame`: the start of that frame. */
 const tickTime = (frame: number) => Math.round(frameStart(frameRate(60), frame));
@@ -70,7 +59,7 @@ describe('cue', () => {
   });
 
   it('refuses a scene that is not in the channel with not_found', async () => {
-    expect((await refusal(setup(), { kind: 'cue', sceneId: 'sc_nope' })).code).toBe('not_found');
+    expect((await setup().refusal(CH, { kind: 'cue', sceneId: 'sc_nope' })).code).toBe('not_found');
   });
 });
 
@@ -115,9 +104,9 @@ describe('take', () => {
 
   it('refuses preview_empty with nothing cued, or nothing on the layer asked for', async () => {
     const h = setup();
-    expect((await refusal(h, { kind: 'take' })).code).toBe('preview_empty');
+    expect((await h.refusal(CH, { kind: 'take' })).code).toBe('preview_empty');
     await h.run(CH, { kind: 'cue', sceneId: 'sc_bug' });
-    const err = await refusal(h, { kind: 'take', layer: 2 });
+    const err = await h.refusal(CH, { kind: 'take', layer: 2 });
     expect(err.code).toBe('preview_empty');
     expect(err.message).toMatch(/layer 2/);
     expect(h.engine.state(CH).program).toEqual([]);
@@ -224,7 +213,7 @@ describe('clear', () => {
   });
 
   it('refuses to clear a scene that is not in the channel with not_found', async () => {
-    expect((await refusal(setup(), { kind: 'clear', sceneId: 'sc_nope' })).code).toBe('not_found');
+    expect((await setup().refusal(CH, { kind: 'clear', sceneId: 'sc_nope' })).code).toBe('not_found');
   });
 });
 
@@ -253,12 +242,12 @@ describe('triggers', () => {
   it('a trigger no scene on air declares is unknown_trigger (404), naming the closest', async () => {
     const h = setup();
     await h.run(CH, { kind: 'cut', sceneId: 'sc_bug' });
-    const err = await refusal(h, { kind: 'trigger', name: 'sponsr' });
+    const err = await h.refusal(CH, { kind: 'trigger', name: 'sponsr' });
     expect([err.code, err.status]).toEqual(['unknown_trigger', 404]);
     expect(err.extra).toEqual({ trigger: 'sponsr', closest: 'sponsor' });
     // Declared, but by a scene that is neither on air nor cued.
     await h.run(CH, { kind: 'clear' });
-    expect((await refusal(h, { kind: 'trigger', name: 'goal' })).code).toBe('unknown_trigger');
+    expect((await h.refusal(CH, { kind: 'trigger', name: 'goal' })).code).toBe('unknown_trigger');
   });
 });
 

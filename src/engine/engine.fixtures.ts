@@ -3,6 +3,7 @@
  * durability on demand), channel and scene records at a fixed time, and an engine on a manual clock.
  */
 import type { FrameMessage, InputDef, SceneDefinition } from '@onair/protocol';
+import { AppError } from '../errors.js';
 import { MemoryBroker } from './broker.js';
 import { parseFrame } from './channel-messages.js';
 import type { ChannelChange } from './channel-change.js';
@@ -98,19 +99,21 @@ export function eventIds(): () => string {
   return () => `evt_${String(++n).padStart(6, '0')}`;
 }
 
-/** An engine on a manual clock over `stored`, recording frames, events and commits. */
+/** An engine on a manual clock over `stored`, recording frames, events, ticks and commits. */
 export function engineHarness(stored: StoredChannel[]) {
   const time = new ManualTime(T0);
   const committer = new RecordingCommitter();
   const frames: FrameMessage[] = [];
   const broker = new RecordingBroker(frames);
   const events: EngineEvent[] = [];
+  const ticks: { fps: FrameRate; frame: number; changed: number }[] = [];
   const engine = new FrameEngine({
     time,
     committer,
     broker,
     newEventId: eventIds(),
     onEvents: (e) => events.push(...e),
+    onTick: ({ fps, frame, changed }) => ticks.push({ fps, frame, changed }),
   });
   engine.load(stored);
   engine.start();
@@ -126,7 +129,17 @@ export function engineHarness(stored: StoredChannel[]) {
     await advance();
     return result;
   };
-  return { time, committer, frames, events, engine, advance, run };
+  /** Submits `op` as `run` does and answers the AppError it is refused with (failing when it is not refused). */
+  const refusal = async (channelId: string, op: OpWithoutSource): Promise<AppError> => {
+    try {
+      await run(channelId, op);
+    } catch (err) {
+      if (err instanceof AppError) return err;
+      throw err;
+    }
+    throw new Error(`expected ${op.kind} to be refused`);
+  };
+  return { time, committer, frames, events, ticks, engine, advance, run, refusal };
 }
 
 export type OpWithoutSource = Op extends infer O ? (O extends Op ? Omit<O, 'source'> : never) : never;

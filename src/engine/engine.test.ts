@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
-import type { FrameMessage, InputValue } from '@onair/protocol';
+import type { InputValue } from '@onair/protocol';
 import { MemoryBroker } from './broker.js';
 import type { TickCommitter } from './engine.js';
 import { FrameEngine } from './frame-engine.js';
-import {
-  channelRecord,
-  emptyLive,
-  eventIds,
-  RecordingBroker,
-  RecordingCommitter,
-  sceneRecord,
-  T0,
-} from './engine.fixtures.js';
-import type { EngineEvent } from './events.js';
-import { frameAt, frameRate, type FrameRate } from './frame-rate.js';
+import { channelRecord, emptyLive, engineHarness, eventIds, sceneRecord, T0 } from './engine.fixtures.js';
+import { frameAt, frameRate } from './frame-rate.js';
 import type { ChangeSource, ChannelRecord } from './model.js';
 import { ManualTime } from './time-source.js';
 
@@ -33,29 +24,9 @@ const lowerThird = (ch: string) =>
   scene('sc_lower', ch, [{ name: 'title', type: 'text', label: 'Title', default: '' }]);
 
 function setup(channels: ChannelRecord[] = [channel('ch_a')]) {
-  const time = new ManualTime(T0);
-  const committer = new RecordingCommitter();
-  const frames: FrameMessage[] = [];
-  const broker = new RecordingBroker(frames);
-  const events: EngineEvent[] = [];
-  const ticks: { fps: FrameRate; frame: number; changed: number }[] = [];
-  const engine = new FrameEngine({
-    time,
-    committer,
-    broker,
-    newEventId: eventIds(),
-    onEvents: (e) => events.push(...e),
-    onTick: ({ fps, frame, changed }) => ticks.push({ fps, frame, changed }),
-  });
-  engine.load(
-    channels.map((c) => ({
-      channel: c,
-      scenes: [scoreboard(c.id), lowerThird(c.id)],
-      live: emptyLive(7),
-    })),
+  return engineHarness(
+    channels.map((c) => ({ channel: c, scenes: [scoreboard(c.id), lowerThird(c.id)], live: emptyLive(7) })),
   );
-  engine.start();
-  return { time, committer, frames, events, ticks, engine };
 }
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { FrameClock } from './frame-clock.js';
-import { FRAME_RATES, frameAt, framePeriodMs, frameRate, frameStart, type FrameRate } from './frame-rate.js';
+import {
+  FRAME_RATES,
+  frameAt,
+  framePeriodMs,
+  frameRate,
+  frameStart,
+  type FrameRate,
+  type FrameRateFraction,
+} from './frame-rate.js';
 import { ManualTime } from './time-source.js';
 
 const T0 = 1_700_000_000_000;
@@ -21,6 +29,12 @@ class GuardedTime extends ManualTime {
   override advance(ms: number): void {
     this.armed = 0;
     super.advance(ms);
+  }
+
+  /** Jumps to `ms` past the start of `frame` and runs the timers due then. */
+  jumpInto(rate: FrameRateFraction, frame: number, ms: number): void {
+    this.jump(frameStart(rate, frame) + ms - this.now());
+    this.advance(0);
   }
 }
 
@@ -91,8 +105,7 @@ describe('FrameClock with ManualTime', () => {
     clock.start();
     for (let i = 1; i <= 10_000; i++) {
       // The event loop stalls past the frame start by the jitter, then the due timer fires.
-      time.jump(frameStart(rate, first + i) + jitter() * 2 - time.now());
-      time.advance(0);
+      time.jumpInto(rate, first + i, jitter() * 2);
       if (ticks.length !== i) throw new Error(`tick ${i}: the timer was not due ${time.now()}`);
     }
     expectConsecutive(
@@ -129,10 +142,8 @@ describe('FrameClock with ManualTime', () => {
     const time = new GuardedTime(T0);
     const { rate, clock, first } = recordingClock(50, time);
     clock.start();
-    time.jump(frameStart(rate, first + 1) + 1.9 - time.now());
-    time.advance(0);
-    time.jump(frameStart(rate, first + 2) + 2.5 - time.now());
-    time.advance(0);
+    time.jumpInto(rate, first + 1, 1.9);
+    time.jumpInto(rate, first + 2, 2.5);
     expect(clock.getStats()).toEqual({ ticks: 2, lateTicks: 1, skippedFrames: 0 });
   });
 
@@ -241,10 +252,8 @@ describe('FrameClock with a phase', () => {
     time.advance(frameStart(rate, first) + 15 - time.now()); // past this frame's point: the next tick is first + 1
     const clock = new FrameClock(rate, time, () => {}, { phase: 0.5 });
     clock.start();
-    time.jump(frameStart(rate, first + 1) + 11.9 - time.now());
-    time.advance(0);
-    time.jump(frameStart(rate, first + 2) + 12.5 - time.now());
-    time.advance(0);
+    time.jumpInto(rate, first + 1, 11.9);
+    time.jumpInto(rate, first + 2, 12.5);
     expect(clock.getStats()).toEqual({ ticks: 2, lateTicks: 1, skippedFrames: 0 });
   });
 

@@ -1,20 +1,20 @@
 /**
- * The login throttle in memory (one node). Each table keeps at most `maxEntries` keys: entries that no
- * longer matter are swept first, then the oldest go. Per address and per account a failure level leaks
- * away linearly (a leaky bucket: two numbers per key, not a list of times).
+ * The login throttle in memory (one node), deciding by login-decision.ts. Each table keeps at most `maxEntries`
+ * keys: entries that no longer matter are swept first, then the oldest go.
  */
+import {
+  ACCOUNT_DRAIN,
+  ADDRESS_DRAIN,
+  levelAfterFailure,
+  levelAt,
+  loginDecision,
+  pairAfterFailure,
+  pairExpired,
+  type Level,
+  type Pair,
+} from './login-decision.js';
 import { LOGIN_RULES, type LoginThrottle, type ThrottleDecision } from './login-throttle.js';
 
-interface Level {
-  level: number;
-  at: number;
-}
-interface Pair {
-  failures: number;
-  lastFailureAt: number;
-}
-
-const ADMIT: ThrottleDecision = { allowed: true, retryAfterMs: 0 };
 const DEFAULT_MAX_ENTRIES = 50_000;
 
 /** A Map that forgets its oldest keys past a size, after first dropping what `stale` says is done. */
@@ -57,20 +57,6 @@ class BoundedTable<V> {
   }
 }
 
-/** A failure level that drains `limit` failures per period, so a full level is empty a period later. */
-interface Drain {
-  limit: number;
-  perMs: number;
-}
-const ADDRESS: Drain = {
-  limit: LOGIN_RULES.addressFailures,
-  perMs: LOGIN_RULES.addressFailures / LOGIN_RULES.periodMs,
-};
-const ACCOUNT: Drain = {
-  limit: LOGIN_RULES.accountFailures,
-  perMs: LOGIN_RULES.accountFailures / LOGIN_RULES.periodMs,
-};
-
 export class MemoryLoginThrottle implements LoginThrottle {
   private readonly addresses: BoundedTable<Level>;
   private readonly accounts: BoundedTable<Level>;
@@ -81,9 +67,9 @@ export class MemoryLoginThrottle implements LoginThrottle {
     private readonly now: () => number = Date.now,
     maxEntries = DEFAULT_MAX_ENTRIES,
   ) {
-    this.addresses = new BoundedTable(maxEntries, (l, now) => levelAt(l, ADDRESS, now) <= 0);
-    this.accounts = new BoundedTable(maxEntries, (l, now) => levelAt(l, ACCOUNT, now) <= 0);
-    this.pairs = new BoundedTable(maxEntries, (p, now) => now - p.lastFailureAt >= LOGIN_RULES.maxDelayMs);
+    this.addresses = new BoundedTable(maxEntries, (l, now) => levelAt(l, ADDRESS_DRAIN, now) <= 0);
+    this.accounts = new BoundedTable(maxEntries, (l, now) => levelAt(l, ACCOUNT_DRAIN, now) <= 0);
+    this.pairs = new BoundedTable(maxEntries, pairExpired);
     this.trusted = new BoundedTable(maxEntries, (until, now) => until <= now);
   }
 
@@ -95,28 +81,23 @@ export class MemoryLoginThrottle implements LoginThrottle {
   async check(account: string, address: string): Promise<ThrottleDecision> {
     const now = this.now();
     const key = pairKey(account, address);
-    const trusted = (this.trusted.get(key) ?? 0) > now;
-    const pair = this.pairs.get(key);
-    const waitPair = pair ? this.pairWait(pair, now) : 0;
-    if (waitPair > 0) return refuse(waitPair);
-    if (trusted) return ADMIT;
-    const waitAddress = waitForRoom(this.addresses.get(address), ADDRESS, now);
-    if (waitAddress > 0) return refuse(waitAddress);
-    if (pair && pair.failures > 0) {
-      const waitAccount = waitForRoom(this.accounts.get(account), ACCOUNT, now);
-      if (waitAccount > 0) return refuse(waitAccount);
-    }
-    return ADMIT;
+    return loginDecision(
+      {
+        pair: this.pairs.get(key),
+        trusted: (this.trusted.get(key) ?? 0) > now,
+        address: this.addresses.get(address),
+        account: this.accounts.get(account),
+      },
+      now,
+    );
   }
 
   async failed(account: string, address: string): Promise<void> {
     const now = this.now();
     const key = pairKey(account, address);
-    const pair = this.pairs.get(key);
-    const failures = pair && now - pair.lastFailureAt < LOGIN_RULES.maxDelayMs ? pair.failures + 1 : 1;
-    this.pairs.set(key, { failures, lastFailureAt: now }, now);
-    this.addresses.set(address, raised(this.addresses.get(address), ADDRESS, now), now);
-    this.accounts.set(account, raised(this.accounts.get(account), ACCOUNT, now), now);
+    this.pairs.set(key, pairAfterFailure(this.pairs.get(key), now), now);
+    this.addresses.set(address, levelAfterFailure(this.addresses.get(address), ADDRESS_DRAIN, now), now);
+    this.accounts.set(account, levelAfterFailure(this.accounts.get(account), ACCOUNT_DRAIN, now), now);
   }
 
   async succeeded(account: string, address: string): Promise<void> {
@@ -125,37 +106,8 @@ export class MemoryLoginThrottle implements LoginThrottle {
     this.pairs.delete(key);
     this.trusted.set(key, now + LOGIN_RULES.trustedForMs, now);
   }
-
-  /** How long the pair must still wait after its last failure (0 within its free failures). */
-  private pairWait(pair: Pair, now: number): number {
-    if (pair.failures < LOGIN_RULES.freeFailures) return 0;
-    const delay = Math.min(
-      LOGIN_RULES.firstDelayMs * 2 ** (pair.failures - LOGIN_RULES.freeFailures),
-      LOGIN_RULES.maxDelayMs,
-    );
-    return Math.max(0, pair.lastFailureAt + delay - now);
-  }
-}
-
-function levelAt(l: Level, drain: Drain, now: number): number {
-  return Math.max(0, l.level - (now - l.at) * drain.perMs);
-}
-
-/** Time until one more failure fits under the limit (0 when it already does). */
-function waitForRoom(l: Level | undefined, drain: Drain, now: number): number {
-  if (!l) return 0;
-  const excess = levelAt(l, drain, now) - (drain.limit - 1);
-  return excess > 0 ? Math.ceil(excess / drain.perMs) : 0;
-}
-
-function raised(l: Level | undefined, drain: Drain, now: number): Level {
-  return { level: (l ? levelAt(l, drain, now) : 0) + 1, at: now };
 }
 
 function pairKey(account: string, address: string): string {
   return `${account}\n${address}`;
-}
-
-function refuse(ms: number): ThrottleDecision {
-  return { allowed: false, retryAfterMs: Math.max(1, Math.ceil(ms)) };
 }

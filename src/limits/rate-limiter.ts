@@ -30,7 +30,7 @@ export interface RateBucket {
   windowMs: number;
 }
 
-/** The seed's limits (§8): updates 30/s per channel, reads 600/min and creates 60/min per workspace. */
+/** The documented limits (docs/api.md, "Rate limits"): updates 30/s per channel, reads 600/min and creates 60/min per workspace. */
 export const BUCKETS = {
   updates: { name: 'updates', limit: 30, windowMs: 1_000 },
   reads: { name: 'reads', limit: 600, windowMs: 60_000 },

@@ -1,73 +1,41 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceGate, serviceUrl, uniqueName } from '../testing/services.js';
+import { describe, expect, it } from 'vitest';
+import { redisNodes } from '../../test/helpers/redis-nodes.js';
+import { serviceGate } from '../../test/helpers/services.js';
 import { loginThrottleContract } from './login-throttle.contract.js';
 import { LOGIN_RULES } from './login-throttle.js';
 import { RedisLoginThrottle } from './redis-login-throttle.js';
 
 const gate = serviceGate('redis');
 
-async function keysUnder(redis: Redis, prefix: string): Promise<string[]> {
-  const out: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    out.push(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  return out;
-}
-
 describe.skipIf(gate.skip)(`RedisLoginThrottle${gate.label}`, () => {
-  let redis: Redis;
-  let other: Redis;
-  const prefixes: string[] = [];
-  const freshPrefix = () => {
-    const prefix = `${uniqueName('lt')}:`;
-    prefixes.push(prefix);
-    return prefix;
-  };
-
-  beforeAll(() => {
-    redis = new Redis(serviceUrl('redis'));
-    other = new Redis(serviceUrl('redis'));
-  });
-
-  afterAll(async () => {
-    for (const prefix of prefixes) {
-      const keys = await keysUnder(redis, prefix);
-      if (keys.length > 0) await redis.del(...keys);
-    }
-    redis.disconnect();
-    other.disconnect();
-  });
+  const nodes = redisNodes('lt');
 
   loginThrottleContract(
     'RedisLoginThrottle',
-    (clock) => new RedisLoginThrottle({ redis, prefix: freshPrefix(), clock }),
+    (clock) => new RedisLoginThrottle({ redis: nodes.redis, prefix: nodes.freshPrefix(), clock }),
   );
 
   describe('beyond the contract', () => {
     const T0 = 1_700_000_000_000;
 
     it('shares its state across nodes: failures counted on one are refused on the other', async () => {
-      const prefix = freshPrefix();
+      const prefix = nodes.freshPrefix();
       let now = T0;
-      const a = new RedisLoginThrottle({ redis, prefix, clock: () => now });
-      const b = new RedisLoginThrottle({ redis: other, prefix, clock: () => now });
+      const a = new RedisLoginThrottle({ redis: nodes.redis, prefix, clock: () => now });
+      const b = new RedisLoginThrottle({ redis: nodes.other, prefix, clock: () => now });
       for (let i = 0; i < LOGIN_RULES.freeFailures; i++) await a.failed('owner', '192.0.2.1');
       expect(await b.check('owner', '192.0.2.1')).toEqual({ allowed: false, retryAfterMs: 1_000 });
       now += 1_000;
       expect((await b.check('owner', '192.0.2.1')).allowed).toBe(true);
       await b.succeeded('owner', '192.0.2.1');
-      expect(await redis.exists(`${prefix}p:owner\n192.0.2.1`)).toBe(0);
+      expect(await nodes.redis.exists(`${prefix}p:owner\n192.0.2.1`)).toBe(0);
     });
 
     it('loses no failure when two nodes count at once', async () => {
-      const prefix = freshPrefix();
+      const prefix = nodes.freshPrefix();
       const now = T0;
-      const a = new RedisLoginThrottle({ redis, prefix, clock: () => now });
-      const b = new RedisLoginThrottle({ redis: other, prefix, clock: () => now });
+      const a = new RedisLoginThrottle({ redis: nodes.redis, prefix, clock: () => now });
+      const b = new RedisLoginThrottle({ redis: nodes.other, prefix, clock: () => now });
       const n = LOGIN_RULES.addressFailures - 1;
       await Promise.all(Array.from({ length: n }, (_, i) => (i % 2 ? a : b).failed(`acct-${i}`, '192.0.2.9')));
       expect((await a.check('acct-fresh', '192.0.2.9')).allowed).toBe(true);
@@ -75,11 +43,11 @@ describe.skipIf(gate.skip)(`RedisLoginThrottle${gate.label}`, () => {
       expect((await a.check('acct-fresh', '192.0.2.9')).allowed).toBe(false);
 
       await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).failed('owner', '192.0.2.10')));
-      expect(await redis.hget(`${prefix}p:owner\n192.0.2.10`, 'failures')).toBe('40');
+      expect(await nodes.redis.hget(`${prefix}p:owner\n192.0.2.10`, 'failures')).toBe('40');
     });
 
     it('takes the time from Redis TIME without a clock', async () => {
-      const t = new RedisLoginThrottle({ redis, prefix: freshPrefix() });
+      const t = new RedisLoginThrottle({ redis: nodes.redis, prefix: nodes.freshPrefix() });
       for (let i = 0; i < LOGIN_RULES.freeFailures; i++) {
         expect((await t.check('owner', '192.0.2.1')).allowed).toBe(true);
         await t.failed('owner', '192.0.2.1');
@@ -91,45 +59,45 @@ describe.skipIf(gate.skip)(`RedisLoginThrottle${gate.label}`, () => {
     });
 
     it('gives every key a TTL no longer than the time it matters', async () => {
-      const prefix = freshPrefix();
-      const t = new RedisLoginThrottle({ redis, prefix });
+      const prefix = nodes.freshPrefix();
+      const t = new RedisLoginThrottle({ redis: nodes.redis, prefix });
       await t.failed('owner', '192.0.2.1');
-      const pair = await redis.pttl(`${prefix}p:owner\n192.0.2.1`);
+      const pair = await nodes.redis.pttl(`${prefix}p:owner\n192.0.2.1`);
       expect(pair).toBeGreaterThan(LOGIN_RULES.maxDelayMs - 60_000);
       expect(pair).toBeLessThanOrEqual(LOGIN_RULES.maxDelayMs);
       // One failure drains in a period / limit: 9 s for an address, 18 s for an account (+ rounding up and 1 ms).
-      const address = await redis.pttl(`${prefix}a:192.0.2.1`);
+      const address = await nodes.redis.pttl(`${prefix}a:192.0.2.1`);
       expect(address).toBeGreaterThan(0);
       expect(address).toBeLessThanOrEqual(LOGIN_RULES.periodMs / LOGIN_RULES.addressFailures + 2);
-      const account = await redis.pttl(`${prefix}c:owner`);
+      const account = await nodes.redis.pttl(`${prefix}c:owner`);
       expect(account).toBeGreaterThan(0);
       expect(account).toBeLessThanOrEqual(LOGIN_RULES.periodMs / LOGIN_RULES.accountFailures + 2);
 
       await t.succeeded('owner', '192.0.2.1');
-      expect(await redis.exists(`${prefix}p:owner\n192.0.2.1`)).toBe(0);
-      const trusted = await redis.pttl(`${prefix}t:owner\n192.0.2.1`);
+      expect(await nodes.redis.exists(`${prefix}p:owner\n192.0.2.1`)).toBe(0);
+      const trusted = await nodes.redis.pttl(`${prefix}t:owner\n192.0.2.1`);
       expect(trusted).toBeGreaterThan(0);
       expect(trusted).toBeLessThanOrEqual(LOGIN_RULES.trustedForMs);
     });
 
     it('keeps a pair as long as its account still needs draining, so an address that failed stays known', async () => {
-      const prefix = freshPrefix();
+      const prefix = nodes.freshPrefix();
       const now = T0;
-      const t = new RedisLoginThrottle({ redis, prefix, clock: () => now });
+      const t = new RedisLoginThrottle({ redis: nodes.redis, prefix, clock: () => now });
       for (let i = 0; i < 200; i++) await t.failed('owner', `10.0.${i}.1`);
       // 200 failures on the account drain in an hour: longer than the pair's own 15 minutes.
-      const pair = await redis.pttl(`${prefix}p:owner\n10.0.199.1`);
+      const pair = await nodes.redis.pttl(`${prefix}p:owner\n10.0.199.1`);
       expect(pair).toBeGreaterThan(LOGIN_RULES.maxDelayMs);
       expect(pair).toBeLessThanOrEqual((200 * LOGIN_RULES.periodMs) / LOGIN_RULES.accountFailures + 2);
     });
 
     it('stores nothing when it refuses', async () => {
-      const prefix = freshPrefix();
-      const t = new RedisLoginThrottle({ redis, prefix, clock: () => T0 });
+      const prefix = nodes.freshPrefix();
+      const t = new RedisLoginThrottle({ redis: nodes.redis, prefix, clock: () => T0 });
       for (let i = 0; i < LOGIN_RULES.addressFailures; i++) await t.failed(`acct-${i}`, '192.0.2.1');
-      const before = (await keysUnder(redis, prefix)).length;
+      const before = (await nodes.keysUnder(prefix)).length;
       for (let i = 0; i < 500; i++) expect((await t.check(`acct-new-${i}`, '192.0.2.1')).allowed).toBe(false);
-      expect((await keysUnder(redis, prefix)).length).toBe(before);
+      expect((await nodes.keysUnder(prefix)).length).toBe(before);
     });
   });
 });

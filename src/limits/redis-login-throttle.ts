@@ -1,6 +1,7 @@
 /**
  * The login throttle for several nodes (docs/architecture/several-nodes.md, "Limits"): the rules of
- * MemoryLoginThrottle (login-throttle.ts), with the state in Redis so that every node counts the same failures.
+ * login-throttle.ts, decided by login-decision.ts, with the state in Redis so that every node counts the same
+ * failures.
  *
  * State, each under the prefix, every key with a TTL so that nothing outlives the time it matters:
  * - `p:<account>\n<address>` a hash { failures, last } per pair; kept 15 minutes after its last failure, or as long
@@ -12,13 +13,14 @@
  *
  * check() is one read-only script (a consistent snapshot of the four keys, one round trip) and stores nothing;
  * failed() and succeeded() are each one script, so concurrent failures from several nodes never lose an update.
- * Levels are computed in Lua with the same double arithmetic as MemoryLoginThrottle and stored as exact '%.17g'
- * text, and the decision is made in TypeScript with the same functions, so both implementations decide alike.
+ * Levels are computed in Lua with the same double arithmetic as login-decision.ts and stored as exact '%.17g'
+ * text, and the decision is login-decision.ts's, so both implementations decide alike.
  *
  * Time comes from Redis `TIME` (whole milliseconds, like Date.now), so the nodes' clocks do not matter; a `clock`
  * may be given instead (tests use a manual one). TTLs run in Redis's real time.
  */
 import type { Redis } from 'ioredis';
+import { ACCOUNT_DRAIN, ADDRESS_DRAIN, loginDecision, type Level } from './login-decision.js';
 import { LOGIN_RULES, type LoginThrottle, type ThrottleDecision } from './login-throttle.js';
 import { LuaScript, luaNow } from './redis-rate-limiter.js';
 
@@ -29,29 +31,6 @@ export interface RedisLoginThrottleOptions {
   /** The time in milliseconds. Default: Redis `TIME`, read inside the scripts. */
   clock?: () => number;
 }
-
-interface Level {
-  level: number;
-  at: number;
-}
-interface Pair {
-  failures: number;
-  lastFailureAt: number;
-}
-/** A failure level that drains `limit` failures per period, so a full level is empty a period later. */
-interface Drain {
-  limit: number;
-  perMs: number;
-}
-const ADDRESS: Drain = {
-  limit: LOGIN_RULES.addressFailures,
-  perMs: LOGIN_RULES.addressFailures / LOGIN_RULES.periodMs,
-};
-const ACCOUNT: Drain = {
-  limit: LOGIN_RULES.accountFailures,
-  perMs: LOGIN_RULES.accountFailures / LOGIN_RULES.periodMs,
-};
-const ADMIT: ThrottleDecision = { allowed: true, retryAfterMs: 0 };
 
 /**
  * KEYS: pair, trusted, address, account. ARGV: now. Returns now and the stored fields, '' when absent ('' rather
@@ -67,7 +46,8 @@ return { nowStr, p[1] or '', p[2] or '', t or '', a[1] or '', a[2] or '', c[1] o
 
 /**
  * KEYS: pair, address, account. ARGV: now, maxDelayMs, address drain per ms, account drain per ms.
- * Raises both levels (after draining them to now) and counts the pair's failure, as MemoryLoginThrottle.failed().
+ * Raises both levels (after draining them to now) and counts the pair's failure: login-decision.ts's
+ * levelAfterFailure and pairAfterFailure, in Lua so that concurrent failures from several nodes add up.
  */
 const FAILED = new LuaScript(`${luaNow('floor')}
 local maxDelay = tonumber(ARGV[2])
@@ -119,27 +99,23 @@ export class RedisLoginThrottle implements LoginThrottle {
       [this.nowArg()],
     )) as CheckReply;
     const now = Number(nowText);
-    const trusted = trustedUntil !== '' && Number(trustedUntil) > now;
-    const pair: Pair | undefined =
-      failures && last ? { failures: Number(failures), lastFailureAt: Number(last) } : undefined;
-    const waitPair = pair ? pairWait(pair, now) : 0;
-    if (waitPair > 0) return refuse(waitPair);
-    if (trusted) return ADMIT;
-    const waitAddress = waitForRoom(level(addressLevel, addressAt), ADDRESS, now);
-    if (waitAddress > 0) return refuse(waitAddress);
-    if (pair && pair.failures > 0) {
-      const waitAccount = waitForRoom(level(accountLevel, accountAt), ACCOUNT, now);
-      if (waitAccount > 0) return refuse(waitAccount);
-    }
-    return ADMIT;
+    return loginDecision(
+      {
+        pair: failures && last ? { failures: Number(failures), lastFailureAt: Number(last) } : undefined,
+        trusted: trustedUntil !== '' && Number(trustedUntil) > now,
+        address: level(addressLevel, addressAt),
+        account: level(accountLevel, accountAt),
+      },
+      now,
+    );
   }
 
   async failed(account: string, address: string): Promise<void> {
     await FAILED.run(this.redis, this.keys(account, address, 'pair', 'address', 'account'), [
       this.nowArg(),
       LOGIN_RULES.maxDelayMs,
-      String(ADDRESS.perMs),
-      String(ACCOUNT.perMs),
+      String(ADDRESS_DRAIN.perMs),
+      String(ACCOUNT_DRAIN.perMs),
     ]);
   }
 
@@ -164,29 +140,4 @@ export class RedisLoginThrottle implements LoginThrottle {
 
 function level(value: string | undefined, at: string | undefined): Level | undefined {
   return value && at ? { level: Number(value), at: Number(at) } : undefined;
-}
-
-/** How long the pair must still wait after its last failure (0 within its free failures). */
-function pairWait(pair: Pair, now: number): number {
-  if (pair.failures < LOGIN_RULES.freeFailures) return 0;
-  const delay = Math.min(
-    LOGIN_RULES.firstDelayMs * 2 ** (pair.failures - LOGIN_RULES.freeFailures),
-    LOGIN_RULES.maxDelayMs,
-  );
-  return Math.max(0, pair.lastFailureAt + delay - now);
-}
-
-function levelAt(l: Level, drain: Drain, now: number): number {
-  return Math.max(0, l.level - (now - l.at) * drain.perMs);
-}
-
-/** Time until one more failure fits under the limit (0 when it already does). */
-function waitForRoom(l: Level | undefined, drain: Drain, now: number): number {
-  if (!l) return 0;
-  const excess = levelAt(l, drain, now) - (drain.limit - 1);
-  return excess > 0 ? Math.ceil(excess / drain.perMs) : 0;
-}
-
-function refuse(ms: number): ThrottleDecision {
-  return { allowed: false, retryAfterMs: Math.max(1, Math.ceil(ms)) };
 }

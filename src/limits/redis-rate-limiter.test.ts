@@ -1,73 +1,46 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serviceGate, serviceUrl, uniqueName } from '../testing/services.js';
+import { describe, expect, it } from 'vitest';
+import { redisNodes } from '../../test/helpers/redis-nodes.js';
+import { serviceGate } from '../../test/helpers/services.js';
 import { rateLimiterContract } from './rate-limiter.contract.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 
 const gate = serviceGate('redis');
 
-/** Deletes every key under the prefixes a suite used. */
-async function dropKeys(redis: Redis, prefixes: string[]): Promise<void> {
-  for (const prefix of prefixes) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  }
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(gate.skip)(`RedisRateLimiter${gate.label}`, () => {
-  let redis: Redis;
-  let other: Redis;
-  const prefixes: string[] = [];
-  const freshPrefix = () => {
-    const prefix = `${uniqueName('rl')}:`;
-    prefixes.push(prefix);
-    return prefix;
-  };
+  const nodes = redisNodes('rl');
 
-  beforeAll(() => {
-    redis = new Redis(serviceUrl('redis'));
-    other = new Redis(serviceUrl('redis'));
-  });
-
-  afterAll(async () => {
-    await dropKeys(redis, prefixes);
-    redis.disconnect();
-    other.disconnect();
-  });
-
-  rateLimiterContract('RedisRateLimiter', (clock) => new RedisRateLimiter({ redis, prefix: freshPrefix(), clock }));
+  rateLimiterContract(
+    'RedisRateLimiter',
+    (clock) => new RedisRateLimiter({ redis: nodes.redis, prefix: nodes.freshPrefix(), clock }),
+  );
 
   describe('beyond the contract', () => {
     it('is exact across nodes: two limiters on two connections, hammered at once, admit exactly `limit`', async () => {
-      const prefix = freshPrefix();
-      const a = new RedisRateLimiter({ redis, prefix });
-      const b = new RedisRateLimiter({ redis: other, prefix });
+      const prefix = nodes.freshPrefix();
+      const a = new RedisRateLimiter({ redis: nodes.redis, prefix });
+      const b = new RedisRateLimiter({ redis: nodes.other, prefix });
       const ds = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).take('k', 30, 60_000)));
       const admitted = ds.filter((d) => d.allowed);
       expect(admitted).toHaveLength(30);
       // Each admission saw its own count: the remaining values are 29 … 0, each once.
       expect(admitted.map((d) => d.remaining).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i));
-      expect(await redis.zcard(`${prefix}k`)).toBe(30);
+      expect(await nodes.redis.zcard(`${prefix}k`)).toBe(30);
     });
 
     it('keeps hits made on the same millisecond by two nodes apart', async () => {
-      const prefix = freshPrefix();
+      const prefix = nodes.freshPrefix();
       const now = 1_700_000_000_000;
-      const a = new RedisRateLimiter({ redis, prefix, clock: () => now });
-      const b = new RedisRateLimiter({ redis: other, prefix, clock: () => now });
+      const a = new RedisRateLimiter({ redis: nodes.redis, prefix, clock: () => now });
+      const b = new RedisRateLimiter({ redis: nodes.other, prefix, clock: () => now });
       const ds = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? a : b).take('k', 30, 1_000)));
       expect(ds.filter((d) => d.allowed)).toHaveLength(30);
-      expect(await redis.zcard(`${prefix}k`)).toBe(30);
+      expect(await nodes.redis.zcard(`${prefix}k`)).toBe(30);
     });
 
     it('takes the time from Redis TIME without a clock', async () => {
-      const limiter = new RedisRateLimiter({ redis, prefix: freshPrefix() });
+      const limiter = new RedisRateLimiter({ redis: nodes.redis, prefix: nodes.freshPrefix() });
       expect((await limiter.take('k', 2, 1_000)).allowed).toBe(true);
       expect((await limiter.take('k', 2, 1_000)).allowed).toBe(true);
       const refused = await limiter.take('k', 2, 1_000);
@@ -79,24 +52,24 @@ describe.skipIf(gate.skip)(`RedisRateLimiter${gate.label}`, () => {
     });
 
     it('keeps a key at most `limit` hits and a window long, then lets it expire', async () => {
-      const prefix = freshPrefix();
-      const limiter = new RedisRateLimiter({ redis, prefix });
+      const prefix = nodes.freshPrefix();
+      const limiter = new RedisRateLimiter({ redis: nodes.redis, prefix });
       for (let i = 0; i < 50; i++) await limiter.take('k', 10, 5_000);
-      expect(await redis.zcard(`${prefix}k`)).toBe(10);
-      const ttl = await redis.pttl(`${prefix}k`);
+      expect(await nodes.redis.zcard(`${prefix}k`)).toBe(10);
+      const ttl = await nodes.redis.pttl(`${prefix}k`);
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(5_000);
 
       await limiter.take('short', 3, 50);
-      expect(await redis.pttl(`${prefix}short`)).toBeLessThanOrEqual(50);
+      expect(await nodes.redis.pttl(`${prefix}short`)).toBeLessThanOrEqual(50);
       await sleep(120);
-      expect(await redis.exists(`${prefix}short`)).toBe(0);
+      expect(await nodes.redis.exists(`${prefix}short`)).toBe(0);
     });
 
     it('loads its script again when the server has forgotten it', async () => {
-      const limiter = new RedisRateLimiter({ redis: other, prefix: freshPrefix() });
+      const limiter = new RedisRateLimiter({ redis: nodes.other, prefix: nodes.freshPrefix() });
       expect((await limiter.take('k', 1, 60_000)).allowed).toBe(true);
-      await other.script('FLUSH');
+      await nodes.other.script('FLUSH');
       expect((await limiter.take('k', 1, 60_000)).allowed).toBe(false);
     });
   });

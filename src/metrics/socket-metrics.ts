@@ -16,24 +16,30 @@ export function socketMetrics(registry: Registry, counters: SocketCounters): voi
       for (const [kind, n] of Object.entries(counters.open)) this.set({ kind }, n);
     },
   });
+  countsByType(
+    registers,
+    'onair_ws_messages_sent_total',
+    'WebSocket messages sent, one per recipient, by type: frame, snapshot, reply (acks and errors), heartbeat',
+    () => counters.messages,
+  );
+  countsByType(
+    registers,
+    'onair_ws_sent_bytes_total',
+    'Bytes of WebSocket message payloads sent (UTF-8), one copy per recipient, by type',
+    () => counters.bytes,
+  );
+}
+
+/** A counter by `type`, copied from the socket's plain counts when scraped. */
+function countsByType(registers: Registry[], name: string, help: string, counts: () => Record<string, number>): void {
   new Counter({
-    name: 'onair_ws_messages_sent_total',
-    help: 'WebSocket messages sent, one per recipient, by type: frame, snapshot, reply (acks and errors), heartbeat',
+    name,
+    help,
     labelNames: ['type'] as const,
     registers,
     collect() {
       this.reset();
-      for (const [type, n] of Object.entries(counters.messages)) this.inc({ type }, n);
-    },
-  });
-  new Counter({
-    name: 'onair_ws_sent_bytes_total',
-    help: 'Bytes of WebSocket message payloads sent (UTF-8), one copy per recipient, by type',
-    labelNames: ['type'] as const,
-    registers,
-    collect() {
-      this.reset();
-      for (const [type, n] of Object.entries(counters.bytes)) this.inc({ type }, n);
+      for (const [type, n] of Object.entries(counts())) this.inc({ type }, n);
     },
   });
 }

@@ -9,6 +9,7 @@ import type {
   MembershipRecord,
   OneTimeTokenRecord,
   ServerSettings,
+  SessionRecord,
   TokenKind,
   UserRecord,
 } from './account-store.js';
@@ -54,6 +55,18 @@ export interface InvitationRow {
   expires_at: string;
   accepted_at: string | null;
 }
+export interface SessionRow {
+  hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+}
+export const session = (r: SessionRow): SessionRecord => ({
+  hash: r.hash,
+  userId: r.user_id,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+});
 export const user = (r: UserRow): UserRecord => ({
   id: r.id,
   email: r.email,

@@ -14,7 +14,13 @@
  * - At most one user is the server admin: inserting a second one rejects.
  */
 import type { Role } from '../domain/roles.js';
-import type { OrgRecord } from './store.js';
+
+/** A workspace. */
+export interface OrgRecord {
+  id: string;
+  name: string;
+  createdAt: string;
+}
 
 export interface UserRecord {
   id: string;

@@ -23,7 +23,7 @@ export interface IncomingHookRecord {
   /** Field path → input name; empty: every field names its input. */
   mapping: Record<string, string>;
   requireSignature: boolean;
-  /** The signing secret, sealed (webhooks/secret-box.ts), when the hook has one. */
+  /** The signing secret, sealed (src/crypto/secret-box.ts), when the hook has one. */
   sealedSecret: string | null;
   createdAt: string;
   updatedAt: string;

@@ -2,16 +2,13 @@ import net from 'node:net';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../engine/index.js';
-import { freshSchema, serviceGate, type TestSchema } from '../testing/services.js';
-import { accountStoreContract } from './account-store.contract.js';
-import { idempotencyStoreContract } from './idempotency-store.contract.js';
-import { incomingHookStoreContract } from './incoming-hook-store.contract.js';
+import { freshSchema, serviceGate, type TestSchema } from '../../test/helpers/services.js';
 import { MIGRATIONS } from './postgres/migrations.js';
+import { expectRightsGiven, RIGHTS_MIGRATION, ROWS_BEFORE_RIGHTS } from './rights-migration.fixtures.js';
 import { PostgresStore } from './postgres/postgres-store.js';
 import { MIGRATIONS as SQLITE_MIGRATIONS } from './sqlite/migrations.js';
-import { storeContract, type StoreHarness } from './store.contract.js';
+import { storeContracts, type StoreHarness } from './store.contract.js';
 import { change, channelRecord, event } from './store.fixtures.js';
-import { webhookStoreContract } from './webhook-store.contract.js';
 
 const gate = serviceGate('postgres');
 
@@ -27,11 +24,7 @@ function postgresHarness(): StoreHarness {
 }
 
 describe.skipIf(gate.skip)(`PostgresStore${gate.label}`, () => {
-  storeContract('PostgresStore', postgresHarness);
-  accountStoreContract('PostgresStore', postgresHarness);
-  webhookStoreContract('PostgresStore', postgresHarness);
-  incomingHookStoreContract('PostgresStore', postgresHarness);
-  idempotencyStoreContract('PostgresStore', postgresHarness);
+  storeContracts('PostgresStore', postgresHarness);
 
   describe('beyond the contract', () => {
     const schemas: TestSchema[] = [];
@@ -69,35 +62,20 @@ describe.skipIf(gate.skip)(`PostgresStore${gate.label}`, () => {
 
     it('makes the earliest owner of the first workspace the server admin when it adds workspace rights', async () => {
       const { url } = await schema();
+      const rightsVersion = MIGRATIONS.find((x) => x.name === RIGHTS_MIGRATION)!.version;
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {
         await client.query('CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text, applied_at text)');
-        for (const m of MIGRATIONS.slice(
-          0,
-          MIGRATIONS.findIndex((x) => x.name === 'who may create workspaces'),
-        )) {
+        for (const m of MIGRATIONS.filter((x) => x.version < rightsVersion)) {
           await client.query(m.sql);
           await client.query('INSERT INTO schema_migrations VALUES ($1, $2, $3)', [m.version, m.name, 'then']);
         }
-        await client.query(`
-          INSERT INTO orgs VALUES ('org_1', 'Studio', '2026-01-01T00:00:00.000Z'), ('org_2', 'Trap', '2026-03-01');
-          INSERT INTO users VALUES ('usr_b_setup', 'setup@example.com', 'h', '2026-01-01T00:00:01.000Z'),
-            ('usr_a_promoted', 'promoted@example.com', 'h', '2026-02-01'), ('usr_c_maker', 'maker@example.com', 'h', '2026-02-02');
-          INSERT INTO memberships VALUES ('usr_b_setup', 'org_1', 'owner', '2026-01-01T00:00:01.000Z'),
-            ('usr_a_promoted', 'org_1', 'owner', '2026-02-01'), ('usr_c_maker', 'org_2', 'owner', '2026-03-01');
-        `);
+        await client.query(ROWS_BEFORE_RIGHTS);
       } finally {
         await client.end();
       }
-      const store = await open(url);
-      const listed = (await store.accounts.listUsers()).map((a) => [a.id, a.serverAdmin, a.createsWorkspaces]);
-      expect(listed).toEqual([
-        ['usr_b_setup', true, true],
-        ['usr_a_promoted', false, false],
-        ['usr_c_maker', false, false],
-      ]);
-      expect(await store.accounts.serverSettings()).toEqual({ everyoneCreatesWorkspaces: false });
+      await expectRightsGiven((await open(url)).accounts);
     });
 
     it('migrates once: two stores opening an empty schema at once, then a reopen, apply each migration once', async () => {

@@ -1,10 +1,16 @@
 /**
- * Row shapes both stores share (SQLite and Postgres keep channels, scenes and keys in the same columns) and their
- * mapping to domain records. Each store's rows.ts adds what differs: clocks (a flag is 0/1 in SQLite, a boolean in
- * Postgres) and input values.
+ * Row shapes both stores share (SQLite and Postgres keep channels, scenes, input values, clocks and keys in the same
+ * columns) and their mapping to domain records, both ways.
  */
-import { EMPTY_BUS, type ChannelRecord, type FrameRate, type SceneRecord } from '../engine/index.js';
-import type { SceneDefinition } from '@onair/protocol';
+import {
+  EMPTY_BUS,
+  type ChannelRecord,
+  type FrameRate,
+  type LiveState,
+  type SceneRecord,
+  type StoredChannel,
+} from '../engine/index.js';
+import type { ClockState, InputValue, PreviewEntry, ProgramEntry, SceneDefinition } from '@onair/protocol';
 import type { ApiKeyRecord } from './store.js';
 
 export interface ChannelRow {
@@ -32,6 +38,22 @@ export interface SceneRow {
   definition: string;
   created_at: string;
   updated_at: string;
+}
+
+export interface InputRow {
+  channel_id: string;
+  name: string;
+  /** JSON */
+  value: string;
+}
+
+export interface ClockRow {
+  channel_id: string;
+  name: string;
+  /** 0 or 1 in SQLite, a boolean in Postgres. */
+  running: number | boolean;
+  ms: number;
+  at: number;
 }
 
 export interface KeyRow {
@@ -121,4 +143,76 @@ export function keyFromRow(r: KeyRow): ApiKeyRecord {
     lastUsedAt: r.last_used_at,
     revokedAt: r.revoked_at,
   };
+}
+
+/** A key's columns as both stores' INSERT takes them. */
+export function keyParams(k: ApiKeyRecord): unknown[] {
+  const channels = k.channelIds ? JSON.stringify(k.channelIds) : null;
+  return [k.id, k.orgId, k.name, k.hash, k.prefix, JSON.stringify(k.permissions), channels, k.createdAt];
+}
+
+/** A channel's columns as both stores' INSERT takes them (SQLite's adds when its live state was last written). */
+export function channelParams(c: ChannelRecord): unknown[] {
+  return [c.id, c.orgId, c.name, c.fps, c.width, c.height, c.outputToken, c.createdAt, c.updatedAt];
+}
+
+/** A scene's columns as both stores' INSERT takes them. */
+export function sceneParams(s: SceneRecord): unknown[] {
+  return [s.id, s.channelId, s.name, JSON.stringify(s.definition), s.createdAt, s.updatedAt];
+}
+
+/**
+ * Clocks and buses are never changed in place, only replaced (the engine copies before writing), so the channels
+ * that have none (most, when thousands are loaded) share one empty map and one empty bus.
+ */
+const NO_CLOCKS: ReadonlyMap<string, ClockState> = new Map();
+
+export function liveFromRow(r: ChannelRow, values: InputRow[] = [], clocks: ClockRow[] = [], text = asIs): LiveState {
+  return {
+    values: new Map(values.map((v) => [text(v.name), JSON.parse(v.value) as Exclude<InputValue, null>])),
+    clocks:
+      clocks.length === 0
+        ? (NO_CLOCKS as Map<string, ClockState>)
+        : new Map(clocks.map((c) => [text(c.name), { running: Boolean(c.running), ms: c.ms, at: c.at }])),
+    program: busFromJson<ProgramEntry>(r.program, text),
+    preview: busFromJson<PreviewEntry>(r.preview, text),
+    frame: r.frame,
+    updatedAt: text(r.live_updated_at),
+  };
+}
+
+/** Every channel with its scenes and live state, from the whole of the four tables (as loaded at start). */
+export function storedChannels(rows: {
+  channels: ChannelRow[];
+  scenes: SceneRow[];
+  inputs: InputRow[];
+  clocks: ClockRow[];
+}): StoredChannel[] {
+  // 10,000 channels made from one template hold one parsed definition, not 10,000 copies.
+  const parsed = new Map<string, SceneDefinition>();
+  const parseShared = (json: string) => {
+    let def = parsed.get(json);
+    if (!def) parsed.set(json, (def = JSON.parse(json) as SceneDefinition));
+    return def;
+  };
+  const text = sharedText();
+  const scenes = byChannel(rows.scenes);
+  const values = byChannel(rows.inputs);
+  const clocks = byChannel(rows.clocks);
+  return rows.channels.map((row) => ({
+    channel: channelFromRow(row, text),
+    scenes: (scenes.get(row.id) ?? []).map((s) => sceneFromRow(s, parseShared, text)),
+    live: liveFromRow(row, values.get(row.id), clocks.get(row.id), text),
+  }));
+}
+
+/** Groups rows by their channel, keeping their order. */
+function byChannel<R extends { channel_id: string }>(rows: R[]): Map<string, R[]> {
+  const out = new Map<string, R[]>();
+  for (const row of rows) {
+    const list = out.get(row.channel_id);
+    if (list) list.push(row);
+    else out.set(row.channel_id, [row]);
+  }
+  return out;
 }

@@ -7,11 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelChange } from '../engine/index.js';
 import { CHECKPOINT_NICE } from './sqlite/checkpointer.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
-import { accountStoreContract } from './account-store.contract.js';
-import { storeContract } from './store.contract.js';
-import { idempotencyStoreContract } from './idempotency-store.contract.js';
-import { incomingHookStoreContract } from './incoming-hook-store.contract.js';
-import { webhookStoreContract } from './webhook-store.contract.js';
+import { storeContracts } from './store.contract.js';
+import { tempDirs } from '../../test/helpers/temp-dirs.js';
 
 const sqliteHarness = () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-store-'));
@@ -20,23 +17,17 @@ const sqliteHarness = () => {
     dispose: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
   };
 };
-storeContract('SqliteStore', sqliteHarness);
-accountStoreContract('SqliteStore', sqliteHarness);
-webhookStoreContract('SqliteStore', sqliteHarness);
-incomingHookStoreContract('SqliteStore', sqliteHarness);
-idempotencyStoreContract('SqliteStore', sqliteHarness);
+storeContracts('SqliteStore', sqliteHarness);
 
 describe('SqliteStore: ticks off the event loop', () => {
-  const dirs: string[] = [];
   const stores: SqliteStore[] = [];
   afterEach(async () => {
     for (const s of stores.splice(0)) await s.close();
-    for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
   });
+  const tempDir = tempDirs('onair-store-');
 
   async function openStore(synchronous: 'full' | 'normal', checkpointIntervalMs?: number) {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-store-'));
-    dirs.push(dataDir);
+    const dataDir = tempDir();
     const store = new SqliteStore({ dataDir, synchronous, checkpointIntervalMs });
     stores.push(store);
     const org = await store.defaultOrg();
@@ -106,8 +97,7 @@ describe('SqliteStore: ticks off the event loop', () => {
     expect(store.commitTick(1, [tick(1)])).toBeUndefined();
 
     // Another process commits a tick and is killed the moment commitTick returns: the tick is on disk.
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-store-'));
-    dirs.push(dataDir);
+    const dataDir = tempDir();
     const script = `
       import { SqliteStore } from ${JSON.stringify(new URL('./sqlite/sqlite-store.ts', import.meta.url).href)};
       const store = new SqliteStore({ dataDir: ${JSON.stringify(dataDir)}, synchronous: 'normal' });

@@ -6,14 +6,30 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelChange, ChannelRecord, EngineEvent } from '../engine/index.js';
 import type { InputValue } from '@onair/protocol';
+import { accountStoreContract } from './account-store.contract.js';
+import { idempotencyStoreContract } from './idempotency-store.contract.js';
+import { incomingHookStoreContract } from './incoming-hook-store.contract.js';
 import type { Store } from './store.js';
 import { change, channelRecord, event, ISO, keyRecord, LATER, sceneRecord } from './store.fixtures.js';
+import { webhookStoreContract } from './webhook-store.contract.js';
 
 export interface StoreHarness {
   /** A store on the harness's storage; after close(), the next open() sees everything committed. */
   open(): Promise<Store>;
   /** Removes the storage. */
   dispose(): Promise<void>;
+}
+
+/**
+ * Every suite a Store implementation runs on one harness: the Store's own and those of its parts (accounts,
+ * webhooks, incoming hooks, idempotency keys).
+ */
+export function storeContracts(name: string, harness: () => StoreHarness): void {
+  storeContract(name, harness);
+  accountStoreContract(name, harness);
+  webhookStoreContract(name, harness);
+  incomingHookStoreContract(name, harness);
+  idempotencyStoreContract(name, harness);
 }
 
 export function storeContract(name: string, factory: () => StoreHarness | Promise<StoreHarness>): void {

@@ -6,6 +6,7 @@ import type { ChannelChange, ChannelRecord, EngineEvent, FrameRate, SceneRecord 
 import { newId } from '../ids.js';
 import type { ClockState, InputValue, PreviewEntry, ProgramEntry, SceneDefinition } from '@onair/protocol';
 import type { ApiKeyRecord } from './store.js';
+import type { NewDelivery, SubscriptionRecord } from './webhook-store.js';
 
 export const ISO = '2024-03-01T12:00:00.000Z';
 export const LATER = '2024-03-01T12:05:00.000Z';
@@ -107,4 +108,28 @@ export function keyRecord(orgId: string, hash: string, channelIds: string[] | nu
     lastUsedAt: null,
     revokedAt: null,
   };
+}
+
+export function subscriptionRecord(orgId: string, over: Partial<SubscriptionRecord> = {}): SubscriptionRecord {
+  return {
+    id: newId('wh'),
+    orgId,
+    url: 'https://hooks.example.com/in',
+    events: [],
+    channelId: null,
+    description: null,
+    sealedSecret: 'v1.sealed',
+    previousSecret: null,
+    status: 'enabled',
+    consecutiveFailures: 0,
+    lastError: null,
+    disabledAt: null,
+    createdAt: ISO,
+    ...over,
+  };
+}
+
+/** The delivery of event `e` to a subscription, due at `nextAt`. */
+export function newDelivery(subscriptionId: string, e: EngineEvent, nextAt = 1000): NewDelivery {
+  return { subscriptionId, eventId: e.id, type: e.type, eventCreatedAt: e.createdAt, body: `{"id":"${e.id}"}`, nextAt };
 }

@@ -9,7 +9,7 @@
  * - Deleting a channel deletes its scenes, inputs and clocks; its events stay in the log until they expire.
  * Today: SqliteStore. Several nodes will want a Postgres one behind the same interface.
  */
-import type { AccountStore } from './account-store.js';
+import type { AccountStore, OrgRecord } from './account-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { IncomingHookStore } from './incoming-hook-store.js';
 import type { WebhookStore } from './webhook-store.js';
@@ -21,12 +21,6 @@ import type {
   StoredChannel,
   TickCommitter,
 } from '../engine/index.js';
-
-export interface OrgRecord {
-  id: string;
-  name: string;
-  createdAt: string;
-}
 
 export interface ApiKeyRecord {
   id: string;

@@ -2,7 +2,13 @@
  * Row shapes of the webhook tables, the same in both stores (sqlite/sqlite-webhooks.ts,
  * postgres/postgres-webhooks.ts), and their mapping to the WebhookStore's records.
  */
-import type { AttemptRecord, DeliveryRecord, LastError, SubscriptionRecord } from './webhook-store.js';
+import type {
+  AttemptRecord,
+  DeliveryRecord,
+  LastError,
+  SubscriptionPage,
+  SubscriptionRecord,
+} from './webhook-store.js';
 
 export interface SubscriptionRow {
   id: string;
@@ -86,3 +92,27 @@ export const attemptOf = (r: AttemptRow): AttemptRecord => ({
   durationMs: r.duration_ms,
   at: r.at,
 });
+
+/**
+ * A page of a workspace's subscriptions, read in id order `SUBSCRIPTION_ROWS` at a time from `after` by `read`.
+ * A channel lock filters here, not in SQL: a workspace holds a few dozen subscriptions at most.
+ */
+export async function subscriptionsPage(
+  page: SubscriptionPage,
+  read: (after: string, limit: number) => SubscriptionRow[] | Promise<SubscriptionRow[]>,
+): Promise<SubscriptionRecord[]> {
+  const only = page.onlyChannelIds ? new Set(page.onlyChannelIds) : null;
+  const found: SubscriptionRecord[] = [];
+  let after = page.after ?? '';
+  for (;;) {
+    const rows = await read(after, SUBSCRIPTION_ROWS);
+    for (const row of rows) {
+      if (!only || (row.channel_id !== null && only.has(row.channel_id))) found.push(subscription(row));
+      if (found.length >= page.limit) return found;
+    }
+    if (rows.length < SUBSCRIPTION_ROWS) return found;
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+const SUBSCRIPTION_ROWS = 100;

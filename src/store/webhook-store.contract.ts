@@ -4,42 +4,20 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../engine/index.js';
-import { newId } from '../ids.js';
 import type { StoreHarness } from './store.contract.js';
-import { change, channelRecord, event } from './store.fixtures.js';
+import { change, channelRecord, event, newDelivery, subscriptionRecord } from './store.fixtures.js';
 import type { Store } from './store.js';
-import type { AttemptRecord, DeliveryClaim, NewDelivery, Settlement, SubscriptionRecord } from './webhook-store.js';
+import type { AttemptRecord, AttemptWith, DeliveryClaim, Settlement } from './webhook-store.js';
 
 const AT = '2024-03-01T12:00:00.000Z';
-
-function subscription(orgId: string, over: Partial<SubscriptionRecord> = {}): SubscriptionRecord {
-  return {
-    id: newId('wh'),
-    orgId,
-    url: 'https://hooks.example.com/in',
-    events: [],
-    channelId: null,
-    description: null,
-    sealedSecret: 'v1.sealed',
-    previousSecret: null,
-    status: 'enabled',
-    consecutiveFailures: 0,
-    lastError: null,
-    disabledAt: null,
-    createdAt: AT,
-    ...over,
-  };
-}
-
-function delivery(subscriptionId: string, e: EngineEvent, nextAt = 1000): NewDelivery {
-  return { subscriptionId, eventId: e.id, type: e.type, eventCreatedAt: e.createdAt, body: `{"id":"${e.id}"}`, nextAt };
-}
 
 /** A claim by `by` that lives well past every time these tests use, unless told otherwise. */
 function claim(by = 'node-a', untilMs = 1_000_000): DeliveryClaim {
   return { by, untilMs };
 }
 
+function attempt(subscriptionId: string, eventId: string, n: number, ok: true): AttemptWith<'succeeded'>;
+function attempt(subscriptionId: string, eventId: string, n: number, ok: false): AttemptWith<'failed'>;
 function attempt(subscriptionId: string, eventId: string, n: number, ok: boolean): AttemptRecord {
   return {
     subscriptionId,
@@ -85,6 +63,15 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
       return events;
     };
 
+    /** A new subscription with a delivery of each event of a tick of `types`. */
+    const subscribedTo = async (...types: EngineEvent['type'][]) => {
+      const sub = subscriptionRecord(orgId);
+      await store.webhooks.insertSubscription(sub);
+      await commit(1, ...types);
+      await fanOutAll(sub.id);
+      return sub;
+    };
+
     /** Fans out everything undispatched to `sub`, as the dispatcher does. */
     const fanOutAll = async (subId: string) => {
       const batches = await store.webhooks.undispatched(100);
@@ -92,7 +79,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
       if (batches.length > 0) {
         await store.webhooks.fanOut(
           batches[batches.length - 1]!.seq,
-          events.map((e) => delivery(subId, e)),
+          events.map((e) => newDelivery(subId, e)),
           [],
         );
       }
@@ -100,8 +87,8 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
     };
 
     it('keeps subscriptions, lists them in creation order, within a channel lock, and deletes them', async () => {
-      const all = subscription(orgId);
-      const onChannel = subscription(orgId, { channelId: 'ch_hooks', events: ['channel.played'] });
+      const all = subscriptionRecord(orgId);
+      const onChannel = subscriptionRecord(orgId, { channelId: 'ch_hooks', events: ['channel.played'] });
       await store.webhooks.insertSubscription(all);
       await store.webhooks.insertSubscription(onChannel);
       expect(await (await reopen()).webhooks.getSubscription(onChannel.id)).toEqual(onChannel);
@@ -118,7 +105,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
     });
 
     it('rolls a secret: the one replaced becomes the previous until its expiry, or is forgotten', async () => {
-      const sub = subscription(orgId, { sealedSecret: 'v1.first' });
+      const sub = subscriptionRecord(orgId, { sealedSecret: 'v1.first' });
       await store.webhooks.insertSubscription(sub);
       const rolled = await store.webhooks.rollSecret(sub.id, 'v1.second', '2024-03-02T12:00:00.000Z');
       const previousSecret = { sealed: 'v1.first', expiresAt: '2024-03-02T12:00:00.000Z' };
@@ -139,7 +126,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
     });
 
     it('reads committed events after the cursor once: fanOut moves it with the deliveries, across a restart', async () => {
-      const sub = subscription(orgId);
+      const sub = subscriptionRecord(orgId);
       await store.webhooks.insertSubscription(sub);
       const first = await commit(1, 'channel.played', 'channel.bind_updated');
       expect(await fanOutAll(sub.id)).toEqual(first);
@@ -149,7 +136,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
       expect((await store.webhooks.undispatched(100)).flatMap((b) => b.events)).toEqual(second);
       await fanOutAll(sub.id);
       // A repeated fan-out of the same event to the same subscription creates nothing new.
-      await store.webhooks.fanOut(0, [delivery(sub.id, first[0]!)], []);
+      await store.webhooks.fanOut(0, [newDelivery(sub.id, first[0]!)], []);
       const due = await store.webhooks.claimDue(sub.id, 5000, 10, claim());
       expect(due.map((d) => d.eventId)).toEqual([...first, ...second].map((e) => e.id));
       expect(await store.webhooks.outboxDepth()).toEqual({ pendingDeliveries: 3, undispatchedBatches: 0 });
@@ -159,22 +146,22 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
       await commit(1, 'channel.played');
       await store.webhooks.skipUndispatched();
       expect(await store.webhooks.undispatched(100)).toEqual([]);
-      const gone = subscription(orgId);
-      const off = subscription(orgId, { status: 'disabled' });
+      const gone = subscriptionRecord(orgId);
+      const off = subscriptionRecord(orgId, { status: 'disabled' });
       await store.webhooks.insertSubscription(off);
       const [e] = await commit(2, 'channel.played');
-      await store.webhooks.fanOut(99, [delivery(gone.id, e!), delivery(off.id, e!)], []);
+      await store.webhooks.fanOut(99, [newDelivery(gone.id, e!), newDelivery(off.id, e!)], []);
       expect(await store.webhooks.outboxDepth()).toEqual({ pendingDeliveries: 0, undispatchedBatches: 0 });
     });
 
     it('claims due deliveries oldest first, never one under a live claim, and says when the next falls due', async () => {
-      const sub = subscription(orgId);
+      const sub = subscriptionRecord(orgId);
       await store.webhooks.insertSubscription(sub);
       const events = await commit(1, 'channel.played', 'channel.played', 'channel.played');
       const batches = await store.webhooks.undispatched(10);
       await store.webhooks.fanOut(
         batches[0]!.seq,
-        events.map((e, i) => delivery(sub.id, e, 1000 + i * 1000)),
+        events.map((e, i) => newDelivery(sub.id, e, 1000 + i * 1000)),
         [],
       );
       expect(await store.webhooks.claimDue(sub.id, 2000, 0, claim())).toEqual([]);
@@ -192,13 +179,13 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
     });
 
     it('never hands one delivery to two claimants at once', async () => {
-      const subs = [subscription(orgId), subscription(orgId)];
+      const subs = [subscriptionRecord(orgId), subscriptionRecord(orgId)];
       for (const s of subs) await store.webhooks.insertSubscription(s);
       const events = await commit(1, ...Array.from({ length: 12 }, () => 'channel.played' as const));
       const batches = await store.webhooks.undispatched(10);
       await store.webhooks.fanOut(
         batches[0]!.seq,
-        subs.flatMap((s) => events.map((e) => delivery(s.id, e))),
+        subs.flatMap((s) => events.map((e) => newDelivery(s.id, e))),
         [],
       );
       // Eight claimants on each subscription at once, three rows each at most: 24 asked for, 12 there.
@@ -221,10 +208,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
     });
 
     it('makes a delivery claimable again by anyone once its claim runs out, as it was', async () => {
-      const sub = subscription(orgId);
-      await store.webhooks.insertSubscription(sub);
-      await commit(1, 'channel.played');
-      await fanOutAll(sub.id);
+      const sub = await subscribedTo('channel.played');
       const [d] = await store.webhooks.claimDue(sub.id, 1000, 1, claim('node-a', 5000));
       expect(await store.webhooks.claimDue(sub.id, 4999, 1, claim('node-b', 9000))).toEqual([]);
       expect(await store.webhooks.nextDueAt(1000)).toBe(5000);
@@ -236,10 +220,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
     });
 
     it('takes a result for an attempt already recorded into the log only: it moves no delivery and no count', async () => {
-      const sub = subscription(orgId);
-      await store.webhooks.insertSubscription(sub);
-      await commit(1, 'channel.played');
-      await fanOutAll(sub.id);
+      const sub = await subscribedTo('channel.played');
       const [d] = await store.webhooks.claimDue(sub.id, 1000, 1, claim('node-a', 2000));
       // node-a stalls past its claim; node-b makes attempt 1 too, fails, and a retry is claimed by node-c.
       await store.webhooks.claimDue(sub.id, 2000, 1, claim('node-b', 12_000));
@@ -265,10 +246,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
     });
 
     it('settles attempts: a retry stays pending, a success resets the count, the log keeps every line', async () => {
-      const sub = subscription(orgId);
-      await store.webhooks.insertSubscription(sub);
-      await commit(1, 'channel.played');
-      await fanOutAll(sub.id);
+      const sub = await subscribedTo('channel.played');
       const [d] = await store.webhooks.claimDue(sub.id, 5000, 1, claim('node-a', 60_000));
       const retry: Settlement = {
         deliveryId: d!.id,
@@ -297,10 +275,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
     });
 
     it('disables at the limit in one transaction: last error set, pending deliveries dropped', async () => {
-      const sub = subscription(orgId);
-      await store.webhooks.insertSubscription(sub);
-      await commit(1, 'channel.played', 'channel.played', 'channel.played');
-      await fanOutAll(sub.id);
+      const sub = await subscribedTo('channel.played', 'channel.played', 'channel.played');
       const due = await store.webhooks.claimDue(sub.id, 5000, 10, claim());
       const fail = (i: number): Settlement => ({
         deliveryId: due[i]!.id,
@@ -323,7 +298,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
     });
 
     it('records drops without counting them, and deleting a subscription takes its deliveries and log', async () => {
-      const sub = subscription(orgId);
+      const sub = subscriptionRecord(orgId);
       await store.webhooks.insertSubscription(sub);
       const [e] = await commit(1, 'channel.played');
       const drop: AttemptRecord = { ...attempt(sub.id, e!.id, 1, false), outcome: 'dropped', status: null };
@@ -340,10 +315,7 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
     });
 
     it('prunes log lines and finished deliveries older than the cutoff, never pending ones', async () => {
-      const sub = subscription(orgId);
-      await store.webhooks.insertSubscription(sub);
-      await commit(1, 'channel.played', 'channel.played');
-      await fanOutAll(sub.id);
+      const sub = await subscribedTo('channel.played', 'channel.played');
       const due = await store.webhooks.claimDue(sub.id, 5000, 10, claim());
       await store.webhooks.settle(
         [{ deliveryId: due[0]!.id, attempt: attempt(sub.id, due[0]!.eventId, 1, true), state: 'succeeded' }],

@@ -48,7 +48,7 @@ export interface SubscriptionRecord {
   events: string[];
   channelId: string | null;
   description: string | null;
-  /** The signing secret, sealed (webhooks/secret-box.ts): storage never holds it in clear. */
+  /** The signing secret, sealed (src/crypto/secret-box.ts): storage never holds it in clear. */
   sealedSecret: string;
   /** Set by a roll with an overlap; it may have expired since (readers compare `expiresAt` with the time). */
   previousSecret: PreviousSecret | null;
@@ -58,8 +58,6 @@ export interface SubscriptionRecord {
   disabledAt: string | null;
   createdAt: string;
 }
-
-export type DeliveryState = 'pending' | 'succeeded' | 'failed' | 'dropped';
 
 /** One event for one subscription, tried up to the attempt limit. */
 export interface DeliveryRecord {
@@ -102,13 +100,25 @@ export interface AttemptRecord {
   at: string;
 }
 
-/** What became of one attempt (or of a delivery dropped without one), for `settle`. */
-export interface Settlement {
-  deliveryId: number;
-  attempt: AttemptRecord;
-  /** pending: tried again at `nextAt`. */
-  state: DeliveryState;
-  nextAt?: number;
+/** A line of the delivery log whose outcome is `O`. */
+export type AttemptWith<O extends AttemptOutcome> = AttemptRecord & { outcome: O };
+
+/**
+ * What became of one attempt (or of a delivery dropped without one), for `settle`: the delivery's new state goes
+ * with the attempt's outcome. A success ends the delivery; a failure leaves it pending, tried again at `nextAt`,
+ * or ends it as failed when no attempt is left; a drop ends it untried.
+ */
+export type Settlement =
+  | { state: 'succeeded'; deliveryId: number; attempt: AttemptWith<'succeeded'> }
+  | { state: 'pending'; deliveryId: number; attempt: AttemptWith<'failed'>; /** ms since the epoch. */ nextAt: number }
+  | { state: 'failed'; deliveryId: number; attempt: AttemptWith<'failed'> }
+  | { state: 'dropped'; deliveryId: number; attempt: AttemptWith<'dropped'> };
+
+/** Which of a workspace's subscriptions a list answers: `onlyChannelIds` keeps those limited to these channels. */
+export interface SubscriptionPage {
+  limit: number;
+  after?: string | undefined;
+  onlyChannelIds?: readonly string[] | undefined;
 }
 
 export interface EventBatch {
@@ -121,10 +131,7 @@ export interface WebhookStore {
   insertSubscription(s: SubscriptionRecord): Promise<void>;
   getSubscription(id: string): Promise<SubscriptionRecord | undefined>;
   /** A workspace's subscriptions in creation order; `onlyChannelIds` keeps those limited to these channels. */
-  listSubscriptions(
-    orgId: string,
-    page: { limit: number; after?: string | undefined; onlyChannelIds?: readonly string[] | undefined },
-  ): Promise<SubscriptionRecord[]>;
+  listSubscriptions(orgId: string, page: SubscriptionPage): Promise<SubscriptionRecord[]>;
   countSubscriptions(orgId: string): Promise<number>;
   deleteSubscription(id: string): Promise<void>;
   /**

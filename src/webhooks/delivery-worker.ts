@@ -20,6 +20,7 @@ import { staleDrop } from './outbox-dispatcher.js';
 import { DeliverySlots, type SlotLimits } from './delivery-slots.js';
 import type { AttemptResult } from './send-attempt.js';
 import type { LiveSubscription, SubscriptionIndex } from './subscription-index.js';
+import { SinglePass } from './single-pass.js';
 
 export interface DeliveryWorkerDeps {
   store: WebhookStore;
@@ -49,8 +50,13 @@ export class DeliveryWorker {
   /** Attempts in flight (their deliveries stay claimed by this worker meanwhile). */
   private readonly slots: DeliverySlots;
   private readonly nodeId: string;
-  private pumping: Promise<void> | null = null;
-  private again = false;
+  private readonly passes = new SinglePass(
+    () => this.fill(),
+    (err) => {
+      this.deps.logger.error({ err }, 'webhook worker failed; retrying in 1 s');
+      this.retryIn(1000);
+    },
+  );
   private timer: NodeJS.Timeout | null = null;
   private queue: { settlement: Settlement; release?: (() => void) | undefined }[] = [];
   private flushing: Promise<void> | null = null;
@@ -72,23 +78,7 @@ export class DeliveryWorker {
 
   /** Looks for due work now (new deliveries, a slot freed, a retry due). */
   pump(): void {
-    if (this.stopped) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.pumping = this.fill()
-      .catch((err: unknown) => {
-        this.deps.logger.error({ err }, 'webhook worker failed; retrying in 1 s');
-        this.retryIn(1000);
-      })
-      .finally(() => {
-        this.pumping = null;
-        if (this.again) {
-          this.again = false;
-          this.pump();
-        }
-      });
+    this.passes.request();
   }
 
   /**
@@ -99,7 +89,7 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    await this.pumping;
+    await this.passes.stop();
     await this.flush();
     this.closed = true;
   }
@@ -152,21 +142,21 @@ export class DeliveryWorker {
   }
 
   private settlement(d: DeliveryRecord, attempt: number, r: AttemptResult): Settlement {
-    const record: AttemptRecord = {
+    const record = {
       subscriptionId: d.subscriptionId,
       eventId: d.eventId,
       type: d.type,
       attempt,
-      outcome: r.ok ? 'succeeded' : 'failed',
       status: r.status,
       error: r.error,
       durationMs: r.durationMs,
       at: new Date(this.deps.now()).toISOString(),
     };
-    if (r.ok) return { deliveryId: d.id, attempt: record, state: 'succeeded' };
+    if (r.ok) return { deliveryId: d.id, attempt: { ...record, outcome: 'succeeded' }, state: 'succeeded' };
+    const failed = { ...record, outcome: 'failed' as const };
     const delay = this.deps.retryDelaysMs[attempt - 1];
-    if (delay === undefined) return { deliveryId: d.id, attempt: record, state: 'failed' };
-    return { deliveryId: d.id, attempt: record, state: 'pending', nextAt: this.deps.now() + delay };
+    if (delay === undefined) return { deliveryId: d.id, attempt: failed, state: 'failed' };
+    return { deliveryId: d.id, attempt: failed, state: 'pending', nextAt: this.deps.now() + delay };
   }
 
   /** Queues a result; one transaction per turn of the event loop writes them all. */

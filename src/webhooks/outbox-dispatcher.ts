@@ -7,8 +7,9 @@
  */
 import type { Logger } from 'pino';
 import type { EngineEvent } from '../engine/index.js';
-import type { AttemptRecord, EventBatch, NewDelivery, WebhookStore } from '../store/webhook-store.js';
+import type { AttemptRecord, AttemptWith, EventBatch, NewDelivery, WebhookStore } from '../store/webhook-store.js';
 import type { SubscriptionIndex } from './subscription-index.js';
+import { SinglePass } from './single-pass.js';
 
 /** Event batches read per transaction. */
 const BATCHES_PER_PASS = 64;
@@ -29,9 +30,10 @@ export interface OutboxDispatcherDeps {
 export class OutboxDispatcher {
   /** Events with ids up to this one are durable; at start everything on disk is. */
   private durableUpTo = '\uffff';
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
+  private readonly passes = new SinglePass(
+    () => this.drain(),
+    (err) => this.deps.logger.error({ err }, 'webhook dispatch failed; retried on the next event'),
+  );
 
   constructor(private readonly deps: OutboxDispatcherDeps) {}
 
@@ -45,26 +47,12 @@ export class OutboxDispatcher {
 
   /** Fans out whatever is waiting; a wake during a pass runs one more pass after it. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((err: unknown) => this.deps.logger.error({ err }, 'webhook dispatch failed; retried on the next event'))
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.passes.request();
   }
 
   /** Waits for the pass in progress, and runs no more. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    await this.running;
+    await this.passes.stop();
   }
 
   private async drain(): Promise<void> {
@@ -121,7 +109,11 @@ export function envelope(event: EngineEvent): string {
   return JSON.stringify({ id, type, orgId, channelId, createdAt, data });
 }
 
-export function staleDrop(subscriptionId: string, event: { id: string; type: string }, now: number): AttemptRecord {
+export function staleDrop(
+  subscriptionId: string,
+  event: { id: string; type: string },
+  now: number,
+): AttemptWith<'dropped'> {
   return {
     subscriptionId,
     eventId: event.id,

@@ -1,5 +1,5 @@
 /**
- * kill -9 under a mixed load, many times over (issue 15; run.ts does one run, model.ts has the rules): at least 20
+ * kill -9 under a mixed load, many times over (README, `npm run test:chaos`; run.ts does one run, model.ts has the rules): at least 20
  * kills at random moments of PATCHes, incoming-hook posts, clock ops and playout ops on three channels, with every
  * event going to an outgoing webhook. The seed is printed; CI=true fixes it; CHAOS_SEED replays one (the kill
  * moments still depend on timing, so a replay is close, not identical) and CHAOS_KILLS changes how many kills.

@@ -1,5 +1,5 @@
 /**
- * Issue 15, point 4: every incoming-hook post, fuzzed (docs/incoming-hooks.md). Hooks with a nested mapping, an empty
+ * Every incoming-hook post, fuzzed (docs/incoming-hooks.md). Hooks with a nested mapping, an empty
  * mapping (every top-level field sets the input of its name), a mapping whose field paths are names objects inherit
  * (`toString`, `valueOf`, `isPrototypeOf.x`…; `__proto__`, `constructor` and `prototype` are refused as field names)
  * and one that requires signatures are sent arbitrary JSON (values as scorekeepers send them and as nobody should:

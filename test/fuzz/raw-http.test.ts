@@ -1,5 +1,5 @@
 /**
- * Issue 15, point 1, the bytes fetch refuses to send: raw HTTP/1.1 over a TCP socket. Header values with bytes
+ * The REST routes fuzzed with the bytes fetch refuses to send: raw HTTP/1.1 over a TCP socket. Header values with bytes
  * that are not UTF-8 (obs-text), bodies that are not UTF-8, CR/LF injected into header values, NUL and control
  * characters, folded and nameless header lines, repeated and absurd Content-Lengths, Content-Length together with
  * Transfer-Encoding, chunked bodies, a health check pipelined behind.

@@ -1,5 +1,5 @@
 /**
- * Issue 15, point 2: a refused request changes nothing. PATCH /v1/channels/{id}/inputs and scene create and
+ * A refused request changes nothing. PATCH /v1/channels/{id}/inputs and scene create and
  * replace (POST …/scenes, PUT …/scenes/{sceneId}) are sent arbitrary bodies — most of them a mix of valid entries
  * (new values, which a partial apply would leave behind) and invalid ones, others hostile in shape (not an object,
  * nested thousands deep, over 64 KiB, not JSON, not UTF-8, not a JSON content type) — and whenever the answer is a

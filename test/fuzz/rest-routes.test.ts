@@ -1,5 +1,5 @@
 /**
- * Issue 15, point 1: every REST route of the OpenAPI document, fuzzed. For each path × method of
+ * Every REST route of the OpenAPI document, fuzzed. For each path × method of
  * GET /v1/openapi.json, fast-check sends requests that are hostile in one or more ways — arbitrary and
  * schema-shaped JSON (prototype keys, duplicate keys, values at and past every limit), nesting 1,000–30,000 levels
  * deep, strings across the 64 KiB limit, bodies that are not JSON or not UTF-8, content types that are almost

@@ -1,5 +1,5 @@
 /**
- * Issue 15, point 3: every WebSocket message, fuzzed (docs/api.md, "Real-time WebSocket"). A controller connected
+ * Every WebSocket message, fuzzed (docs/api.md, "Real-time WebSocket"). A controller connected
  * with a `*` key to /v1/ws?channel=<id> sends arbitrary text frames, arbitrary JSON, every op name (and some that are
  * not) with hostile payloads and ids, binary frames, text frames that are not UTF-8, frames over 64 KiB and JSON
  * nested thousands deep. Each message must be answered by exactly what the protocol promises — an `ack`, an `error`

@@ -8,7 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { issueSetupTokenIfNeeded } from '../../src/auth/accounts.js';
 import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
-import { freshSchema, serviceUrl, uniqueName, type TestSchema } from '../../src/testing/services.js';
+import { freshSchema, serviceUrl, uniqueName, type TestSchema } from './services.js';
 import { spawnServer, type ChildServer } from './spawn-server.js';
 
 export const CLUSTER_KEY = 'onair_sk_clustertestkey000000000000000000';

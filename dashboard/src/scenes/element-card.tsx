@@ -7,6 +7,7 @@ import { CLOCK_FORMATS, FONT_FAMILIES, type ElementType } from '@onair/protocol'
 import type { FieldError } from '../api.js';
 import { ELEMENT_TYPES, convertElement, isObj, withKey, type Obj } from './draft.js';
 import { ColorField, NumberField, OtherErrors, SelectField, TextField } from './fields.js';
+import { ItemActions } from './list-section.js';
 import { fieldId, unshownErrors } from './path-errors.js';
 
 const TEXT_KEYS = ['fontFamily', 'fontSize', 'color'];
@@ -55,17 +56,7 @@ export function ElementCard({
         {type ? `: ${type}` : ''}
         {typeof el.name === 'string' && el.name ? ` · ${el.name}` : ''}
       </legend>
-      <div class="card-actions">
-        <button type="button" class="quiet" disabled={index === 0} onClick={() => onMove(-1)}>
-          <span aria-hidden="true">↑</span> Up<span class="visually-hidden"> ({title})</span>
-        </button>
-        <button type="button" class="quiet" disabled={index === count - 1} onClick={() => onMove(1)}>
-          <span aria-hidden="true">↓</span> Down<span class="visually-hidden"> ({title})</span>
-        </button>
-        <button type="button" class="danger" onClick={onRemove}>
-          Remove<span class="visually-hidden"> {title}</span>
-        </button>
-      </div>
+      <ItemActions title={title} index={index} count={count} onMove={onMove} onRemove={onRemove} />
       <OtherErrors where={title} errors={unshownErrors(errors, path, shown)} />
       <div class="field-grid">
         <SelectField

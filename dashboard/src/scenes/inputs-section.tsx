@@ -1,8 +1,9 @@
 /** The scene's inputs (docs/scenes.md, "Inputs"): name, type, label, default; a clock's direction too. */
 import { CLOCK_DIRECTIONS, INPUT_TYPES } from '@onair/protocol';
 import type { FieldError } from '../api.js';
-import { convertInput, freeName, isObj, listOf, removed, replaced, withKey, type Obj } from './draft.js';
+import { convertInput, freeName, isObj, withKey, type Obj } from './draft.js';
 import { NumberField, OtherErrors, SelectField, TextField } from './fields.js';
+import { ItemActions, ListSection, listEdit } from './list-section.js';
 import { fieldId, unshownErrors } from './path-errors.js';
 
 const SHOWN = ['name', 'type', 'label', 'default', 'direction'];
@@ -16,38 +17,41 @@ export function InputsSection({
   errors: readonly FieldError[];
   onChange: (definition: Obj) => void;
 }) {
-  const inputs = listOf(definition, 'inputs');
-  const setInputs = (next: unknown[]) => onChange(withKey(definition, 'inputs', next));
-  const listErrors = unshownErrors(
-    errors,
-    'definition.inputs',
-    inputs.map((_, i) => String(i)),
-  );
+  const inputs = listEdit(definition, 'inputs', onChange);
   return (
-    <section class="editor-section" aria-labelledby="inputs-title">
-      <h2 id="inputs-title">Inputs</h2>
-      <p class="hint">
-        The values the scene shows, shared by every scene of the channel that declares the same name. A clock's stop
-        time is edited in the JSON view.
-      </p>
-      <OtherErrors where="the inputs" errors={listErrors} />
-      {inputs.length === 0 && <p class="empty">No inputs.</p>}
-      {inputs.map((input, index) => {
+    <ListSection
+      name="inputs"
+      title="Inputs"
+      hint="The values the scene shows, shared by every scene of the channel that declares the same name. A clock's stop time is edited in the JSON view."
+      errors={errors}
+      keys={inputs.keys}
+      empty="No inputs."
+      add={
+        <button
+          type="button"
+          onClick={() => inputs.add({ name: freeName('input', inputs.items), type: 'text', default: '' })}
+        >
+          Add input
+        </button>
+      }
+    >
+      {inputs.items.map((input, index) => {
         const path = `definition.inputs.${index}`;
         const item: Obj = isObj(input) ? input : {};
         const title = `Input ${index + 1}`;
-        const set = (key: string) => (value: unknown) => setInputs(replaced(inputs, index, withKey(item, key, value)));
+        const set = (key: string) => (value: unknown) => inputs.replace(index, withKey(item, key, value));
         return (
           <fieldset class="card" key={index} id={fieldId(path)} tabIndex={-1}>
             <legend>
               {title}
               {typeof item.name === 'string' && item.name ? ` · ${item.name}` : ''}
             </legend>
-            <div class="card-actions">
-              <button type="button" class="danger" onClick={() => setInputs(removed(inputs, index))}>
-                Remove<span class="visually-hidden"> {title}</span>
-              </button>
-            </div>
+            <ItemActions
+              title={title}
+              index={index}
+              count={inputs.items.length}
+              onRemove={() => inputs.remove(index)}
+            />
             <OtherErrors where={title} errors={unshownErrors(errors, path, SHOWN)} />
             <div class="field-grid">
               <TextField errors={errors} label="Name" path={`${path}.name`} value={item.name} onChange={set('name')} />
@@ -57,7 +61,7 @@ export function InputsSection({
                 path={`${path}.type`}
                 value={item.type}
                 options={INPUT_TYPES}
-                onChange={(t) => setInputs(replaced(inputs, index, convertInput(item, t ?? 'text')))}
+                onChange={(t) => inputs.replace(index, convertInput(item, t ?? 'text'))}
               />
               <TextField
                 errors={errors}
@@ -83,13 +87,7 @@ export function InputsSection({
           </fieldset>
         );
       })}
-      <button
-        type="button"
-        onClick={() => setInputs([...inputs, { name: freeName('input', inputs), type: 'text', default: '' }])}
-      >
-        Add input
-      </button>
-    </section>
+    </ListSection>
   );
 }
 

@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import type { SceneView } from '@onair/protocol';
 import { api, type FieldError } from '../api.js';
-import type { Channel } from '../channels-api.js';
+import type { Channel, SceneRecord } from '../channels-api.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { Problem } from '../components/problem.js';
 import { navigate } from '../router.js';
@@ -69,7 +69,7 @@ export function SceneEditor(props: SceneEditorProps) {
     act(async () => {
       const payload = { name, definition: json.draft };
       if (sceneId === null) {
-        const created = await api<{ id: string }>('POST', scenePath(channel.id), payload);
+        const created = await api<SceneRecord>('POST', scenePath(channel.id), payload);
         navigate('channels', channel.id, 'scenes', created.id);
         return;
       }

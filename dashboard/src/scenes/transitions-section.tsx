@@ -3,10 +3,12 @@ import { EASINGS, EDGES } from '@onair/protocol';
 import type { FieldError } from '../api.js';
 import { convertTransition, isObj, withKey, type Obj } from './draft.js';
 import { NumberField, OtherErrors, SelectField } from './fields.js';
+import { ListSection } from './list-section.js';
 import { fieldId, unshownErrors } from './path-errors.js';
 
 const TYPES = ['cut', 'fade', 'slide', 'wipe'];
 const SHOWN = ['type', 'durationMs', 'easing', 'from'];
+const WAYS = ['in', 'out'] as const;
 
 export function TransitionsSection({
   definition,
@@ -20,13 +22,10 @@ export function TransitionsSection({
   const transitions: Obj = isObj(definition.transitions) ? definition.transitions : {};
   const setWay = (way: 'in' | 'out', t: Obj) =>
     onChange(withKey(definition, 'transitions', withKey(transitions, way, t)));
-  const listErrors = unshownErrors(errors, 'definition.transitions', ['in', 'out']);
   return (
-    <section class="editor-section" aria-labelledby="transitions-title">
-      <h2 id="transitions-title">Transitions</h2>
-      <OtherErrors where="the transitions" errors={listErrors} />
+    <ListSection name="transitions" title="Transitions" errors={errors} keys={WAYS}>
       <div class="field-grid two">
-        {(['in', 'out'] as const).map((way) => {
+        {WAYS.map((way) => {
           const path = `definition.transitions.${way}`;
           const t: Obj = isObj(transitions[way]) ? transitions[way] : { type: 'cut' };
           const title = way === 'in' ? 'In (entering the air)' : 'Out (leaving the air)';
@@ -82,6 +81,6 @@ export function TransitionsSection({
           );
         })}
       </div>
-    </section>
+    </ListSection>
   );
 }

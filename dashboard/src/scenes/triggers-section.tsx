@@ -3,8 +3,9 @@
  * them; the animation, targets, duration and input are edited in the JSON view.
  */
 import type { FieldError } from '../api.js';
-import { freeName, isObj, listOf, removed, replaced, withKey, type Obj } from './draft.js';
+import { freeName, isObj, withKey, type Obj } from './draft.js';
 import { OtherErrors, TextField } from './fields.js';
+import { ItemActions, ListSection, listEdit } from './list-section.js';
 import { fieldId, unshownErrors } from './path-errors.js';
 
 export function TriggersSection({
@@ -16,23 +17,25 @@ export function TriggersSection({
   errors: readonly FieldError[];
   onChange: (definition: Obj) => void;
 }) {
-  const triggers = listOf(definition, 'triggers');
-  const setTriggers = (next: unknown[]) => onChange(withKey(definition, 'triggers', next));
-  const listErrors = unshownErrors(
-    errors,
-    'definition.triggers',
-    triggers.map((_, i) => String(i)),
-  );
+  const triggers = listEdit(definition, 'triggers', onChange);
   return (
-    <section class="editor-section" aria-labelledby="triggers-title">
-      <h2 id="triggers-title">Triggers</h2>
-      <p class="hint">
-        Animations fired by name or by an input's change. Their animation, targets, duration and input are edited in the
-        JSON view; a new one flashes the whole scene.
-      </p>
-      <OtherErrors where="the triggers" errors={listErrors} />
-      {triggers.length === 0 && <p class="empty">No triggers.</p>}
-      {triggers.map((trigger, index) => {
+    <ListSection
+      name="triggers"
+      title="Triggers"
+      hint="Animations fired by name or by an input's change. Their animation, targets, duration and input are edited in the JSON view; a new one flashes the whole scene."
+      errors={errors}
+      keys={triggers.keys}
+      empty="No triggers."
+      add={
+        <button
+          type="button"
+          onClick={() => triggers.add({ name: freeName('trigger', triggers.items), animation: 'flash' })}
+        >
+          Add trigger
+        </button>
+      }
+    >
+      {triggers.items.map((trigger, index) => {
         const path = `definition.triggers.${index}`;
         const item: Obj = isObj(trigger) ? trigger : {};
         const title = `Trigger ${index + 1}`;
@@ -45,21 +48,18 @@ export function TriggersSection({
               path={`${path}.name`}
               value={item.name}
               hint={`${animation}${typeof item.on === 'string' ? `, on ${item.on}` : ''}`}
-              onChange={(name) => setTriggers(replaced(triggers, index, withKey(item, 'name', name)))}
+              onChange={(name) => triggers.replace(index, withKey(item, 'name', name))}
             />
             <OtherErrors where={title} errors={unshownErrors(errors, path, ['name'])} />
-            <button type="button" class="danger" onClick={() => setTriggers(removed(triggers, index))}>
-              Remove<span class="visually-hidden"> {title}</span>
-            </button>
+            <ItemActions
+              title={title}
+              index={index}
+              count={triggers.items.length}
+              onRemove={() => triggers.remove(index)}
+            />
           </div>
         );
       })}
-      <button
-        type="button"
-        onClick={() => setTriggers([...triggers, { name: freeName('trigger', triggers), animation: 'flash' }])}
-      >
-        Add trigger
-      </button>
-    </section>
+    </ListSection>
   );
 }

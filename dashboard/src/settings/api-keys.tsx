@@ -1,6 +1,7 @@
 /** API keys (docs/dashboard.md, "Settings"): create with permissions and an optional channel lock, the secret once, revoke. */
 import { useState } from 'preact/hooks';
 import { api, listAll } from '../api.js';
+import type { ApiSchemas } from '../api-types.js';
 import { listChannels, type Channel } from '../channels-api.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { formValues } from '../components/form-values.js';
@@ -10,16 +11,7 @@ import { useLoad } from '../components/use-load.js';
 import { can } from '../session.js';
 import { describedBy, FieldErrors, invalid, when } from './field-errors.js';
 
-interface Key {
-  id: string;
-  name: string;
-  prefix: string;
-  permissions: string[];
-  channelIds: string[] | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+type Key = ApiSchemas['Key'];
 
 const PERMISSIONS: { name: string; does: string }[] = [
   { name: 'channels:read', does: 'read channels, state, scenes, events; open the WebSocket' },
@@ -140,7 +132,7 @@ function CreateKey({
     const channelIds = data.getAll('channel').map(String);
     setBusy(true);
     try {
-      const key = await api<Key & { secret: string }>('POST', '/v1/keys', {
+      const key = await api<ApiSchemas['KeyCreated']>('POST', '/v1/keys', {
         name: (values.name ?? '').trim(),
         permissions,
         ...(channelIds.length > 0 ? { channelIds } : {}),

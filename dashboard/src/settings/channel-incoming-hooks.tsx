@@ -4,6 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, listAll } from '../api.js';
+import type { ApiSchemas } from '../api-types.js';
 import { listScenes } from '../channels-api.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { Problem } from '../components/problem.js';
@@ -14,15 +15,8 @@ import { CurlExample, curlExample, exampleBody } from './hook-example.js';
 import { HookPosts } from './hook-posts.js';
 import { duplicateFields, MappingEditor, toRows, type InputChoice, type MappingRow } from './mapping-editor.js';
 
-interface Hook {
-  id: string;
-  name: string;
-  mapping: Record<string, string>;
-  requireSignature: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-type CreatedHook = Hook & { url: string; secret: string | null };
+type Hook = ApiSchemas['IncomingHook'];
+type CreatedHook = ApiSchemas['IncomingHookCreated'];
 
 export function IncomingHooksSection({ channelId }: { channelId: string }) {
   const base = `/v1/channels/${encodeURIComponent(channelId)}/incoming-hooks`;

@@ -2,35 +2,20 @@
  * An incoming hook's last 50 posts, newest first, with what each applied and ignored, its errors in plain sight;
  * then the posts refused at its door (rate limited, badly signed, replayed), one line per second with a count.
  */
-import { api, type Page } from '../api.js';
+import { api } from '../api.js';
+import type { ApiSchemas } from '../api-types.js';
 import { Problem } from '../components/problem.js';
 import { useLoad } from '../components/use-load.js';
 import { when } from './field-errors.js';
 
-interface Post {
-  at: string;
-  status: number;
-  applied: Record<string, unknown>;
-  ignored: string[];
-  error: string | null;
-  payload: string;
-  dryRun: boolean;
-}
-
-interface Refusal {
-  at: string;
-  status: number;
-  error: string;
-  payload: string;
-  count: number;
-}
+type Refusal = ApiSchemas['IncomingHookRefusal'];
 
 /** `path` is the hook's own path; its two logs are below it. */
 export function HookPosts({ path, name }: { path: string; name: string }) {
   const { data, error, reload } = useLoad(async () => {
     const [posts, refusals] = await Promise.all([
-      api<Page<Post>>('GET', `${path}/deliveries`),
-      api<Page<Refusal>>('GET', `${path}/refusals`),
+      api<ApiSchemas['IncomingHookDeliveryList']>('GET', `${path}/deliveries`),
+      api<ApiSchemas['IncomingHookRefusalList']>('GET', `${path}/refusals`),
     ]);
     return { ...posts, refusals: refusals.data };
   }, [path]);

@@ -5,21 +5,12 @@
  */
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
+import type { ApiSchemas } from '../api-types.js';
 import { Problem } from '../components/problem.js';
 import { useLoad } from '../components/use-load.js';
 import { when } from './field-errors.js';
 
-interface ServerAccount {
-  id: string;
-  email: string;
-  createdAt: string;
-  serverAdmin: boolean;
-  createsWorkspaces: boolean;
-  ownedWorkspaces: number;
-}
-interface ServerSettings {
-  everyoneCreatesWorkspaces: boolean;
-}
+type ServerAccount = ApiSchemas['ServerAccount'];
 
 const EVERYONE = 'everyone';
 
@@ -27,8 +18,8 @@ export function ServerPage() {
   // The accounts come whole (no cursor): GET /v1/server/accounts takes no query parameters.
   const { data, error, reload } = useLoad(
     async () => ({
-      settings: await api<ServerSettings>('GET', '/v1/server/settings'),
-      accounts: (await api<{ data: ServerAccount[] }>('GET', '/v1/server/accounts')).data,
+      settings: await api<ApiSchemas['ServerSettings']>('GET', '/v1/server/settings'),
+      accounts: (await api<ApiSchemas['ServerAccountList']>('GET', '/v1/server/accounts')).data,
     }),
     [],
   );

@@ -4,18 +4,14 @@
  */
 import { useState } from 'preact/hooks';
 import { api, describe } from '../api.js';
+import type { ApiSchemas } from '../api-types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { Problem } from '../components/problem.js';
 import { when } from './field-errors.js';
 import { WebhookDeliveries } from './webhook-deliveries.js';
-import { rollSecret, subscriptionBody, type CreatedSubscription, type Subscription } from './webhook-api.js';
+import { rollSecret, subscriptionBody, type Webhook } from './webhook-api.js';
 
-interface PingResult {
-  ok: boolean;
-  status: number | null;
-  durationMs: number;
-  error: string | null;
-}
+type PingResult = ApiSchemas['WebhookPing'];
 
 export function SubscriptionCard({
   sub,
@@ -23,7 +19,7 @@ export function SubscriptionCard({
   onChanged,
   onSecret,
 }: {
-  sub: Subscription;
+  sub: Webhook;
   channelName: string;
   onChanged: () => Promise<void>;
   /** A secret to show once, with what it is. */
@@ -47,9 +43,9 @@ export function SubscriptionCard({
   };
   const addAgain = async () => {
     setBusy(true);
-    let again: CreatedSubscription;
+    let again: ApiSchemas['WebhookCreated'];
     try {
-      again = await api<CreatedSubscription>('POST', '/v1/webhooks', subscriptionBody(sub));
+      again = await api<ApiSchemas['WebhookCreated']>('POST', '/v1/webhooks', subscriptionBody(sub));
     } catch (err) {
       setError(err);
       setBusy(false);

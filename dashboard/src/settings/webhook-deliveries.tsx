@@ -4,20 +4,12 @@
  * where the last page started: "Refresh" then reads only what came after.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { api, type Page } from '../api.js';
+import { api } from '../api.js';
+import type { ApiSchemas } from '../api-types.js';
 import { Problem } from '../components/problem.js';
 import { when } from './field-errors.js';
 
-interface Attempt {
-  eventId: string;
-  type: string;
-  attempt: number;
-  outcome: 'succeeded' | 'failed' | 'dropped';
-  status: number | null;
-  error: string | null;
-  durationMs: number | null;
-  at: string;
-}
+type Attempt = ApiSchemas['WebhookAttempt'];
 
 interface Log {
   /** Lines of full pages already read (they no longer change), oldest first, the newest KEEP of them. */
@@ -40,7 +32,7 @@ async function readOn(path: string, from: Log): Promise<Log> {
   let read = from.read - from.tail.length; // the tail is read again
   for (let i = 0; i < READ_PAGES; i++) {
     const query = `?limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const page = await api<Page<Attempt>>('GET', path + query);
+    const page = await api<ApiSchemas['WebhookAttemptList']>('GET', path + query);
     if (!page.nextCursor) return { settled, tail: page.data, cursor, atEnd: true, read: read + page.data.length };
     settled = [...settled, ...page.data].slice(-KEEP);
     read += page.data.length;

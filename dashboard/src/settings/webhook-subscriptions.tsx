@@ -5,18 +5,19 @@
  */
 import { useState } from 'preact/hooks';
 import { api, ApiError, listAll } from '../api.js';
+import type { ApiSchemas } from '../api-types.js';
 import { listChannels, type Channel } from '../channels-api.js';
 import { formValues } from '../components/form-values.js';
 import { Problem } from '../components/problem.js';
 import { SecretOnce } from '../components/secret-once.js';
 import { useLoad } from '../components/use-load.js';
 import { FieldErrors, invalid } from './field-errors.js';
-import { EVENT_TYPES, subscriptionBody, type CreatedSubscription, type Subscription } from './webhook-api.js';
+import { EVENT_TYPES, subscriptionBody, type Webhook } from './webhook-api.js';
 import { SubscriptionCard } from './webhook-card.js';
 
 export function WebhooksPage() {
   const { data, error, reload } = useLoad(
-    async () => ({ subs: await listAll<Subscription>('/v1/webhooks'), channels: await listChannels() }),
+    async () => ({ subs: await listAll<Webhook>('/v1/webhooks'), channels: await listChannels() }),
     [],
   );
   const [secret, setSecret] = useState<{ label: string; secret: string } | null>(null);
@@ -59,7 +60,7 @@ function CreateWebhook({
   onCreated,
 }: {
   channels: Channel[];
-  onCreated: (sub: CreatedSubscription) => Promise<void>;
+  onCreated: (sub: ApiSchemas['WebhookCreated']) => Promise<void>;
 }) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -69,7 +70,7 @@ function CreateWebhook({
     const events = new FormData(form).getAll('event').map(String);
     setBusy(true);
     try {
-      const sub = await api<CreatedSubscription>(
+      const sub = await api<ApiSchemas['WebhookCreated']>(
         'POST',
         '/v1/webhooks',
         subscriptionBody({

@@ -1,6 +1,7 @@
 /** Members of the workspace (owners only): invite with a role (the link once), change roles, remove. */
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
+import type { ApiSchemas } from '../api-types.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { formValues } from '../components/form-values.js';
 import { Problem } from '../components/problem.js';
@@ -9,20 +10,6 @@ import { useLoad } from '../components/use-load.js';
 import { navigate } from '../router.js';
 import { loadSession, me } from '../session.js';
 import { FieldErrors, invalid, when } from './field-errors.js';
-
-interface Member {
-  userId: string;
-  email: string;
-  role: string;
-  createdAt: string;
-}
-interface Invitation {
-  id: string;
-  email: string;
-  role: string;
-  createdAt: string;
-  expiresAt: string;
-}
 
 const ROLES = [
   { role: 'owner', does: 'everything: channels, scenes, playout, inputs, API keys, webhooks and members' },
@@ -34,8 +21,8 @@ export function MembersPage() {
   // These lists come whole (no cursor): GET /v1/members and /v1/invitations take no query parameters.
   const { data, error, reload } = useLoad(
     async () => ({
-      members: (await api<{ data: Member[] }>('GET', '/v1/members')).data,
-      invitations: (await api<{ data: Invitation[] }>('GET', '/v1/invitations')).data,
+      members: (await api<ApiSchemas['MemberList']>('GET', '/v1/members')).data,
+      invitations: (await api<ApiSchemas['InvitationList']>('GET', '/v1/invitations')).data,
     }),
     [],
   );
@@ -210,7 +197,7 @@ function InviteForm({ onInvited }: { onInvited: (email: string, url: string) => 
     setBusy(true);
     try {
       const email = (values.email ?? '').trim();
-      const r = await api<{ inviteUrl: string }>('POST', '/v1/members', { email, role: values.role });
+      const r = await api<ApiSchemas['InvitationCreated']>('POST', '/v1/members', { email, role: values.role });
       form.reset();
       setError(null);
       await onInvited(email, r.inviteUrl);

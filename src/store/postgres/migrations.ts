@@ -179,7 +179,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 5,
     name: 'outgoing webhooks',
-    // Subscriptions keep their signing secret sealed (webhooks/secret-box.ts). The event log is the outbox:
+    // Subscriptions keep their signing secret sealed (src/crypto/secret-box.ts). The event log is the outbox:
     // webhook_dispatch holds the last event batch fanned out, moved in the same transaction as the deliveries it
     // created. A delivery's body is the envelope as sent, dropped once the delivery is finished.
     sql: `

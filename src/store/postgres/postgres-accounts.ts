@@ -13,35 +13,30 @@ import {
   type MemberChange,
   type MembershipRecord,
   type OneTimeTokenRecord,
+  type OrgRecord,
   type PruneResult,
   type ServerSettings,
   type SessionRecord,
   type TokenKind,
   type UserRecord,
 } from '../account-store.js';
-import type { OrgRecord } from '../store.js';
 import type { Database, Sql } from './database.js';
 import {
   accountSummary,
   invitation,
   member,
   serverSettings,
+  session,
   token,
   user,
   type AccountSummaryRow,
   type InvitationRow,
   type ServerSettingsRow,
   type MemberRow,
+  type SessionRow,
   type TokenRow,
   type UserRow,
 } from '../account-rows.js';
-
-interface SessionRow {
-  hash: string;
-  user_id: string;
-  created_at: string;
-  expires_at: string;
-}
 
 const UNIQUE_VIOLATION = '23505';
 const SETTINGS_SQL = 'SELECT everyone_creates_workspaces FROM server_settings WHERE id = 1';
@@ -203,7 +198,7 @@ export class PostgresAccounts implements AccountStore {
   }
   async findSession(hash: string) {
     const r = await this.db.row<SessionRow>('SELECT * FROM sessions WHERE hash = $1', [hash]);
-    return r ? { hash: r.hash, userId: r.user_id, createdAt: r.created_at, expiresAt: r.expires_at } : undefined;
+    return r ? session(r) : undefined;
   }
   async deleteSession(hash: string) {
     await this.db.run('DELETE FROM sessions WHERE hash = $1', [hash]);

@@ -15,25 +15,15 @@ import type { EventPage, EventQuery } from '../store.js';
 import type { EventBatch } from '../webhook-store.js';
 import { LOCKS, type Sql } from './database.js';
 import {
-  ALL_TYPES,
   encodeBatch,
-  names,
-  wantedChannels,
+  eventsByOrg,
+  outboxBatch,
   PRUNE_ROWS,
   ROWS_PER_READ,
-  SCAN_BYTES,
-  SCAN_ROWS,
-  TYPE_BITS,
   type BatchHead,
-  type Entry,
+  type BatchRow,
 } from '../event-batches.js';
-
-interface BatchRow {
-  seq: number;
-  org_id: string;
-  created_at: string;
-  body: string;
-}
+import { EventScan } from '../event-scan.js';
 
 const INSERT = `INSERT INTO event_batches (org_id, last_id, first_id, created_at, count, types, channels, body)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[])`;
@@ -77,14 +67,7 @@ class BatchColumns {
 export class PostgresEventLog {
   /** Writes the tick's events, inside the tick's transaction (after its other writes: see the top). */
   async write(tx: Sql, changes: readonly ChannelChange[]): Promise<void> {
-    let byOrg: Map<string, EngineEvent[]> | null = null;
-    for (const c of changes) {
-      if (c.events.length === 0) continue;
-      byOrg ??= new Map();
-      const list = byOrg.get(c.orgId);
-      if (list) list.push(...c.events);
-      else byOrg.set(c.orgId, [...c.events]);
-    }
+    const byOrg = eventsByOrg(changes);
     if (!byOrg) return;
     const columns = new BatchColumns();
     for (const [orgId, events] of byOrg) addBatch(orgId, events, columns);
@@ -94,59 +77,22 @@ export class PostgresEventLog {
 
   /** A workspace's events after `q.after`; run on one snapshot, so a prune in between cannot take a body away. */
   async list(tx: Sql, orgId: string, q: EventQuery): Promise<EventPage> {
-    const wanted = wantedChannels(q);
-    if (wanted?.size === 0) return { events: [], nextCursor: null };
-    const types = q.type ? TYPE_BITS.get(q.type)! : ALL_TYPES;
-    const found: EngineEvent[] = [];
-    const budget = { bytes: SCAN_BYTES, rows: SCAN_ROWS };
-    let after = q.after ?? '';
+    const scan = new EventScan(orgId, q);
+    if (scan.empty) return scan.last();
     for (;;) {
-      const heads = await tx.rows<BatchHead>(HEADS, [orgId, after, ROWS_PER_READ]);
+      const heads = await tx.rows<BatchHead>(HEADS, [orgId, scan.after, ROWS_PER_READ]);
       for (const head of heads) {
-        after = head.last_id;
-        budget.rows--;
-        const skip = (head.types & types) === 0 || (wanted && head.channels !== null && !names(head.channels, wanted));
-        if (!skip) budget.bytes -= await this.read(tx, head.seq, orgId, q, wanted, found);
-        if (found.length > q.limit) return { events: found.slice(0, q.limit), nextCursor: found[q.limit - 1]!.id };
-        if (budget.bytes <= 0 || budget.rows <= 0) return { events: found, nextCursor: after };
+        if (scan.wants(head)) scan.take((await tx.row<{ created_at: string; body: string }>(BODY, [head.seq]))!);
+        const page = scan.page();
+        if (page) return page;
       }
-      if (heads.length < ROWS_PER_READ) return { events: found, nextCursor: null };
+      if (heads.length < ROWS_PER_READ) return scan.last();
     }
-  }
-
-  /** Adds the batch's events that the query wants to `found`; returns the JSON length parsed. */
-  private async read(
-    tx: Sql,
-    seq: number,
-    orgId: string,
-    q: EventQuery,
-    wanted: ReadonlySet<string> | null,
-    found: EngineEvent[],
-  ): Promise<number> {
-    const row = (await tx.row<{ created_at: string; body: string }>(BODY, [seq]))!;
-    const after = q.after ?? '';
-    for (const e of JSON.parse(row.body) as Entry[]) {
-      if (e[0] <= after || (q.type && e[2] !== q.type) || (wanted && !wanted.has(e[1]))) continue;
-      found.push({ id: e[0], type: e[2], orgId, channelId: e[1], createdAt: e[4] ?? row.created_at, data: e[3] });
-    }
-    return row.body.length;
   }
 
   /** Up to `limit` batches written after batch `seq`, in the order they were written (the webhook outbox). */
   async batchesAfter(sql: Sql, seq: number, limit: number): Promise<EventBatch[]> {
-    const rows = await sql.rows<BatchRow>(AFTER, [seq, limit]);
-    return rows.map((row) => ({
-      seq: row.seq,
-      orgId: row.org_id,
-      events: (JSON.parse(row.body) as Entry[]).map((e) => ({
-        id: e[0],
-        type: e[2],
-        orgId: row.org_id,
-        channelId: e[1],
-        createdAt: e[4] ?? row.created_at,
-        data: e[3],
-      })),
-    }));
+    return (await sql.rows<BatchRow>(AFTER, [seq, limit])).map(outboxBatch);
   }
 
   /**

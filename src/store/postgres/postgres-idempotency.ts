@@ -3,33 +3,9 @@
  * one upsert that inserts the key or replaces an expired record: of concurrent claims Postgres lets one insert
  * and makes the others wait for it, then find the key taken. The body is stored as the API hands it (sealed).
  */
-import type {
-  Claim,
-  IdempotencyClaim,
-  IdempotencyRecord,
-  IdempotencyStore,
-  StoredResponse,
-} from '../idempotency-store.js';
+import { idempotencyRecord, type IdempotencyRow } from '../idempotency-rows.js';
+import type { Claim, IdempotencyClaim, IdempotencyStore, StoredResponse } from '../idempotency-store.js';
 import type { Database } from './database.js';
-
-interface Row {
-  fingerprint: string;
-  owner: string;
-  created_at: string;
-  status: number | null;
-  headers: string | null;
-  body: string | null;
-}
-
-const record = (r: Row): IdempotencyRecord => ({
-  fingerprint: r.fingerprint,
-  owner: r.owner,
-  createdAt: r.created_at,
-  response:
-    r.status === null
-      ? null
-      : { status: r.status, headers: JSON.parse(r.headers ?? '{}') as Record<string, string>, body: r.body ?? '' },
-});
 
 /** Inserts the key, or replaces a record created before `expiredBefore` ($6); answers a row when it claimed. */
 const CLAIM = `INSERT INTO idempotency_keys (scope, key, fingerprint, owner, created_at) VALUES ($1, $2, $3, $4, $5)
@@ -48,8 +24,8 @@ export class PostgresIdempotency implements IdempotencyStore {
     for (;;) {
       const claimed = await this.db.row(CLAIM, [c.scope, c.key, c.fingerprint, c.owner, c.now, c.expiredBefore]);
       if (claimed) return { claimed: true };
-      const row = await this.db.row<Row>(FIND, [c.scope, c.key]);
-      if (row) return { claimed: false, record: record(row) };
+      const row = await this.db.row<IdempotencyRow>(FIND, [c.scope, c.key]);
+      if (row) return { claimed: false, record: idempotencyRecord(row) };
     }
   }
 

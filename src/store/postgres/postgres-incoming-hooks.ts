@@ -7,53 +7,8 @@ import type {
   IncomingHookStore,
   PostClaim,
 } from '../incoming-hook-store.js';
+import { hook, hookDelivery, ReplayKeyHeld, type HookDeliveryRow, type HookRow } from '../incoming-hook-rows.js';
 import type { Database } from './database.js';
-
-interface HookRow {
-  id: string;
-  org_id: string;
-  channel_id: string;
-  name: string;
-  token_hash: string;
-  mapping: string;
-  require_signature: boolean;
-  sealed_secret: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-interface DeliveryRow {
-  at: string;
-  status: number;
-  applied: string;
-  ignored: string;
-  error: string | null;
-  payload: string;
-  dry_run: boolean;
-}
-
-const hook = (r: HookRow): IncomingHookRecord => ({
-  id: r.id,
-  orgId: r.org_id,
-  channelId: r.channel_id,
-  name: r.name,
-  tokenHash: r.token_hash,
-  mapping: JSON.parse(r.mapping) as Record<string, string>,
-  requireSignature: r.require_signature,
-  sealedSecret: r.sealed_secret,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
-
-const delivery = (r: DeliveryRow): HookDeliveryRecord => ({
-  at: r.at,
-  status: r.status,
-  applied: JSON.parse(r.applied) as Record<string, unknown>,
-  ignored: JSON.parse(r.ignored) as string[],
-  error: r.error,
-  payload: r.payload,
-  dryRun: r.dry_run,
-});
 
 const SQL = {
   insert: `INSERT INTO incoming_hooks (id, org_id, channel_id, name, token_hash, mapping, require_signature,
@@ -79,13 +34,6 @@ const SQL = {
   claim: `INSERT INTO incoming_hook_claims AS c (hook_id, key, expires_at) VALUES ($1, $2, $3)
     ON CONFLICT (hook_id, key) DO UPDATE SET expires_at = excluded.expires_at WHERE c.expires_at <= $4`,
 };
-
-/** Thrown inside a claim's transaction to roll it back: another post holds `key`. */
-class Held extends Error {
-  constructor(readonly key: string) {
-    super(`replay key held: ${key}`);
-  }
-}
 
 export class PostgresIncomingHooks implements IncomingHookStore {
   constructor(private readonly db: Database) {}
@@ -153,11 +101,11 @@ export class PostgresIncomingHooks implements IncomingHookStore {
   }
 
   async listDeliveries(hookId: string): Promise<HookDeliveryRecord[]> {
-    const rows = await this.db.rows<DeliveryRow>(
+    const rows = await this.db.rows<HookDeliveryRow>(
       'SELECT * FROM incoming_hook_deliveries WHERE hook_id = $1 ORDER BY seq DESC',
       [hookId],
     );
-    return rows.map(delivery);
+    return rows.map(hookDelivery);
   }
 
   /** Adds the refusals to their second's line and trims the log to the newest `keep` lines, in one transaction. */
@@ -180,12 +128,12 @@ export class PostgresIncomingHooks implements IncomingHookStore {
       await this.db.transaction(async (tx) => {
         if (!(await tx.row(SQL.hookExists, [hookId]))) return;
         for (const { key, expiresAt } of claims) {
-          if ((await tx.run(SQL.claim, [hookId, key, expiresAt, now])) === 0) throw new Held(key);
+          if ((await tx.run(SQL.claim, [hookId, key, expiresAt, now])) === 0) throw new ReplayKeyHeld(key);
         }
       });
       return null;
     } catch (err) {
-      if (err instanceof Held) return err.key;
+      if (err instanceof ReplayKeyHeld) return err.key;
       throw err;
     }
   }

@@ -13,7 +13,8 @@ import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel, TickWrit
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { SceneDefinition } from '@onair/protocol';
-import type { ApiKeyRecord, EventPage, EventQuery, OrgRecord, Page, Store } from '../store.js';
+import type { OrgRecord } from '../account-store.js';
+import type { ApiKeyRecord, EventPage, EventQuery, Page, Store } from '../store.js';
 import { Database, LOCKS, type Sql } from './database.js';
 import { migrate } from './migrations.js';
 import { PostgresAccounts } from './postgres-accounts.js';
@@ -22,18 +23,21 @@ import { PostgresIdempotency } from './postgres-idempotency.js';
 import { PostgresIncomingHooks } from './postgres-incoming-hooks.js';
 import { PostgresWebhooks } from './postgres-webhooks.js';
 import {
-  byChannel,
   CHANNEL_COLUMNS,
   channelFromRow,
+  channelParams,
+  keyFromRow,
+  keyParams,
+  liveFromRow,
+  sceneFromRow,
+  sceneParams,
+  sharedText,
+  storedChannels,
   type ChannelRow,
   type ClockRow,
   type InputRow,
-  keyFromRow,
   type KeyRow,
-  liveFromRow,
-  sceneFromRow,
   type SceneRow,
-  sharedText,
 } from './rows.js';
 import { writeTick } from './tick-write.js';
 
@@ -148,17 +152,7 @@ export class PostgresStore implements Store {
   }
 
   async insertKey(k: ApiKeyRecord): Promise<void> {
-    const channels = k.channelIds ? JSON.stringify(k.channelIds) : null;
-    await this.db.run(SQL.insertKey, [
-      k.id,
-      k.orgId,
-      k.name,
-      k.hash,
-      k.prefix,
-      JSON.stringify(k.permissions),
-      channels,
-      k.createdAt,
-    ]);
+    await this.db.run(SQL.insertKey, keyParams(k));
   }
 
   async findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
@@ -229,17 +223,7 @@ export class PostgresStore implements Store {
   }
 
   async insertChannel(c: ChannelRecord): Promise<void> {
-    await this.db.run(SQL.insertChannel, [
-      c.id,
-      c.orgId,
-      c.name,
-      c.fps,
-      c.width,
-      c.height,
-      c.outputToken,
-      c.createdAt,
-      c.updatedAt,
-    ]);
+    await this.db.run(SQL.insertChannel, channelParams(c));
   }
 
   async updateChannel(c: ChannelRecord): Promise<void> {
@@ -252,14 +236,7 @@ export class PostgresStore implements Store {
   }
 
   async insertScene(s: SceneRecord): Promise<void> {
-    await this.db.run(SQL.insertScene, [
-      s.id,
-      s.channelId,
-      s.name,
-      JSON.stringify(s.definition),
-      s.createdAt,
-      s.updatedAt,
-    ]);
+    await this.db.run(SQL.insertScene, sceneParams(s));
   }
 
   async updateScene(s: SceneRecord): Promise<void> {
@@ -288,21 +265,9 @@ export class PostgresStore implements Store {
 
 /** Channels with their scenes, values and clocks, read in four statements (on one snapshot). */
 async function loadAll(tx: Sql): Promise<StoredChannel[]> {
-  // 10,000 channels made from one template hold one parsed definition, not 10,000 copies.
-  const parsed = new Map<string, SceneDefinition>();
-  const parseShared = (json: string) => {
-    let def = parsed.get(json);
-    if (!def) parsed.set(json, (def = JSON.parse(json) as SceneDefinition));
-    return def;
-  };
-  const text = sharedText();
-  const scenes = byChannel(await tx.rows<SceneRow>(SQL.allScenes));
-  const values = byChannel(await tx.rows<InputRow>(SQL.allInputs));
-  const clocks = byChannel(await tx.rows<ClockRow>(SQL.allClocks));
+  const scenes = await tx.rows<SceneRow>(SQL.allScenes);
+  const inputs = await tx.rows<InputRow>(SQL.allInputs);
+  const clocks = await tx.rows<ClockRow>(SQL.allClocks);
   const channels = await tx.rows<ChannelRow>(SQL.allChannels);
-  return channels.map((row) => ({
-    channel: channelFromRow(row, text),
-    scenes: (scenes.get(row.id) ?? []).map((s) => sceneFromRow(s, parseShared, text)),
-    live: liveFromRow(row, values.get(row.id), clocks.get(row.id), text),
-  }));
+  return storedChannels({ channels, scenes, inputs, clocks });
 }

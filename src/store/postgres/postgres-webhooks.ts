@@ -17,9 +17,9 @@ import type {
   DeliveryClaim,
   DeliveryRecord,
   EventBatch,
-  LastError,
   NewDelivery,
   Settlement,
+  SubscriptionPage,
   SubscriptionRecord,
   WebhookStore,
 } from '../webhook-store.js';
@@ -28,13 +28,13 @@ import {
   attemptOf,
   delivery,
   subscription,
+  subscriptionsPage,
   type AttemptRow,
   type DeliveryRow,
   type SubscriptionRow,
 } from '../webhook-rows.js';
+import { failureCount } from '../failure-count.js';
 import type { PostgresEventLog } from './postgres-event-log.js';
-
-const LIST_PAGE = 100;
 
 const SQL = {
   insert: `INSERT INTO webhooks (id, org_id, url, events, channel_id, description, sealed_secret, status,
@@ -127,23 +127,8 @@ export class PostgresWebhooks implements WebhookStore {
     return row ? subscription(row) : undefined;
   }
 
-  async listSubscriptions(
-    orgId: string,
-    page: { limit: number; after?: string | undefined; onlyChannelIds?: readonly string[] | undefined },
-  ): Promise<SubscriptionRecord[]> {
-    const only = page.onlyChannelIds ? new Set(page.onlyChannelIds) : null;
-    const found: SubscriptionRecord[] = [];
-    let after = page.after ?? '';
-    // A channel lock filters here: a workspace holds a few dozen subscriptions at most.
-    for (;;) {
-      const rows = await this.db.rows<SubscriptionRow>(SQL.list, [orgId, after, LIST_PAGE]);
-      for (const row of rows) {
-        if (!only || (row.channel_id !== null && only.has(row.channel_id))) found.push(subscription(row));
-        if (found.length >= page.limit) return found;
-      }
-      if (rows.length < LIST_PAGE) return found;
-      after = rows[rows.length - 1]!.id;
-    }
+  async listSubscriptions(orgId: string, page: SubscriptionPage): Promise<SubscriptionRecord[]> {
+    return subscriptionsPage(page, (after, limit) => this.db.rows<SubscriptionRow>(SQL.list, [orgId, after, limit]));
   }
 
   async countSubscriptions(orgId: string): Promise<number> {
@@ -242,21 +227,13 @@ export class PostgresWebhooks implements WebhookStore {
 async function settleOne(tx: Sql, s: Settlement, disableAfter: number): Promise<boolean> {
   const a = s.attempt;
   await insertAttempts(tx, [a]);
-  const changed = await tx.run(SQL.setDelivery, [s.deliveryId, s.state, a.attempt, Math.ceil(s.nextAt ?? 0)]);
+  const nextAt = s.state === 'pending' ? Math.ceil(s.nextAt) : 0;
+  const changed = await tx.run(SQL.setDelivery, [s.deliveryId, s.state, a.attempt, nextAt]);
   const current = await tx.row<{ n: number }>(SQL.failures, [a.subscriptionId]);
-  // A drop is no attempt, and a result for a delivery already finished (dropped by a disable) counts once.
-  if (!current || changed === 0 || a.outcome === 'dropped') return false;
-  if (a.outcome === 'succeeded') {
-    if (current.n !== 0) await tx.run(SQL.setFailures, [0, a.subscriptionId]);
-    return false;
-  }
-  const n = current.n + 1;
-  if (n < disableAfter) {
-    await tx.run(SQL.setFailures, [n, a.subscriptionId]);
-    return false;
-  }
-  const lastError: LastError = { at: a.at, message: a.error ?? 'failed', status: a.status };
-  await tx.run(SQL.disable, [a.subscriptionId, n, JSON.stringify(lastError), a.at]);
+  const effect = failureCount(s, current?.n, changed > 0, disableAfter);
+  if (effect.change === 'count') await tx.run(SQL.setFailures, [effect.failures, a.subscriptionId]);
+  if (effect.change !== 'disable') return false;
+  await tx.run(SQL.disable, [a.subscriptionId, effect.failures, JSON.stringify(effect.lastError), a.at]);
   await tx.run(SQL.dropPending, [a.subscriptionId]);
   return true;
 }

@@ -1,15 +1,12 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Checkpointer } from './checkpointer.js';
+import { tempDirs } from '../../../test/helpers/temp-dirs.js';
 
 describe('Checkpointer', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-  });
+  const tempDir = tempDirs('onair-checkpoint-');
 
   /**
    * Commits ~32 KB every millisecond or so (a tick and webhook bookkeeping, faster than life) for `ms`: the load
@@ -17,8 +14,7 @@ describe('Checkpointer', () => {
    * largest the WAL file got.
    */
   async function writeSteadily(restartBytes: number, ms: number): Promise<{ written: number; largestWal: number }> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-checkpoint-'));
-    dirs.push(dir);
+    const dir = tempDir();
     const file = path.join(dir, 'onair.db');
     const db = new Database(file);
     db.pragma('journal_mode = WAL');

@@ -2,9 +2,6 @@
  * The engine on the real SqliteStore: a tick's events are written in the same transaction as its state, so
  * every acknowledged change has its events in the log, and a tick the store refuses leaves neither.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { MemoryBroker } from '../../engine/broker.js';
 import { FrameEngine } from '../../engine/frame-engine.js';
@@ -14,17 +11,16 @@ import type { ChannelRecord, SceneRecord } from '../../engine/model.js';
 import { ManualTime } from '../../engine/time-source.js';
 import { newId } from '../../ids.js';
 import { SqliteStore } from './sqlite-store.js';
+import { tempDirs } from '../../../test/helpers/temp-dirs.js';
 
-const dirs: string[] = [];
 const stores: SqliteStore[] = [];
 afterEach(async () => {
   for (const s of stores.splice(0)) await s.close();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
+const tempDir = tempDirs('onair-engine-store-');
 
 async function setup() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-engine-store-'));
-  dirs.push(dataDir);
+  const dataDir = tempDir();
   const store = new SqliteStore({ dataDir, synchronous: 'full' });
   stores.push(store);
   const orgId = (await store.defaultOrg()).id;

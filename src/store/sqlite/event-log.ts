@@ -16,18 +16,15 @@ import type { EventPage, EventQuery } from '../store.js';
 import type { EventBatch } from '../webhook-store.js';
 import { placeholders, RowBatch } from './row-batch.js';
 import {
-  ALL_TYPES,
   encodeBatch,
-  names,
-  wantedChannels,
+  eventsByOrg,
+  outboxBatch,
   PRUNE_ROWS,
   ROWS_PER_READ,
-  SCAN_BYTES,
-  SCAN_ROWS,
-  TYPE_BITS,
   type BatchHead,
-  type Entry,
+  type BatchRow,
 } from '../event-batches.js';
+import { EventScan } from '../event-scan.js';
 
 const WIDTH = 8;
 
@@ -62,14 +59,7 @@ export class EventLog {
 
   /** Writes the tick's events, inside the tick's transaction. */
   write(changes: readonly ChannelChange[]): void {
-    let byOrg: Map<string, EngineEvent[]> | null = null;
-    for (const c of changes) {
-      if (c.events.length === 0) continue;
-      byOrg ??= new Map();
-      const list = byOrg.get(c.orgId);
-      if (list) list.push(...c.events);
-      else byOrg.set(c.orgId, [...c.events]);
-    }
+    const byOrg = eventsByOrg(changes);
     if (!byOrg) return;
     const rows: unknown[] = [];
     for (const [orgId, events] of byOrg) batchRow(orgId, events, rows);
@@ -77,58 +67,22 @@ export class EventLog {
   }
 
   list(orgId: string, q: EventQuery): EventPage {
-    const wanted = wantedChannels(q);
-    if (wanted?.size === 0) return { events: [], nextCursor: null };
-    const types = q.type ? TYPE_BITS.get(q.type)! : ALL_TYPES;
-    const found: EngineEvent[] = [];
-    const budget = { bytes: SCAN_BYTES, rows: SCAN_ROWS };
-    let after = q.after ?? '';
+    const scan = new EventScan(orgId, q);
+    if (scan.empty) return scan.last();
     for (;;) {
-      const heads = this.heads.all({ org: orgId, after }) as BatchHead[];
+      const heads = this.heads.all({ org: orgId, after: scan.after }) as BatchHead[];
       for (const head of heads) {
-        after = head.last_id;
-        budget.rows--;
-        const skip = (head.types & types) === 0 || (wanted && head.channels !== null && !names(head.channels, wanted));
-        if (!skip) budget.bytes -= this.read(head.seq, orgId, q, wanted, found);
-        if (found.length > q.limit) return { events: found.slice(0, q.limit), nextCursor: found[q.limit - 1]!.id };
-        if (budget.bytes <= 0 || budget.rows <= 0) return { events: found, nextCursor: after };
+        if (scan.wants(head)) scan.take(this.body.get(head.seq) as { created_at: string; body: string });
+        const page = scan.page();
+        if (page) return page;
       }
-      if (heads.length < ROWS_PER_READ) return { events: found, nextCursor: null };
+      if (heads.length < ROWS_PER_READ) return scan.last();
     }
-  }
-
-  /** Adds the batch's events that the query wants to `found`; returns the JSON length parsed. */
-  private read(
-    seq: number,
-    orgId: string,
-    q: EventQuery,
-    wanted: ReadonlySet<string> | null,
-    found: EngineEvent[],
-  ): number {
-    const row = this.body.get(seq) as { created_at: string; body: string };
-    const after = q.after ?? '';
-    for (const e of JSON.parse(row.body) as Entry[]) {
-      if (e[0] <= after || (q.type && e[2] !== q.type) || (wanted && !wanted.has(e[1]))) continue;
-      found.push({ id: e[0], type: e[2], orgId, channelId: e[1], createdAt: e[4] ?? row.created_at, data: e[3] });
-    }
-    return row.body.length;
   }
 
   /** Up to `limit` batches written after batch `seq`, in the order they were written (the webhook outbox). */
   batchesAfter(seq: number, limit: number): EventBatch[] {
-    const rows = this.after.all(seq, limit) as { seq: number; org_id: string; created_at: string; body: string }[];
-    return rows.map((row) => ({
-      seq: row.seq,
-      orgId: row.org_id,
-      events: (JSON.parse(row.body) as Entry[]).map((e) => ({
-        id: e[0],
-        type: e[2],
-        orgId: row.org_id,
-        channelId: e[1],
-        createdAt: e[4] ?? row.created_at,
-        data: e[3],
-      })),
-    }));
+    return (this.after.all(seq, limit) as BatchRow[]).map(outboxBatch);
   }
 
   /**

@@ -1,27 +1,30 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { sha256Hex } from '../../ids.js';
+import { expectRightsGiven, RIGHTS_MIGRATION, ROWS_BEFORE_RIGHTS } from '../rights-migration.fixtures.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteStore } from './sqlite-store.js';
+import { tempDirs } from '../../../test/helpers/temp-dirs.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const tempDir = tempDirs('onair-migrate-');
+
+/** A database at `version`: the migrations up to it applied, as a server of that time left it, and no rows yet. */
+function databaseAt(version: number): { dir: string; db: Database.Database } {
+  const dir = tempDir();
+  const db = new Database(path.join(dir, 'onair.db'));
+  db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  for (const m of MIGRATIONS.filter((x) => x.version <= version)) {
+    db.exec(m.sql);
+    m.up?.(db);
+    db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, 'then');
+  }
+  return { dir, db };
+}
 
 /** A database as version 2 left it: an owner with a password, and a member invited but not yet joined. */
 function versionTwoDatabase(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-migrate-'));
-  dirs.push(dir);
-  const db = new Database(path.join(dir, 'onair.db'));
-  db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
-  for (const m of MIGRATIONS.filter((x) => x.version <= 2)) {
-    db.exec(m.sql);
-    db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, 'then');
-  }
+  const { dir, db } = databaseAt(2);
   const at = '2026-11-20T10:00:00.000Z';
   const until = '2099-01-01T00:00:00.000Z';
   db.exec(`
@@ -67,14 +70,7 @@ it('turns the invited, password-less users of version 2 into pending invitations
 
 /** A database as version 3 left it: a channel on air with an old-shape scene, another cued. */
 function versionThreeDatabase(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-migrate-'));
-  dirs.push(dir);
-  const db = new Database(path.join(dir, 'onair.db'));
-  db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
-  for (const m of MIGRATIONS.filter((x) => x.version <= 3)) {
-    db.exec(m.sql);
-    db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, 'then');
-  }
+  const { dir, db } = databaseAt(3);
   const at = '2026-11-20T10:00:00.000Z';
   const since = '2026-11-20T10:05:00.000Z';
   const insertChannel = db.prepare(`INSERT INTO channels (id, org_id, name, fps, width, height, output_token,
@@ -136,36 +132,10 @@ it('version 4 puts the old buses on layer 0 and rewrites old-shape scenes to for
   }
 });
 
-const RIGHTS_MIGRATION = 'who may create workspaces';
-
-/**
- * A database as the migrations before RIGHTS_MIGRATION left it: the setup account owns the first workspace, a
- * later owner was promoted there, and a member made a workspace of their own (anyone could, then).
- */
+/** A database as the migrations before RIGHTS_MIGRATION left it, with ROWS_BEFORE_RIGHTS. */
 function databaseBeforeRights(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-migrate-'));
-  dirs.push(dir);
-  const db = new Database(path.join(dir, 'onair.db'));
-  db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
-  for (const m of MIGRATIONS.slice(
-    0,
-    MIGRATIONS.findIndex((x) => x.name === RIGHTS_MIGRATION),
-  )) {
-    db.exec(m.sql);
-    m.up?.(db);
-    db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, 'then');
-  }
-  db.exec(`
-    INSERT INTO orgs VALUES ('org_1', 'Studio', '2026-01-01T00:00:00.000Z');
-    INSERT INTO orgs VALUES ('org_2', 'Trap', '2026-03-01T00:00:00.000Z');
-    INSERT INTO users VALUES ('usr_b_setup', 'setup@example.com', 'h', '2026-01-01T00:00:01.000Z');
-    INSERT INTO users VALUES ('usr_a_promoted', 'promoted@example.com', 'h', '2026-02-01T00:00:00.000Z');
-    INSERT INTO users VALUES ('usr_c_maker', 'maker@example.com', 'h', '2026-02-02T00:00:00.000Z');
-    INSERT INTO memberships VALUES ('usr_b_setup', 'org_1', 'owner', '2026-01-01T00:00:01.000Z');
-    INSERT INTO memberships VALUES ('usr_a_promoted', 'org_1', 'owner', '2026-02-01T00:00:00.000Z');
-    INSERT INTO memberships VALUES ('usr_c_maker', 'org_1', 'viewer', '2026-02-02T00:00:00.000Z');
-    INSERT INTO memberships VALUES ('usr_c_maker', 'org_2', 'owner', '2026-03-01T00:00:00.000Z');
-  `);
+  const { dir, db } = databaseAt(MIGRATIONS.find((x) => x.name === RIGHTS_MIGRATION)!.version - 1);
+  db.exec(ROWS_BEFORE_RIGHTS);
   db.close();
   return dir;
 }
@@ -173,17 +143,7 @@ function databaseBeforeRights(): string {
 it('makes the earliest owner of the first workspace the server admin, and nobody else a workspace creator', async () => {
   const store = new SqliteStore({ dataDir: databaseBeforeRights(), synchronous: 'normal' });
   try {
-    const listed = (await store.accounts.listUsers()).map((a) => [a.id, a.serverAdmin, a.createsWorkspaces]);
-    expect(listed).toEqual([
-      ['usr_b_setup', true, true],
-      ['usr_a_promoted', false, false],
-      ['usr_c_maker', false, false],
-    ]);
-    expect(await store.accounts.serverSettings()).toEqual({ everyoneCreatesWorkspaces: false });
-    // The workspace made under the old rule stays its maker's.
-    expect((await store.accounts.membersOf('org_2')).map((m) => [m.userId, m.role])).toEqual([
-      ['usr_c_maker', 'owner'],
-    ]);
+    await expectRightsGiven(store.accounts);
   } finally {
     await store.close();
   }

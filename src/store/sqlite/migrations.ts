@@ -156,7 +156,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 4,
     name: 'layers, clocks and events',
-    // Issue 10. Buses hold one scene per layer: program and preview become JSON arrays of entries, the old
+    // Buses hold one scene per layer: program and preview become JSON arrays of entries, the old
     // single scene landing on layer 0. Clock states live in their own table, written with the tick. Events
     // are written in the tick's transaction, one row per workspace per tick (./event-log.ts), and kept for
     // 7 days; they outlive a deleted channel (it is history), so they carry no foreign key. Scene
@@ -199,7 +199,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 5,
     name: 'outgoing webhooks',
-    // Issue 11. Subscriptions keep their signing secret sealed (AES-256-GCM, webhooks/secret-box.ts). The
+    // Subscriptions keep their signing secret sealed (AES-256-GCM, src/crypto/secret-box.ts). The
     // event log is the outbox: webhook_dispatch holds the last event batch fanned out, moved in the same
     // transaction as the deliveries it created. A delivery is one event for one subscription; its body is the
     // envelope as sent, dropped once the delivery is finished. webhook_attempts is the delivery log users read.
@@ -257,7 +257,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 6,
     name: 'incoming webhooks',
-    // Issue 12. A hook belongs to a channel and goes with it. Its URL token is kept as a SHA-256 hash only;
+    // A hook belongs to a channel and goes with it. Its URL token is kept as a SHA-256 hash only;
     // its signing secret, when it has one, is sealed like outgoing ones. The log keeps a hook's newest posts.
     sql: `
       CREATE TABLE incoming_hooks (
@@ -297,7 +297,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 8,
     name: 'idempotency keys',
-    // Issue 14. What a request sent with an Idempotency-Key answered, for 24 hours; the body is sealed (it may
+    // What a request sent with an Idempotency-Key answered, for 24 hours; the body is sealed (it may
     // hold a secret shown once). A row without a status is a request still running (or cut off by a restart).
     sql: `
       CREATE TABLE idempotency_keys (
@@ -317,7 +317,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 9,
     name: 'webhook delivery claims',
-    // Issue 16. A delivery being attempted is claimed by the node attempting it until a time (ms since the epoch):
+    // A delivery being attempted is claimed by the node attempting it until a time (ms since the epoch):
     // workers on several nodes never make the same attempt at once, and a dead node's claim runs out. The index
     // finds the first claim to run out (the worker wakes then) among the few deliveries in flight.
     sql: `

@@ -9,24 +9,26 @@ import {
   type MemberChange,
   type MembershipRecord,
   type OneTimeTokenRecord,
+  type OrgRecord,
   type PruneResult,
   type ServerSettings,
   type SessionRecord,
   type TokenKind,
   type UserRecord,
 } from '../account-store.js';
-import type { OrgRecord } from '../store.js';
 import {
   accountSummary,
   invitation,
   member,
   serverSettings,
+  session,
   token,
   user,
   type AccountSummaryRow,
   type InvitationRow,
   type ServerSettingsRow,
   type MemberRow,
+  type SessionRow,
   type TokenRow,
   type UserRow,
 } from '../account-rows.js';
@@ -208,9 +210,8 @@ export class SqliteAccounts implements AccountStore {
     this.st.insertSession.run(s.hash, s.userId, s.createdAt, s.expiresAt);
   }
   async findSession(hash: string) {
-    const r = this.st.findSession.get(hash) as
-      { hash: string; user_id: string; created_at: string; expires_at: string } | undefined;
-    return r ? { hash: r.hash, userId: r.user_id, createdAt: r.created_at, expiresAt: r.expires_at } : undefined;
+    const r = this.st.findSession.get(hash) as SessionRow | undefined;
+    return r ? session(r) : undefined;
   }
   async deleteSession(hash: string) {
     this.st.deleteSession.run(hash);

@@ -1,31 +1,7 @@
 /** The IdempotencyStore on the same SQLite database as the rest of the store (table of migration 8). */
 import type Database from 'better-sqlite3';
-import type {
-  Claim,
-  IdempotencyClaim,
-  IdempotencyRecord,
-  IdempotencyStore,
-  StoredResponse,
-} from '../idempotency-store.js';
-
-interface Row {
-  fingerprint: string;
-  owner: string;
-  created_at: string;
-  status: number | null;
-  headers: string | null;
-  body: string | null;
-}
-
-const record = (r: Row): IdempotencyRecord => ({
-  fingerprint: r.fingerprint,
-  owner: r.owner,
-  createdAt: r.created_at,
-  response:
-    r.status === null
-      ? null
-      : { status: r.status, headers: JSON.parse(r.headers ?? '{}') as Record<string, string>, body: r.body ?? '' },
-});
+import { idempotencyRecord, type IdempotencyRow } from '../idempotency-rows.js';
+import type { Claim, IdempotencyClaim, IdempotencyStore, StoredResponse } from '../idempotency-store.js';
 
 export class SqliteIdempotency implements IdempotencyStore {
   private readonly claimTx: (c: IdempotencyClaim) => Claim;
@@ -39,8 +15,8 @@ export class SqliteIdempotency implements IdempotencyStore {
       VALUES (@scope, @key, @fingerprint, @owner, @now)`);
     // One transaction: of two claims, the second sees the first's row.
     this.claimTx = db.transaction((c: IdempotencyClaim): Claim => {
-      const row = find.get(c.scope, c.key) as Row | undefined;
-      if (row && row.created_at >= c.expiredBefore) return { claimed: false, record: record(row) };
+      const row = find.get(c.scope, c.key) as IdempotencyRow | undefined;
+      if (row && row.created_at >= c.expiredBefore) return { claimed: false, record: idempotencyRecord(row) };
       put.run(c);
       return { claimed: true };
     });

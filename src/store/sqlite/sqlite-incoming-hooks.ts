@@ -10,52 +10,7 @@ import type {
   IncomingHookStore,
   PostClaim,
 } from '../incoming-hook-store.js';
-
-interface HookRow {
-  id: string;
-  org_id: string;
-  channel_id: string;
-  name: string;
-  token_hash: string;
-  mapping: string;
-  require_signature: number;
-  sealed_secret: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-interface DeliveryRow {
-  at: string;
-  status: number;
-  applied: string;
-  ignored: string;
-  error: string | null;
-  payload: string;
-  dry_run: number;
-}
-
-const hook = (r: HookRow): IncomingHookRecord => ({
-  id: r.id,
-  orgId: r.org_id,
-  channelId: r.channel_id,
-  name: r.name,
-  tokenHash: r.token_hash,
-  mapping: JSON.parse(r.mapping) as Record<string, string>,
-  requireSignature: r.require_signature === 1,
-  sealedSecret: r.sealed_secret,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
-
-const delivery = (r: DeliveryRow): HookDeliveryRecord => ({
-  at: r.at,
-  status: r.status,
-  applied: JSON.parse(r.applied) as Record<string, unknown>,
-  ignored: JSON.parse(r.ignored) as string[],
-  error: r.error,
-  payload: r.payload,
-  dryRun: r.dry_run === 1,
-});
+import { hook, hookDelivery, ReplayKeyHeld, type HookDeliveryRow, type HookRow } from '../incoming-hook-rows.js';
 
 function prepare(db: Database.Database) {
   return {
@@ -93,13 +48,6 @@ function prepare(db: Database.Database) {
   };
 }
 
-/** Thrown inside a claim's transaction to roll it back: another post holds `key`. */
-class Held extends Error {
-  constructor(readonly key: string) {
-    super(`replay key held: ${key}`);
-  }
-}
-
 export class SqliteIncomingHooks implements IncomingHookStore {
   private readonly st: ReturnType<typeof prepare>;
   private readonly logTx;
@@ -128,7 +76,7 @@ export class SqliteIncomingHooks implements IncomingHookStore {
     this.claimTx = db.transaction((hookId: string, claims: PostClaim[], now: number) => {
       if (!st.hookExists.get(hookId)) return;
       for (const { key, expiresAt } of claims) {
-        if (st.claim.run({ hookId, key, expiresAt, now }).changes === 0) throw new Held(key);
+        if (st.claim.run({ hookId, key, expiresAt, now }).changes === 0) throw new ReplayKeyHeld(key);
       }
     });
   }
@@ -169,7 +117,7 @@ export class SqliteIncomingHooks implements IncomingHookStore {
   }
 
   async listDeliveries(hookId: string): Promise<HookDeliveryRecord[]> {
-    return (this.st.deliveries.all(hookId) as DeliveryRow[]).map(delivery);
+    return (this.st.deliveries.all(hookId) as HookDeliveryRow[]).map(hookDelivery);
   }
 
   async logRefusal(hookId: string, entry: HookRefusalRecord, keep: number): Promise<void> {
@@ -185,7 +133,7 @@ export class SqliteIncomingHooks implements IncomingHookStore {
       this.claimTx(hookId, claims, now);
       return null;
     } catch (err) {
-      if (err instanceof Held) return err.key;
+      if (err instanceof ReplayKeyHeld) return err.key;
       throw err;
     }
   }

@@ -13,8 +13,9 @@ import Database from 'better-sqlite3';
 import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel } from '../../engine/index.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { ClockState, SceneDefinition } from '@onair/protocol';
-import type { ApiKeyRecord, EventPage, EventQuery, OrgRecord, Page, Store } from '../store.js';
+import type { ClockState } from '@onair/protocol';
+import type { OrgRecord } from '../account-store.js';
+import type { ApiKeyRecord, EventPage, EventQuery, Page, Store } from '../store.js';
 import { Checkpointer } from './checkpointer.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { createDataDir, makeDataDirPrivate, makePrivate, type ModeReport } from './data-dir-modes.js';
@@ -29,16 +30,18 @@ import { prepareStatements, type Statements } from './statements.js';
 import { guardDatabase, StorageFaults } from './storage-faults.js';
 import { WalFlusher } from './wal-flush.js';
 import {
-  liveFromRow,
+  channelFromRow,
+  channelParams,
+  keyFromRow,
+  keyParams,
+  sceneParams,
+  storedChannels,
   type ChannelRow,
   type ClockRow,
-  keyFromRow,
+  type InputRow,
   type KeyRow,
-  sceneFromRow,
   type SceneRow,
-  channelFromRow,
-  sharedText,
-} from './rows.js';
+} from '../record-rows.js';
 
 /** Page cache while channels load, in KiB (negative: SQLite's unit for "this many KiB"). */
 const LOAD_CACHE_SIZE = -1024;
@@ -184,17 +187,7 @@ export class SqliteStore implements Store {
   }
 
   async insertKey(k: ApiKeyRecord): Promise<void> {
-    const channels = k.channelIds ? JSON.stringify(k.channelIds) : null;
-    this.st.insertKey.run(
-      k.id,
-      k.orgId,
-      k.name,
-      k.hash,
-      k.prefix,
-      JSON.stringify(k.permissions),
-      channels,
-      k.createdAt,
-    );
+    this.st.insertKey.run(...keyParams(k));
   }
 
   async findKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
@@ -248,37 +241,12 @@ export class SqliteStore implements Store {
   }
 
   private loadAll(): StoredChannel[] {
-    const scenes = new Map<string, SceneRecord[]>();
-    // 10,000 channels made from one template hold one parsed definition, not 10,000 copies.
-    const parsed = new Map<string, SceneDefinition>();
-    const parseShared = (json: string) => {
-      let def = parsed.get(json);
-      if (!def) parsed.set(json, (def = JSON.parse(json) as SceneDefinition));
-      return def;
-    };
-    const text = sharedText();
-    for (const row of this.st.allScenes.all() as SceneRow[]) {
-      const list = scenes.get(row.channel_id) ?? [];
-      list.push(sceneFromRow(row, parseShared, text));
-      scenes.set(row.channel_id, list);
-    }
-    const values = new Map<string, [string, string][]>();
-    for (const row of this.st.allInputs.all() as { channel_id: string; name: string; value: string }[]) {
-      const list = values.get(row.channel_id) ?? [];
-      list.push([row.name, row.value]);
-      values.set(row.channel_id, list);
-    }
-    const clocks = new Map<string, ClockRow[]>();
-    for (const row of this.st.allClocks.all() as ClockRow[]) {
-      const list = clocks.get(row.channel_id) ?? [];
-      list.push(row);
-      clocks.set(row.channel_id, list);
-    }
-    return (this.st.allChannels.all() as ChannelRow[]).map((row) => ({
-      channel: channelFromRow(row, text),
-      scenes: scenes.get(row.id) ?? [],
-      live: liveFromRow(row, values.get(row.id) ?? [], clocks.get(row.id), text),
-    }));
+    return storedChannels({
+      scenes: this.st.allScenes.all() as SceneRow[],
+      inputs: this.st.allInputs.all() as InputRow[],
+      clocks: this.st.allClocks.all() as ClockRow[],
+      channels: this.st.allChannels.all() as ChannelRow[],
+    });
   }
 
   async listChannels(orgId: string, page: Page): Promise<ChannelRecord[]> {
@@ -293,18 +261,7 @@ export class SqliteStore implements Store {
   }
 
   async insertChannel(c: ChannelRecord): Promise<void> {
-    this.st.insertChannel.run(
-      c.id,
-      c.orgId,
-      c.name,
-      c.fps,
-      c.width,
-      c.height,
-      c.outputToken,
-      c.createdAt,
-      c.updatedAt,
-      c.createdAt,
-    );
+    this.st.insertChannel.run(...channelParams(c), c.createdAt);
   }
 
   async updateChannel(c: ChannelRecord): Promise<void> {
@@ -316,7 +273,7 @@ export class SqliteStore implements Store {
   }
 
   async insertScene(s: SceneRecord): Promise<void> {
-    this.st.insertScene.run(s.id, s.channelId, s.name, JSON.stringify(s.definition), s.createdAt, s.updatedAt);
+    this.st.insertScene.run(...sceneParams(s));
   }
 
   async updateScene(s: SceneRecord): Promise<void> {

@@ -4,20 +4,19 @@
  * flight are sent again at restart, not when their claims would have run out). And a claim waits for the write
  * lock another connection holds for a moment (the checkpointer does), as every write does, instead of failing.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, expect, it } from 'vitest';
-import { change, channelRecord, event } from '../store.fixtures.js';
+import type { EngineEvent } from '../../engine/index.js';
+import { change, channelRecord, event, newDelivery, subscriptionRecord } from '../store.fixtures.js';
 import { SqliteStore } from './sqlite-store.js';
+import { tempDirs } from '../../../test/helpers/temp-dirs.js';
 
-const dirs: string[] = [];
 const stores: SqliteStore[] = [];
 afterEach(async () => {
   for (const s of stores.splice(0)) await s.close();
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
+const freshDir = tempDirs('onair-claims-');
 
 /** Another connection, on another thread, holds the database's write lock for `ms`; resolves once it has it. */
 async function holdWriteLock(file: string, ms: number): Promise<{ released: Promise<void> }> {
@@ -40,33 +39,23 @@ function open(dataDir: string): SqliteStore {
   return store;
 }
 
-it('ends at open the claims a previous process left', async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-claims-'));
-  dirs.push(dataDir);
-  let store = open(dataDir);
+/** A subscription `wh_1` with one delivery due at 1000 (of the event answered). */
+async function oneDeliveryDue(store: SqliteStore): Promise<EngineEvent> {
   const orgId = (await store.defaultOrg()).id;
   const channel = channelRecord(orgId, 'hooks');
   await store.insertChannel(channel);
-  await store.webhooks.insertSubscription({
-    id: 'wh_1',
-    orgId,
-    url: 'https://hooks.example.com/in',
-    events: [],
-    channelId: null,
-    description: null,
-    sealedSecret: 'v1.sealed',
-    previousSecret: null,
-    status: 'enabled',
-    consecutiveFailures: 0,
-    lastError: null,
-    disabledAt: null,
-    createdAt: '2024-03-01T12:00:00.000Z',
-  });
+  await store.webhooks.insertSubscription(subscriptionRecord(orgId, { id: 'wh_1' }));
   const e = event(channel, 'channel.played');
   store.commitTick(1, [change(channel, { frame: 1, events: [e] })]);
   const [batch] = await store.webhooks.undispatched(10);
-  const d = { subscriptionId: 'wh_1', eventId: e.id, type: e.type, eventCreatedAt: e.createdAt, body: '{}' };
-  await store.webhooks.fanOut(batch!.seq, [{ ...d, nextAt: 1000 }], []);
+  await store.webhooks.fanOut(batch!.seq, [newDelivery('wh_1', e)], []);
+  return e;
+}
+
+it('ends at open the claims a previous process left', async () => {
+  const dataDir = freshDir();
+  let store = open(dataDir);
+  await oneDeliveryDue(store);
   const [claimed] = await store.webhooks.claimDue('wh_1', 1000, 1, { by: 'gone', untilMs: 60_000 });
   expect(await store.webhooks.claimDue('wh_1', 1000, 1, { by: 'other', untilMs: 60_000 })).toEqual([]);
   await store.close();
@@ -78,32 +67,9 @@ it('ends at open the claims a previous process left', async () => {
 });
 
 it('claims once a write lock held by another connection is let go, instead of failing at once', async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-claims-'));
-  dirs.push(dataDir);
+  const dataDir = freshDir();
   const store = open(dataDir);
-  const orgId = (await store.defaultOrg()).id;
-  const channel = channelRecord(orgId, 'hooks');
-  await store.insertChannel(channel);
-  await store.webhooks.insertSubscription({
-    id: 'wh_1',
-    orgId,
-    url: 'https://hooks.example.com/in',
-    events: [],
-    channelId: null,
-    description: null,
-    sealedSecret: 'v1.sealed',
-    previousSecret: null,
-    status: 'enabled',
-    consecutiveFailures: 0,
-    lastError: null,
-    disabledAt: null,
-    createdAt: '2024-03-01T12:00:00.000Z',
-  });
-  const e = event(channel, 'channel.played');
-  store.commitTick(1, [change(channel, { frame: 1, events: [e] })]);
-  const [batch] = await store.webhooks.undispatched(10);
-  const d = { subscriptionId: 'wh_1', eventId: e.id, type: e.type, eventCreatedAt: e.createdAt, body: '{}' };
-  await store.webhooks.fanOut(batch!.seq, [{ ...d, nextAt: 1000 }], []);
+  const e = await oneDeliveryDue(store);
 
   const { released } = await holdWriteLock(path.join(dataDir, 'onair.db'), 300);
   const started = Date.now();

@@ -15,18 +15,20 @@ import {
   attemptOf,
   delivery,
   subscription,
+  subscriptionsPage,
   type AttemptRow,
   type DeliveryRow,
   type SubscriptionRow,
 } from '../webhook-rows.js';
+import { failureCount } from '../failure-count.js';
 import type {
   AttemptRecord,
   DeliveryClaim,
   DeliveryRecord,
   EventBatch,
-  LastError,
   NewDelivery,
   Settlement,
+  SubscriptionPage,
   SubscriptionRecord,
   WebhookStore,
 } from '../webhook-store.js';
@@ -136,23 +138,8 @@ export class SqliteWebhooks implements WebhookStore {
     return row ? subscription(row) : undefined;
   }
 
-  async listSubscriptions(
-    orgId: string,
-    page: { limit: number; after?: string | undefined; onlyChannelIds?: readonly string[] | undefined },
-  ): Promise<SubscriptionRecord[]> {
-    const only = page.onlyChannelIds ? new Set(page.onlyChannelIds) : null;
-    const found: SubscriptionRecord[] = [];
-    let after = page.after ?? '';
-    // A channel lock filters in JS: a workspace holds a few dozen subscriptions at most.
-    for (;;) {
-      const rows = this.st.list.all(orgId, after, 100) as SubscriptionRow[];
-      for (const row of rows) {
-        if (!only || (row.channel_id !== null && only.has(row.channel_id))) found.push(subscription(row));
-        if (found.length >= page.limit) return found;
-      }
-      if (rows.length < 100) return found;
-      after = rows[rows.length - 1]!.id;
-    }
+  async listSubscriptions(orgId: string, page: SubscriptionPage): Promise<SubscriptionRecord[]> {
+    return subscriptionsPage(page, (after, limit) => this.st.list.all(orgId, after, limit) as SubscriptionRow[]);
   }
 
   async countSubscriptions(orgId: string): Promise<number> {
@@ -219,22 +206,14 @@ export class SqliteWebhooks implements WebhookStore {
       id: s.deliveryId,
       state: s.state,
       attempt: a.attempt,
-      nextAt: s.nextAt ?? 0,
+      nextAt: s.state === 'pending' ? s.nextAt : 0,
     }).changes;
     const current = this.st.failures.get(a.subscriptionId) as { n: number } | undefined;
-    // A drop is no attempt, and a result for a delivery already finished (dropped by a disable) counts once.
-    if (!current || changed === 0 || a.outcome === 'dropped') return false;
-    if (a.outcome === 'succeeded') {
-      if (current.n !== 0) this.st.setFailures.run(0, a.subscriptionId);
-      return false;
-    }
-    const n = current.n + 1;
-    if (n < disableAfter) {
-      this.st.setFailures.run(n, a.subscriptionId);
-      return false;
-    }
-    const lastError: LastError = { at: a.at, message: a.error ?? 'failed', status: a.status };
-    this.st.disable.run({ id: a.subscriptionId, n, lastError: JSON.stringify(lastError), at: a.at });
+    const effect = failureCount(s, current?.n, changed > 0, disableAfter);
+    if (effect.change === 'count') this.st.setFailures.run(effect.failures, a.subscriptionId);
+    if (effect.change !== 'disable') return false;
+    const lastError = JSON.stringify(effect.lastError);
+    this.st.disable.run({ id: a.subscriptionId, n: effect.failures, lastError, at: a.at });
     this.st.dropPending.run(a.subscriptionId);
     return true;
   }

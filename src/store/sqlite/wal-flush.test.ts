@@ -2,18 +2,15 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WalFlusher } from './wal-flush.js';
+import { tempDirs } from '../../../test/helpers/temp-dirs.js';
 
 describe('WalFlusher', () => {
-  const dirs: string[] = [];
-  afterEach(() => {
-    for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-  });
+  const tempDir = tempDirs('onair-flush-');
 
   function file(): string {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-flush-'));
-    dirs.push(dir);
+    const dir = tempDir();
     const f = path.join(dir, 'onair.db-wal');
     fs.writeFileSync(f, 'frames');
     return f;
