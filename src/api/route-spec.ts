@@ -10,13 +10,23 @@ import type { ApiEnv } from './env.js';
 import { bindOperation, type HttpBinding } from './operation-route.js';
 import { json } from './schemas/common.js';
 
-type Method = HttpBinding<unknown>['method'];
+export type Method = HttpBinding<unknown>['method'];
 type Params = NonNullable<RouteConfig['request']>['params'];
 type Query = NonNullable<RouteConfig['request']>['query'];
 
-export interface RouteSpec<O> extends Pick<HttpBinding<O>, 'input' | 'answer' | 'statusOf'> {
+export interface RouteSpec<O> extends SpecDocs, Pick<HttpBinding<O>, 'input' | 'answer' | 'statusOf'> {
   summary: string;
   description?: string;
+}
+
+/** Declares routes over operations on `app`, all under `tags`. */
+export function routeBinder(app: OpenAPIHono<ApiEnv>, runner: Runner, tags: string[]) {
+  return <I, O>(op: Operation<I, O>, where: `${Method} /${string}`, spec: RouteSpec<O>) =>
+    bindOperation(app, runner, op, binding(where, tags, spec));
+}
+
+/** What the OpenAPI entry of a route declared in a few words says: its request and its answers. */
+export interface SpecDocs {
   params?: Params;
   query?: Query;
   /** The JSON body the route takes; absent: it takes none (an empty one or `{}` at most). */
@@ -29,14 +39,7 @@ export interface RouteSpec<O> extends Pick<HttpBinding<O>, 'input' | 'answer' | 
   more?: Record<number, string | [string, ZodType]>;
 }
 
-/** Declares routes over operations on `app`, all under `tags`. */
-export function routeBinder(app: OpenAPIHono<ApiEnv>, runner: Runner, tags: string[]) {
-  return <I, O>(op: Operation<I, O>, where: `${Method} /${string}`, spec: RouteSpec<O>) =>
-    bindOperation(app, runner, op, binding(where, tags, spec));
-}
-
-function binding<O>(where: string, tags: string[], spec: RouteSpec<O>): HttpBinding<O> {
-  const [method, path] = where.split(' ') as [Method, `/${string}`];
+export function openApiParts(spec: SpecDocs): Pick<RouteConfig, 'request' | 'responses'> {
   const [status, description, schema] = spec.ok;
   const responses: RouteConfig['responses'] = { [status]: { description, ...(schema ? json(schema) : {}) } };
   for (const [code, more] of Object.entries(spec.more ?? {})) {
@@ -47,6 +50,13 @@ function binding<O>(where: string, tags: string[], spec: RouteSpec<O>): HttpBind
     ...(spec.query ? { query: spec.query } : {}),
     ...(spec.body ? { body: { required: spec.optionalBody !== true, ...json(spec.body) } } : {}),
   };
+  return { request, responses };
+}
+
+function binding<O>(where: string, tags: string[], spec: RouteSpec<O>): HttpBinding<O> {
+  const [method, path] = where.split(' ') as [Method, `/${string}`];
+  const status = spec.ok[0];
+  const { request, responses } = openApiParts(spec);
   const { summary, description: text, input, answer, statusOf } = spec;
   return {
     method,

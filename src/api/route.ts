@@ -3,7 +3,9 @@
  * accountRouteDefiner with who may call them and the rate-limit bucket they count against; both are written into the
  * OpenAPI document like every route's. Everything else is an operation (./operation-route.ts).
  */
-import { createRoute, type RouteConfig } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { z, ZodType } from 'zod';
 import type { MiddlewareHandler } from 'hono';
 import type { Principal } from '../auth/permissions.js';
 import { assertMayCreateWorkspaces, assertServerAdmin } from '../auth/server-rights.js';
@@ -14,6 +16,7 @@ import { admitCreator } from '../operations/index.js';
 import { CLIENT_ADDRESS_HEADER as CLIENT_HEADER } from '../http/client-address.js';
 import type { ApiDeps, ApiEnv } from './env.js';
 import { idempotent, type ReplayCheck } from './middleware/idempotency.js';
+import { openApiParts, type Method, type SpecDocs } from './route-spec.js';
 import {
   BUCKET_EXTENSION,
   ERROR_RESPONSES,
@@ -87,6 +90,45 @@ function middlewareFor(
   const chain = [idempotent(check), guard];
   return config.method !== 'get' && config.request?.body === undefined ? [...chain, noBody] : chain;
 }
+
+interface AccountInput<B, P> {
+  /** The body, checked against the spec's `body`. */
+  body: B;
+  /** The path parameters, checked against the spec's `params`. */
+  params: P;
+}
+
+/**
+ * Declares account routes on `app` in a few words, under `tags`: `route('owner', 'creates', 'post /members',
+ * { summary, body: MemberIn, ok: [201, 'Invited', InvitationCreated] }, (c, { body }) => …)`. The body and the path
+ * parameters are checked against the spec's schemas before the handler runs, after the guard.
+ */
+export function accountRoutes(app: OpenAPIHono<ApiEnv>, deps: AccountDeps, tags: string[]) {
+  const define = accountRouteDefiner(deps);
+  return <B extends ZodType | undefined = undefined, P extends ZodType | undefined = undefined>(
+    access: AccountAccess,
+    bucket: BucketName | null,
+    where: `${Method} /${string}`,
+    spec: Omit<SpecDocs, 'body' | 'params'> & { summary: string; body?: B; params?: P },
+    handler: (c: Context<ApiEnv>, input: AccountInput<Infer<B>, Infer<P>>) => Response | Promise<Response>,
+  ) => {
+    const [method, path] = where.split(' ') as [Method, `/${string}`];
+    const config = define(access, bucket, {
+      method,
+      path,
+      tags,
+      summary: spec.summary,
+      ...openApiParts(spec as SpecDocs),
+    });
+    app.openapi(config, (c) => {
+      const valid = (c.req as unknown as { valid(target: string): unknown }).valid.bind(c.req);
+      const input = { body: valid('json') as Infer<B>, params: valid('param') as Infer<P> };
+      return handler(c, input);
+    });
+  };
+}
+
+type Infer<T> = T extends ZodType ? z.infer<T> : undefined;
 
 export function accountRouteDefiner(deps: AccountDeps) {
   return <P extends string, R extends Omit<RouteConfig, 'path' | 'middleware'> & { path: P }>(

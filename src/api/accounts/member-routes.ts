@@ -10,16 +10,11 @@ import type { Principal } from '../../auth/permissions.js';
 import { AppError } from '../../errors.js';
 import type { InvitationRecord, MemberChange } from '../../store/account-store.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { json, listOf } from '../schemas/common.js';
-import { accountRouteDefiner } from '../route.js';
+import { accountRoutes } from '../route.js';
+import { listOf, pathParam } from '../schemas/common.js';
+import { sessionUser } from './workspace-routes.js';
 import { InvitationCreated, InvitationOut, MemberIn, MemberOut, MemberRoleIn } from './schemas.js';
 
-const pathParam = (name: string) =>
-  z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name, in: 'path' } });
 const UserParam = z.object({ userId: pathParam('userId') });
 const InvitationParam = z.object({ invitationId: pathParam('invitationId') });
 
@@ -32,9 +27,7 @@ const invitationView = (i: InvitationRecord) => ({
 });
 
 function ownerOf(c: { get(k: 'principal'): Principal }) {
-  const p = c.get('principal');
-  if (p.kind !== 'user') throw new AppError('forbidden', 'This needs a dashboard session.');
-  return p;
+  return sessionUser(c.get('principal'));
 }
 
 function checkChange(result: MemberChange, userId: string): void {
@@ -44,106 +37,97 @@ function checkChange(result: MemberChange, userId: string): void {
 
 export function memberRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const route = accountRouteDefiner(deps);
+  const route = accountRoutes(app, deps, ['Members']);
   const { accounts } = deps.store;
+  const member = (userId: string, m: { email: string; role: string; createdAt: string }) => ({
+    userId,
+    email: m.email,
+    role: m.role,
+    createdAt: m.createdAt,
+  });
 
-  app.openapi(
-    route('owner', 'creates', {
-      method: 'post',
-      path: '/members',
-      tags: ['Members'],
+  route(
+    'owner',
+    'creates',
+    'post /members',
+    {
       summary: 'Invite someone by email (returns a one-time invite link)',
-      request: { body: { required: true, ...json(MemberIn) } },
-      responses: {
-        201: { description: 'Invited', ...json(InvitationCreated) },
-        409: { description: 'conflict: already a member' },
-      },
-    }),
-    async (c) => {
-      const { email, role } = c.req.valid('json');
+      body: MemberIn,
+      ok: [201, 'Invited', InvitationCreated],
+      more: { 409: 'conflict: already a member' },
+    },
+    async (c, { body: { email, role } }) => {
       const { invitation, token } = await inviteMember(accounts, ownerOf(c).orgId, email, role);
       return c.json({ ...invitationView(invitation), inviteUrl: `${deps.baseUrl()}/invite?token=${token}` }, 201);
     },
   );
-
-  app.openapi(
-    route('owner', 'reads', {
-      method: 'get',
-      path: '/members',
-      tags: ['Members'],
-      summary: 'Members of this workspace',
-      responses: { 200: { description: 'Members', ...json(listOf(MemberOut, 'MemberList')) } },
-    }),
+  route(
+    'owner',
+    'reads',
+    'get /members',
+    { summary: 'Members of this workspace', ok: [200, 'Members', listOf(MemberOut, 'MemberList')] },
     async (c) => {
       const members = await accounts.membersOf(ownerOf(c).orgId);
-      const data = members.map((m) => ({ userId: m.userId, email: m.email, role: m.role, createdAt: m.createdAt }));
-      return c.json({ data, nextCursor: null }, 200);
+      return c.json({ data: members.map((m) => member(m.userId, m)), nextCursor: null }, 200);
     },
   );
-
-  app.openapi(
-    route('owner', 'creates', {
-      method: 'patch',
-      path: '/members/{userId}',
-      tags: ['Members'],
+  route(
+    'owner',
+    'creates',
+    'patch /members/{userId}',
+    {
       summary: "Change a member's role",
-      request: { params: UserParam, body: { required: true, ...json(MemberRoleIn) } },
-      responses: {
-        200: { description: 'Changed', ...json(MemberOut) },
-        409: { description: 'conflict: the last owner cannot be demoted' },
-      },
-    }),
-    async (c) => {
+      params: UserParam,
+      body: MemberRoleIn,
+      ok: [200, 'Changed', MemberOut],
+      more: { 409: 'conflict: the last owner cannot be demoted' },
+    },
+    async (c, { params: { userId }, body }) => {
       const { orgId } = ownerOf(c);
-      const { userId } = c.req.valid('param');
-      checkChange(await accounts.setMemberRole(orgId, userId, c.req.valid('json').role), userId);
+      checkChange(await accounts.setMemberRole(orgId, userId, body.role), userId);
       const m = (await accounts.membersOf(orgId)).find((x) => x.userId === userId);
       if (!m) throw new AppError('not_found', `User ${userId} is not a member of this workspace.`);
-      return c.json({ userId, email: m.email, role: m.role, createdAt: m.createdAt }, 200);
+      return c.json(member(userId, m), 200);
     },
   );
-
-  app.openapi(
-    route('owner', 'creates', {
-      method: 'delete',
-      path: '/members/{userId}',
-      tags: ['Members'],
+  route(
+    'owner',
+    'creates',
+    'delete /members/{userId}',
+    {
       summary: 'Remove a member from this workspace',
-      request: { params: UserParam },
-      responses: { 204: { description: 'Removed' }, 409: { description: 'conflict: the last owner stays' } },
-    }),
-    async (c) => {
-      const { userId } = c.req.valid('param');
+      params: UserParam,
+      ok: [204, 'Removed'],
+      more: { 409: 'conflict: the last owner stays' },
+    },
+    async (c, { params: { userId } }) => {
       checkChange(await accounts.removeMember(ownerOf(c).orgId, userId), userId);
       return c.body(null, 204);
     },
   );
-
-  app.openapi(
-    route('owner', 'reads', {
-      method: 'get',
-      path: '/invitations',
-      tags: ['Members'],
+  route(
+    'owner',
+    'reads',
+    'get /invitations',
+    {
       summary: 'Pending invitations of this workspace (their links are never shown again)',
-      responses: { 200: { description: 'Invitations', ...json(listOf(InvitationOut, 'InvitationList')) } },
-    }),
+      ok: [200, 'Invitations', listOf(InvitationOut, 'InvitationList')],
+    },
     async (c) => {
       const pending = await accounts.listInvitations(ownerOf(c).orgId, new Date().toISOString());
       return c.json({ data: pending.map(invitationView), nextCursor: null }, 200);
     },
   );
-
-  app.openapi(
-    route('owner', 'creates', {
-      method: 'delete',
-      path: '/invitations/{invitationId}',
-      tags: ['Members'],
+  route(
+    'owner',
+    'creates',
+    'delete /invitations/{invitationId}',
+    {
       summary: 'Withdraw a pending invitation (its link stops working)',
-      request: { params: InvitationParam },
-      responses: { 204: { description: 'Withdrawn' } },
-    }),
-    async (c) => {
-      const { invitationId } = c.req.valid('param');
+      params: InvitationParam,
+      ok: [204, 'Withdrawn'],
+    },
+    async (c, { params: { invitationId } }) => {
       if (!(await accounts.deleteInvitation(ownerOf(c).orgId, invitationId))) {
         throw new AppError('not_found', `No pending invitation ${invitationId} in this workspace.`);
       }

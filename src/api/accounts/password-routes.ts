@@ -7,29 +7,27 @@ import { changePassword, completeReset } from '../../auth/password-changes.js';
 import { AppError } from '../../errors.js';
 import { sha256Hex } from '../../ids.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { json } from '../schemas/common.js';
-import { accountRouteDefiner } from '../route.js';
+import { accountRoutes } from '../route.js';
 import { LoginOut, PasswordChangeIn, PasswordResetIn } from './schemas.js';
 import { signIn, throttled } from './sign-in.js';
 
 export function passwordRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const route = accountRouteDefiner(deps);
+  const route = accountRoutes(app, deps, ['Accounts']);
   const { accounts } = deps.store;
 
-  app.openapi(
-    route('session', null, {
-      method: 'post',
-      path: '/auth/password',
-      tags: ['Accounts'],
+  route(
+    'session',
+    null,
+    'post /auth/password',
+    {
       summary: 'Change your password; every other session of yours ends',
-      request: { body: { required: true, ...json(PasswordChangeIn) } },
-      responses: { 204: { description: 'Changed; this session stays signed in' } },
-    }),
-    async (c) => {
+      body: PasswordChangeIn,
+      ok: [204, 'Changed; this session stays signed in'],
+    },
+    async (c, { body: { currentPassword, newPassword } }) => {
       const p = c.get('principal');
       if (p.kind !== 'user') throw new AppError('forbidden', 'This needs a dashboard session.');
-      const { currentPassword, newPassword } = c.req.valid('json');
       const user = await accounts.getUser(p.userId);
       // Guessing the current password through this route is throttled like logging in.
       await throttled(deps, c, sha256Hex(user?.email ?? p.userId), (from) =>
@@ -39,19 +37,17 @@ export function passwordRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     },
   );
 
-  app.openapi(
-    route('public', null, {
-      method: 'post',
-      path: '/auth/reset-password',
-      tags: ['Accounts'],
+  route(
+    'public',
+    null,
+    'post /auth/reset-password',
+    {
       summary: 'Set a new password from a one-time reset link; every session of the user ends',
-      request: { body: { required: true, ...json(PasswordResetIn) } },
-      responses: { 200: { description: 'Password set and signed in', ...json(LoginOut) } },
-    }),
-    async (c) => {
-      const { token, password } = c.req.valid('json');
-      return c.json(await signIn(deps, c, await completeReset(accounts, token, password)), 200);
+      body: PasswordResetIn,
+      ok: [200, 'Password set and signed in', LoginOut],
     },
+    async (c, { body: { token, password } }) =>
+      c.json(await signIn(deps, c, await completeReset(accounts, token, password)), 200),
   );
   return app;
 }

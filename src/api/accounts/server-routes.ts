@@ -6,17 +6,11 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { AppError } from '../../errors.js';
 import type { AccountSummary } from '../../store/account-store.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { json, listOf } from '../schemas/common.js';
-import { accountRouteDefiner } from '../route.js';
+import { accountRoutes } from '../route.js';
+import { listOf, pathParam } from '../schemas/common.js';
 import { ServerAccountIn, ServerAccountOut, ServerSettingsIn, ServerSettingsOut } from './schemas.js';
 
-const UserParam = z.object({
-  userId: z
-    .string()
-    .min(1)
-    .max(100)
-    .openapi({ param: { name: 'userId', in: 'path' } }),
-});
+const UserParam = z.object({ userId: pathParam('userId') });
 
 const accountView = (a: AccountSummary) => ({
   id: a.id,
@@ -29,66 +23,58 @@ const accountView = (a: AccountSummary) => ({
 
 export function serverRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const route = accountRouteDefiner(deps);
+  const route = accountRoutes(app, deps, ['Server']);
   const { accounts } = deps.store;
+  const noAccount = (userId: string) => new AppError('not_found', `There is no account ${userId} on this server.`);
 
-  app.openapi(
-    route('admin', 'reads', {
-      method: 'get',
-      path: '/server/settings',
-      tags: ['Server'],
-      summary: 'Settings of the whole server',
-      responses: { 200: { description: 'Settings', ...json(ServerSettingsOut) } },
-    }),
+  route(
+    'admin',
+    'reads',
+    'get /server/settings',
+    { summary: 'Settings of the whole server', ok: [200, 'Settings', ServerSettingsOut] },
     async (c) => c.json(await accounts.serverSettings(), 200),
   );
-
-  app.openapi(
-    route('admin', 'creates', {
-      method: 'patch',
-      path: '/server/settings',
-      tags: ['Server'],
+  route(
+    'admin',
+    'creates',
+    'patch /server/settings',
+    {
       summary: 'Change settings of the whole server (every account may create workspaces, or not)',
-      request: { body: { required: true, ...json(ServerSettingsIn) } },
-      responses: { 200: { description: 'Settings as they now are', ...json(ServerSettingsOut) } },
-    }),
-    async (c) => c.json(await accounts.updateServerSettings(c.req.valid('json')), 200),
+      body: ServerSettingsIn,
+      ok: [200, 'Settings as they now are', ServerSettingsOut],
+    },
+    async (c, { body }) => c.json(await accounts.updateServerSettings(body), 200),
   );
-
-  app.openapi(
-    route('admin', 'reads', {
-      method: 'get',
-      path: '/server/accounts',
-      tags: ['Server'],
+  route(
+    'admin',
+    'reads',
+    'get /server/accounts',
+    {
       summary: 'Every account on the server, with whether it may create workspaces',
-      responses: { 200: { description: 'Accounts', ...json(listOf(ServerAccountOut, 'ServerAccountList')) } },
-    }),
+      ok: [200, 'Accounts', listOf(ServerAccountOut, 'ServerAccountList')],
+    },
     async (c) => c.json({ data: (await accounts.listUsers()).map(accountView), nextCursor: null }, 200),
   );
-
-  app.openapi(
-    route('admin', 'creates', {
-      method: 'patch',
-      path: '/server/accounts/{userId}',
-      tags: ['Server'],
+  route(
+    'admin',
+    'creates',
+    'patch /server/accounts/{userId}',
+    {
       summary: 'Allow an account to create workspaces, or withdraw it',
-      request: { params: UserParam, body: { required: true, ...json(ServerAccountIn) } },
-      responses: {
-        200: { description: 'Changed', ...json(ServerAccountOut) },
-        409: { description: 'conflict: the server admin always may create workspaces' },
-      },
-    }),
-    async (c) => {
-      const { userId } = c.req.valid('param');
-      const { createsWorkspaces } = c.req.valid('json');
+      params: UserParam,
+      body: ServerAccountIn,
+      ok: [200, 'Changed', ServerAccountOut],
+      more: { 409: 'conflict: the server admin always may create workspaces' },
+    },
+    async (c, { params: { userId }, body: { createsWorkspaces } }) => {
       const before = await accounts.getUser(userId);
-      if (!before) throw new AppError('not_found', `There is no account ${userId} on this server.`);
+      if (!before) throw noAccount(userId);
       if (before.serverAdmin && !createsWorkspaces) {
         throw new AppError('conflict', 'The server admin always may create workspaces.');
       }
       await accounts.setCreatesWorkspaces(userId, createsWorkspaces);
       const after = (await accounts.listUsers()).find((a) => a.id === userId);
-      if (!after) throw new AppError('not_found', `There is no account ${userId} on this server.`);
+      if (!after) throw noAccount(userId);
       return c.json(accountView(after), 200);
     },
   );

@@ -3,57 +3,55 @@
  * (../../auth/server-rights.ts). Members and invitations: member-routes.ts.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Principal } from '../../auth/permissions.js';
 import { AppError } from '../../errors.js';
-import { assertRoom } from '../../limits/resource-limits.js';
 import { newId } from '../../ids.js';
+import { assertRoom } from '../../limits/resource-limits.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { json, listOf } from '../schemas/common.js';
-import { accountRouteDefiner } from '../route.js';
+import { accountRoutes } from '../route.js';
+import { listOf } from '../schemas/common.js';
 import { WorkspaceIn, WorkspaceOut } from './schemas.js';
 import { userWorkspaces } from './workspace-view.js';
 
+/** The signed-in user a session route acts for. */
+export function sessionUser(p: Principal): Extract<Principal, { kind: 'user' }> {
+  if (p.kind !== 'user') throw new AppError('forbidden', 'This needs a dashboard session.');
+  return p;
+}
+
 export function workspaceRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
-  const route = accountRouteDefiner(deps);
+  const route = accountRoutes(app, deps, ['Accounts']);
   const { accounts } = deps.store;
 
-  app.openapi(
-    route('creator', 'creates', {
-      method: 'post',
-      path: '/workspaces',
-      tags: ['Accounts'],
+  route(
+    'creator',
+    'creates',
+    'post /workspaces',
+    {
       summary: 'Create a workspace owned by you (if the server admin allows you to)',
-      request: { body: { required: true, ...json(WorkspaceIn) } },
-      responses: { 201: { description: 'Created', ...json(WorkspaceOut) } },
-    }),
-    async (c) => {
-      const p = c.get('principal');
-      if (p.kind !== 'user') throw new AppError('forbidden', 'This needs a dashboard session.');
+      body: WorkspaceIn,
+      ok: [201, 'Created', WorkspaceOut],
+    },
+    async (c, { body }) => {
+      const p = sessionUser(c.get('principal'));
       const owned = (await userWorkspaces(accounts, p.userId)).filter((w) => w.role === 'owner').length;
-      assertRoom(
-        owned,
-        deps.limits.workspacesPerAccount,
-        'An account owns at most {limit} workspaces',
-        'ONAIR_LIMIT_WORKSPACES_PER_ACCOUNT',
-      );
-      const org = { id: newId('org'), name: c.req.valid('json').name, createdAt: new Date().toISOString() };
+      const setting = 'ONAIR_LIMIT_WORKSPACES_PER_ACCOUNT';
+      assertRoom(owned, deps.limits.workspacesPerAccount, 'An account owns at most {limit} workspaces', setting);
+      const org = { id: newId('org'), name: body.name, createdAt: new Date().toISOString() };
       await accounts.insertOrg(org);
       await accounts.insertMembership({ userId: p.userId, orgId: org.id, role: 'owner', createdAt: org.createdAt });
       return c.json({ ...org, role: 'owner' as const }, 201);
     },
   );
 
-  app.openapi(
-    route('session', 'reads', {
-      method: 'get',
-      path: '/workspaces',
-      tags: ['Accounts'],
-      summary: 'Your workspaces',
-      responses: { 200: { description: 'Workspaces', ...json(listOf(WorkspaceOut, 'WorkspaceList')) } },
-    }),
+  route(
+    'session',
+    'reads',
+    'get /workspaces',
+    { summary: 'Your workspaces', ok: [200, 'Workspaces', listOf(WorkspaceOut, 'WorkspaceList')] },
     async (c) => {
-      const p = c.get('principal');
-      if (p.kind !== 'user') throw new AppError('forbidden', 'This needs a dashboard session.');
+      const p = sessionUser(c.get('principal'));
       return c.json({ data: await userWorkspaces(accounts, p.userId), nextCursor: null }, 200);
     },
   );
