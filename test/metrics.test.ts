@@ -88,7 +88,7 @@ describe('GET /metrics', () => {
       // GC pauses are reported asynchronously by a PerformanceObserver.
       expect(histogramCount(families.get('nodejs_gc_duration_seconds'))).toBeGreaterThan(0);
       return families;
-    });
+    }, { timeout: 15_000 });
     checkHttp(m, channelId);
     checkEngineAndStorage(m);
     checkSockets(m);
@@ -105,7 +105,7 @@ describe('GET /metrics', () => {
       const after = family(await scrape(call), 'onair_connections', 'gauge');
       expect(valueOf(after, { kind: 'output' })).toBe(0);
       expect(valueOf(after, { kind: 'key' })).toBe(0);
-    });
+    }, { timeout: 15_000 });
   });
 
   it('each server counts in its own registry', async () => {
