@@ -199,7 +199,7 @@ describe.skipIf(gate.skip)(`Webhook delivery on two nodes${gate.label}`, () => {
     const a = await startNode(url, 'node-a', subs, claimMs);
     const claimedAt = Date.now();
     a.worker.pump();
-    await vi.waitFor(() => expect(r.received).toHaveLength(5), { timeout: 5000 });
+    await vi.waitFor(() => expect(r.received).toHaveLength(5), { timeout: 15_000 });
     // node-a dies with its five attempts unanswered: nothing of them is written.
     nodes.splice(nodes.indexOf(a), 1);
     await stopNode(a);
@@ -207,7 +207,7 @@ describe.skipIf(gate.skip)(`Webhook delivery on two nodes${gate.label}`, () => {
     r.fallback = 200;
     const b = await startNode(url, 'node-b', subs, 30_000);
     b.worker.pump();
-    await vi.waitFor(() => expect(r.received).toHaveLength(10), { timeout: claimMs + 5000, interval: 50 });
+    await vi.waitFor(() => expect(r.received).toHaveLength(10), { timeout: claimMs + 15_000, interval: 50 });
     // node-b waited for the claims to run out (it woke for it), then sent each event once, under the same id.
     const again = r.received.slice(5);
     for (const got of again) expect(got.at).toBeGreaterThanOrEqual(claimedAt + claimMs);
@@ -216,8 +216,10 @@ describe.skipIf(gate.skip)(`Webhook delivery on two nodes${gate.label}`, () => {
       expect(again.find((g) => g.json.id === got.json.id)!.raw.equals(got.raw)).toBe(true);
     }
     for (const got of r.received) expect(got.headers['x-service-delivery']).toBe(got.json.id);
-    await vi.waitFor(async () =>
-      expect(await b.store.webhooks.outboxDepth()).toEqual({ pendingDeliveries: 0, undispatchedBatches: 0 }),
+    await vi.waitFor(
+      async () =>
+        expect(await b.store.webhooks.outboxDepth()).toEqual({ pendingDeliveries: 0, undispatchedBatches: 0 }),
+      { timeout: 15_000 },
     );
     const lines = await log(b, subs);
     expect(lines.map((l) => [l.attempt, l.outcome])).toEqual(Array.from({ length: 5 }, () => [1, 'succeeded']));
