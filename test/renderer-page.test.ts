@@ -108,7 +108,8 @@ describe('renderer page in headless Chromium', () => {
     child = await spawnServer(env);
     try {
       await expect.poll(() => page.evaluate(() => window.__onair?.status()), { timeout: 15_000 }).toBe('open');
-      expect(await stageText(page)).toContain('LIONS');
+      // The snapshot that restores it follows the open.
+      await expect.poll(() => stageText(page)).toContain('LIONS');
       await call('PATCH', `${base}/v1/channels/${id}/inputs`, { scoreB: 42 });
       await expect.poll(() => stageText(page), { timeout: 10_000 }).toContain('42');
     } finally {
