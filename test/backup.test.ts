@@ -125,6 +125,7 @@ async function backupUnderLoad(dir: string, file: string, stream: Stream): Promi
   return before;
 }
 
+// Four servers started and three CLI runs, each a process of its own: near 30 s on a busy machine.
 it('backs up a live server under load with every acknowledged value, and restores it in place', async () => {
   const dir = tempDir();
   const file = path.join(tempDir(), 'onair-backup.db');
@@ -161,7 +162,7 @@ it('backs up a live server under load with every acknowledged value, and restore
   fs.cpSync(aside!, path.join(fresh, 'aside'), { recursive: true });
   const asideValues = await valuesOf((await start(path.join(fresh, 'aside'))).url, channelIds);
   for (const [slot, acked] of stream.acked) expect(asideValues.get(slot), slot).toBeGreaterThanOrEqual(acked);
-});
+}, 120_000);
 
 it('refuses to overwrite a backup without --force, and replaces it with --force', async () => {
   const dir = tempDir();

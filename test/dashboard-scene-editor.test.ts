@@ -55,6 +55,7 @@ function drawn(frame: Frame, name: string): Promise<string> {
 const scenesOf = async (call: Api, channelId: string) =>
   expectStatus(await call<List<Scene>>('GET', `/v1/channels/${channelId}/scenes`), 200).data;
 
+// The editor's whole round (dry runs drawn, a save, a delete): 60 s for a busy machine.
 it('starts from the scoreboard template, previews edits, shows an error at its element, and saves', async () => {
   const channel = expectStatus(await owner.call<Channel>('POST', '/v1/channels', { name: 'Studio' }), 201);
   const context = await browser.newContext({ viewport: { width: 1600, height: 900 } });
@@ -149,7 +150,7 @@ it('starts from the scoreboard template, previews edits, shows an error at its e
   await page.getByRole('button', { name: 'Delete scene', exact: true }).click();
   await expect.poll(() => page.url()).toMatch(/#\/channels\/[^/]+\/live$/);
   expect(await scenesOf(owner.call, channel.id)).toEqual([]);
-});
+}, 60_000);
 
 it('shows a viewer the definition read-only, with no editor controls', async () => {
   const channel = expectStatus(await owner.call<Channel>('POST', '/v1/channels', { name: 'Annex' }), 201);

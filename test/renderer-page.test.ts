@@ -67,6 +67,7 @@ afterEach(async () => {
 });
 
 describe('renderer page in headless Chromium', () => {
+  // A server process started twice and a browser: 60 s for a busy machine.
   it('draws the on-air scene, shows a PATCHed value, and recovers after the server process restarts', async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-render-'));
     // A real process on a fixed port, restarted the way an operator restarts it (SIGTERM, start again).
@@ -116,7 +117,7 @@ describe('renderer page in headless Chromium', () => {
       await page.close();
       await child.kill('SIGTERM');
     }
-  });
+  }, 60_000);
 
   it('paints nothing while no scene is on air, and nothing with a wrong token', async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-render-'));

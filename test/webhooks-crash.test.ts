@@ -37,6 +37,7 @@ async function start(dir: string): Promise<ChildServer> {
   return child;
 }
 
+// Two server processes and a receiver: 60 s for a busy machine.
 it('resumes pending deliveries after kill -9, one id per event, and drops those older than 5 minutes', async () => {
   const dir = makeDataDir();
   dirs.push(dir);
@@ -122,4 +123,4 @@ it('resumes pending deliveries after kill -9, one id per event, and drops those 
       .map((e) => e.id)
       .sort(),
   );
-});
+}, 60_000);
