@@ -183,6 +183,8 @@ describe('several people', () => {
     }
     await two.page.getByRole('button', { name: 'Cue Score' }).click();
     await expect.poll(() => two.page.getByText(/Done.*Cue Score/).count()).toBe(1);
+    // The 1 s timeouts below are the second this test is about (each counted from the change's "Done"), not a wait
+    // to lengthen for a busy machine.
     await expect
       .poll(
         () =>
