@@ -76,6 +76,7 @@ describe('first run', () => {
     expect(server.handle.firstRun.setupToken).toBeNull();
   });
 
+  // A server process of its own: 60 s for a busy machine.
   it('prints the setup link on stderr (never in the JSON logs), and the link works', async () => {
     const dir = makeDataDir();
     const env: NodeJS.ProcessEnv = { ...process.env, ONAIR_HOST: '127.0.0.1', ONAIR_PORT: '0' };
@@ -111,7 +112,7 @@ describe('first run', () => {
       await exited;
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 });
 
 describe('login and sessions', () => {

@@ -158,6 +158,7 @@ describe.skipIf(gate.skip)(`Webhook delivery on two nodes${gate.label}`, () => {
     return all;
   }
 
+  // Two nodes' stores and workers on Postgres, 180 deliveries: 60 s for a busy machine.
   it('attempts every delivery exactly once between them, each node a share', async () => {
     const r = await receiver();
     const { url, subs, secrets, events } = await setup(r, 3, 60);
@@ -190,7 +191,7 @@ describe.skipIf(gate.skip)(`Webhook delivery on two nodes${gate.label}`, () => {
     const lines = await log(b, subs);
     expect(lines).toHaveLength(180);
     expect(lines.every((l) => l.attempt === 1 && l.outcome === 'succeeded')).toBe(true);
-  });
+  }, 60_000);
 
   it('makes the attempts of a node that died mid-attempt again, once its claims run out', async () => {
     const r = await receiver();
@@ -225,5 +226,5 @@ describe.skipIf(gate.skip)(`Webhook delivery on two nodes${gate.label}`, () => {
     const lines = await log(b, subs);
     expect(lines.map((l) => [l.attempt, l.outcome])).toEqual(Array.from({ length: 5 }, () => [1, 'succeeded']));
     expect(b.settled).toHaveLength(5);
-  });
+  }, 60_000);
 });
