@@ -58,4 +58,18 @@ export default tseslint.config(
     ],
     rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
+  {
+    // Tests must pass on a busy 2-core machine (README, "Testing"). expect.poll's default is set in vitest.config.ts;
+    // vi.waitFor's cannot be, so each call says how long it may wait.
+    files: ['test/**/*.ts', '**/*.test.ts', '**/*.contract.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='vi'][callee.property.name='waitFor'][arguments.length<2]",
+          message: 'vi.waitFor gives up after 1 s by default: pass { timeout } (10–20 s for anything across a server).',
+        },
+      ],
+    },
+  },
 );

@@ -55,7 +55,7 @@ it('creates the account of a newcomer from the link, signed in at once', async (
   await page.goto(await inviteLink('new@example.com'));
   await page.fill('#password', 'a long enough password');
   await page.click('#create button[type=submit]');
-  await expect.poll(() => status(page), { timeout: 10_000 }).toContain('Account created.');
+  await expect.poll(() => status(page)).toContain('Account created.');
   expect(await status(page)).toContain('new@example.com');
   const me = await page.request.get(`${server.url}/v1/me`);
   expect(((await me.json()) as { role: string }).role).toBe('operator');
@@ -69,11 +69,11 @@ it('tells someone with an account to sign in, then signs in and accepts on the s
   await page.goto(await inviteLink('known@example.com'));
   await page.fill('#password', 'some new password');
   await page.click('#create button[type=submit]');
-  await expect.poll(() => status(page), { timeout: 10_000 }).toContain('sign in with it below');
+  await expect.poll(() => status(page)).toContain('sign in with it below');
   await page.fill('#email', 'known@example.com');
   await page.fill('#current', PASSWORD);
   await page.click('#signin button[type=submit]');
-  await expect.poll(() => status(page), { timeout: 10_000 }).toContain('Invitation accepted.');
+  await expect.poll(() => status(page)).toContain('Invitation accepted.');
   expect(await memberEmails()).toContain('known@example.com');
 });
 
@@ -86,9 +86,9 @@ it('accepts with one click for someone already signed in as the invited address'
   });
   expect(login.status()).toBe(200);
   await page.goto(await inviteLink('known@example.com'));
-  await expect.poll(() => page.locator('#me').textContent(), { timeout: 10_000 }).toBe('known@example.com');
+  await expect.poll(() => page.locator('#me').textContent()).toBe('known@example.com');
   await page.click('#accept');
-  await expect.poll(() => status(page), { timeout: 10_000 }).toContain('Invitation accepted.');
+  await expect.poll(() => status(page)).toContain('Invitation accepted.');
   expect(await memberEmails()).toContain('known@example.com');
 });
 
@@ -98,7 +98,7 @@ it('sets a new password from a reset link', async () => {
   await page.goto(`${server.url}/reset?token=${token}`);
   await page.fill('#password', 'the new password 42');
   await page.click('button[type=submit]');
-  await expect.poll(() => status(page), { timeout: 10_000 }).toContain('Password set.');
+  await expect.poll(() => status(page)).toContain('Password set.');
   expect((await owner.call('GET', '/v1/me')).status).toBe(401);
   const login = await page.request.post(`${server.url}/v1/auth/login`, {
     data: { email: owner.email, password: 'the new password 42' },

@@ -76,6 +76,7 @@ describe('first run', () => {
     expect(server.handle.firstRun.setupToken).toBeNull();
   });
 
+  // A server process of its own: 60 s for a busy machine.
   it('prints the setup link on stderr (never in the JSON logs), and the link works', async () => {
     const dir = makeDataDir();
     const env: NodeJS.ProcessEnv = { ...process.env, ONAIR_HOST: '127.0.0.1', ONAIR_PORT: '0' };
@@ -111,7 +112,7 @@ describe('first run', () => {
       await exited;
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 });
 
 describe('login and sessions', () => {
@@ -138,9 +139,13 @@ describe('login and sessions', () => {
       const res = await login(server.url, email, password);
       return { res, ms: performance.now() - started };
     };
+    // Timings on a busy machine are noisy: warm both paths up first, then compare medians of five interleaved
+    // tries (five wrong passwords are as many as the throttle lets through before slowing the pair).
+    expectStatus(await login(server.url, owner.email), 200);
+    await timed('nobody-warm-up@example.com', PASSWORD);
     const wrong = [];
     const unknown = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       wrong.push(await timed('owner@example.com', 'wrong password here'));
       unknown.push(await timed(`nobody${i}@example.com`, PASSWORD));
     }
@@ -148,7 +153,7 @@ describe('login and sessions', () => {
     const b = expectProblem(unknown[0]!.res, 401, 'unauthorized');
     expect(b).toEqual(a);
     expect(wrong[0]!.res.headers.get('set-cookie')).toBeNull();
-    const median = (xs: { ms: number }[]) => xs.map((x) => x.ms).sort((p, q) => p - q)[1]!;
+    const median = (xs: { ms: number }[]) => xs.map((x) => x.ms).sort((p, q) => p - q)[Math.floor(xs.length / 2)]!;
     // Both verify an argon2id hash; skipping it for unknown users would answer many times faster.
     expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.3);
   });
@@ -175,7 +180,7 @@ describe('login and sessions', () => {
     const started = Date.now();
     expectStatus(await res.call('GET', '/v1/me'), 200);
     await vi.waitFor(async () => expectProblem(await res.call('GET', '/v1/me'), 401, 'unauthorized'), {
-      timeout: 3_000,
+      timeout: 15_000,
       interval: 100,
     });
     expect(Date.now() - started).toBeGreaterThanOrEqual(800);

@@ -125,6 +125,7 @@ async function backupUnderLoad(dir: string, file: string, stream: Stream): Promi
   return before;
 }
 
+// Four servers started and three CLI runs, each a process of its own: near a minute on a busy machine.
 it('backs up a live server under load with every acknowledged value, and restores it in place', async () => {
   const dir = tempDir();
   const file = path.join(tempDir(), 'onair-backup.db');
@@ -161,8 +162,9 @@ it('backs up a live server under load with every acknowledged value, and restore
   fs.cpSync(aside!, path.join(fresh, 'aside'), { recursive: true });
   const asideValues = await valuesOf((await start(path.join(fresh, 'aside'))).url, channelIds);
   for (const [slot, acked] of stream.acked) expect(asideValues.get(slot), slot).toBeGreaterThanOrEqual(acked);
-});
+}, 180_000);
 
+// CLI runs and a server, each a process of its own: 60 s for a busy machine.
 it('refuses to overwrite a backup without --force, and replaces it with --force', async () => {
   const dir = tempDir();
   const file = path.join(tempDir(), 'existing.db');
@@ -179,7 +181,7 @@ it('refuses to overwrite a backup without --force, and replaces it with --force'
   expect(fs.readFileSync(file).subarray(0, 15).toString()).toBe('SQLite format 3');
   expect(fs.readdirSync(path.dirname(file))).toEqual(['existing.db']);
   await live.kill('SIGTERM');
-});
+}, 60_000);
 
 it('refuses to restore a file that is not an onair database, and touches nothing', async () => {
   const dir = tempDir();
@@ -193,7 +195,7 @@ it('refuses to restore a file that is not an onair database, and touches nothing
   expect(refused.code).toBe(1);
   expect(refused.stderr).toMatch(/^onair restore failed: .*notes\.db is not a usable onair database: /);
   expect(fs.readdirSync(dir).sort()).toEqual(before);
-});
+}, 60_000);
 
 it('finishes a backup of a large database that another connection writes every millisecond', async () => {
   const dir = tempDir();

@@ -83,6 +83,7 @@ function patchStream(url: string, channelIds: string[]): Stream {
   return stream;
 }
 
+// Two server processes and a stream of PATCHes: 60 s for a busy machine.
 it('keeps every acknowledged PATCH across kill -9', async () => {
   const dir = makeDataDir();
   dirs.push(dir);
@@ -122,7 +123,7 @@ it('keeps every acknowledged PATCH across kill -9', async () => {
   });
   const expected = logged.length === stream.log.length + 1 && inFlight ? [...stream.log, inFlight] : stream.log;
   expect(logged).toEqual(expected);
-});
+}, 60_000);
 
 /** Every `channel.bind_updated` in the log, oldest first. */
 async function boundEvents(call: Api): Promise<Event[]> {

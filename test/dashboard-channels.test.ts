@@ -26,6 +26,7 @@ afterEach(async () => {
   await server?.dispose();
 });
 
+// A server, two pages and a token rotation: 60 s for a busy machine.
 it('lists channels with what is on air, renames, shows the output URLs, rotates the token, deletes after a confirmation', async () => {
   server = await startTestServer();
   const owner = await setupOwner(server);
@@ -75,7 +76,7 @@ it('lists channels with what is on air, renames, shows the output URLs, rotates 
   await page.goto(`${server.url}/#/channels/${channelId}/live`);
   await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/not found|does not exist/i);
   expect(sockets).toEqual([]);
-});
+}, 60_000);
 
 it('passes axe-core’s WCAG 2.1 AA checks on the sign-in page, the channel list, a channel’s settings and the live view', async () => {
   server = await startTestServer();

@@ -49,6 +49,7 @@ function drawn(frame: Frame | Page, name: string): Promise<string> {
 }
 
 describe('running a show', () => {
+  // The longest walk through the dashboard (a server, three pages, two viewports): 60 s for a busy machine.
   it('sets up, signs in, creates a channel, cues and takes a scene, bumps the score: monitors and output pages draw it', async () => {
     server = await startTestServer();
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
@@ -107,7 +108,10 @@ describe('running a show', () => {
     await expect.poll(() => drawn(output, 'homeName')).toBe('LIVERPOOL');
     await expect.poll(() => output.evaluate(() => window.__onair?.state().inputs.scoreA)).toBe(7);
     await expect.poll(() => page.getByText(/Done.*Home score: 7/).count()).toBe(1);
-    await expect.poll(() => page.locator('.event-feed li[data-type="channel.played"]').count()).toBeGreaterThan(0);
+    // The feed reads GET /v1/events every 2 s.
+    await expect
+      .poll(() => page.locator('.event-feed li[data-type="channel.played"]').count(), { timeout: 20_000 })
+      .toBeGreaterThan(0);
     await saveScreenshot(page, 'live-view');
 
     const wide = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
@@ -116,7 +120,7 @@ describe('running a show', () => {
     await big.goto(`${server.url}/#/channels/${channelId}/live`);
     await monitor(big, 'Program monitor');
     await saveScreenshot(big, 'live-view-1080p');
-  });
+  }, 60_000);
 
   it('drives the show from the keyboard: select, cue, take, clear, score up/down, clock start/stop', async () => {
     server = await startTestServer();
@@ -179,6 +183,8 @@ describe('several people', () => {
     }
     await two.page.getByRole('button', { name: 'Cue Score' }).click();
     await expect.poll(() => two.page.getByText(/Done.*Cue Score/).count()).toBe(1);
+    // The 1 s timeouts below are the second this test is about (each counted from the change's "Done"), not a wait
+    // to lengthen for a busy machine.
     await expect
       .poll(
         () =>
@@ -249,6 +255,7 @@ describe('a lost server', () => {
     child = null;
   });
 
+  // Three server starts (one in process, two spawned) and a browser: 60 s for a busy machine.
   it('shows the banner at once when the server is killed, and clears it with a resync when it is back', async () => {
     const dir = makeDataDir();
     const env = { ...serverEnv(dir), ONAIR_LOG_LEVEL: 'info' };
@@ -285,5 +292,5 @@ describe('a lost server', () => {
     await child.kill('SIGKILL');
     child = null;
     fs.rmSync(dir, { recursive: true, force: true });
-  });
+  }, 60_000);
 });

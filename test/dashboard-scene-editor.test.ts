@@ -55,6 +55,7 @@ function drawn(frame: Frame, name: string): Promise<string> {
 const scenesOf = async (call: Api, channelId: string) =>
   expectStatus(await call<List<Scene>>('GET', `/v1/channels/${channelId}/scenes`), 200).data;
 
+// The editor's whole round (dry runs drawn, a save, a delete): 60 s for a busy machine.
 it('starts from the scoreboard template, previews edits, shows an error at its element, and saves', async () => {
   const channel = expectStatus(await owner.call<Channel>('POST', '/v1/channels', { name: 'Studio' }), 201);
   const context = await browser.newContext({ viewport: { width: 1600, height: 900 } });
@@ -70,7 +71,7 @@ it('starts from the scoreboard template, previews edits, shows an error at its e
 
   // The template is drawn by the output page in sketch mode, on its layer, as a scene that does not exist.
   const frame = await preview(page);
-  expect(await drawnLayers(frame)).toEqual([{ layer: 10, sceneId: 'sc_dryrun' }]);
+  await expect.poll(() => drawnLayers(frame)).toEqual([{ layer: 10, sceneId: 'sc_dryrun' }]);
   await expect.poll(() => drawn(frame, 'homeName')).toMatch(/^home$/i);
   await expect.poll(() => page.getByRole('status').filter({ hasText: 'Valid' }).count()).toBe(1);
 
@@ -110,7 +111,7 @@ it('starts from the scoreboard template, previews edits, shows an error at its e
   expect(JSON.parse(text)).toMatchObject({ layer: 10, elements: { 2: { fontSize: -5, text: 'Go {home}' } } });
   await json.fill(text.slice(0, -1));
   await expect.poll(() => page.getByRole('alert').filter({ hasText: 'not valid JSON' }).count()).toBe(1);
-  expect(await page.getByRole('button', { name: 'Create scene' }).isDisabled()).toBe(true);
+  await expect.poll(() => page.getByRole('button', { name: 'Create scene' }).isDisabled()).toBe(true);
   await json.fill(text);
   await expect.poll(() => page.getByRole('alert').filter({ hasText: 'not valid JSON' }).count()).toBe(0);
   await page.getByRole('button', { name: 'Form' }).click();
@@ -133,8 +134,9 @@ it('starts from the scoreboard template, previews edits, shows an error at its e
   expect(element).toMatchObject({ name: 'homeName', text: 'Go {home}', color: '#ff0000', fontSize: 40 });
   // The saved scene opens in the editor, drawn under its own id.
   await expect.poll(() => page.getByRole('heading', { name: 'Scene: Match bug' }).count()).toBe(1);
+  // The same preview may still draw the dry run for a moment: wait for the saved scene's id.
   const again = await preview(page);
-  expect(await drawnLayers(again)).toEqual([{ layer: 10, sceneId: saved!.id }]);
+  await expect.poll(() => drawnLayers(again)).toEqual([{ layer: 10, sceneId: saved!.id }]);
   expect(await accessibilityViolations(page)).toEqual([]);
 
   // Deleting a scene on air is refused with the server's reason; once it is cleared, it goes.
@@ -148,7 +150,7 @@ it('starts from the scoreboard template, previews edits, shows an error at its e
   await page.getByRole('button', { name: 'Delete scene', exact: true }).click();
   await expect.poll(() => page.url()).toMatch(/#\/channels\/[^/]+\/live$/);
   expect(await scenesOf(owner.call, channel.id)).toEqual([]);
-});
+}, 60_000);
 
 it('shows a viewer the definition read-only, with no editor controls', async () => {
   const channel = expectStatus(await owner.call<Channel>('POST', '/v1/channels', { name: 'Annex' }), 201);
@@ -161,7 +163,7 @@ it('shows a viewer the definition read-only, with no editor controls', async () 
   await page.goto(`${server.url}/#/channels/${channel.id}/scenes/${scene.id}`);
   await expect.poll(() => page.getByRole('heading', { name: 'Scene: Lower' }).count()).toBe(1);
   const frame = await preview(page);
-  expect(await drawnLayers(frame)).toEqual([{ layer: 20, sceneId: scene.id }]);
+  await expect.poll(() => drawnLayers(frame)).toEqual([{ layer: 20, sceneId: scene.id }]);
   const json = page.getByRole('textbox', { name: 'Definition (JSON)' });
   expect(await json.getAttribute('readonly')).not.toBeNull();
   expect(JSON.parse(await json.inputValue())).toEqual(scene.definition);

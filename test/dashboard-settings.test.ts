@@ -45,7 +45,8 @@ async function start(): Promise<void> {
   owner = await setupOwner(server);
   call = api(server.url, server.key);
   ({ page } = await signedInPage(browser, server.url, owner.email));
-  page.setDefaultTimeout(8000);
+  // Sooner than the test's own timeout, so that a missing element is named; a busy machine may take seconds.
+  page.setDefaultTimeout(15_000);
 }
 
 /** The secret a SecretOnce box shows, by its label. */
@@ -77,7 +78,7 @@ it('creates a channel-locked API key whose secret works from Node, then revokes 
   await page.getByRole('button', { name: 'Create key' }).click();
   const secret = await shownOnce('Secret of Scorekeeper court 1');
   expect(secret).toMatch(/^onair_sk_/);
-  expect(await describedBy(permissions)).toBe('');
+  await expect.poll(() => describedBy(permissions)).toBe('');
   await saveScreenshot(page, 'settings-keys');
   expect(await accessibilityViolations(page)).toEqual([]);
 
@@ -90,9 +91,9 @@ it('creates a channel-locked API key whose secret works from Node, then revokes 
   expect((await patch(one.channelId)).status).toBe(200);
   expect((await patch(two.channelId)).status).toBe(404);
   const row = page.getByRole('row', { name: /Scorekeeper court 1/ });
-  expect(await row.textContent()).toContain('Court 1');
+  await expect.poll(() => row.textContent()).toContain('Court 1');
   expect(await row.textContent()).not.toContain('Court 2');
-  expect(await row.textContent()).toContain(secret.slice(0, 13));
+  await expect.poll(() => row.textContent()).toContain(secret.slice(0, 13));
   await page.getByRole('button', { name: 'Done' }).click();
   await row.getByRole('button', { name: 'Revoke Scorekeeper court 1' }).click();
   await page.getByRole('button', { name: 'Revoke', exact: true }).click();
@@ -124,12 +125,12 @@ it('subscribes a webhook whose endpoint answers 500: the failed delivery and its
   await page.getByRole('checkbox', { name: 'channel.bind_updated' }).check();
   await page.getByRole('button', { name: 'Add subscription' }).click();
   expect(await shownOnce(/^Signing secret for/)).toMatch(/^whsec_/);
-  expect(await describedBy(urlField)).toBe('');
+  await expect.poll(() => describedBy(urlField)).toBe('');
   expectStatus(await call('PATCH', `/v1/channels/${channelId}/inputs`, { scoreA: 1 }), 200);
   await expect.poll(() => receiver.received.length).toBeGreaterThanOrEqual(3);
 
   const card = page.getByRole('region', { name: `Subscription ${receiver.url}` });
-  expect(await card.textContent()).toContain('Enabled');
+  await expect.poll(() => card.textContent()).toContain('Enabled');
   await card.getByRole('button', { name: 'Deliveries' }).click();
   const log = card.getByRole('table', { name: 'Deliveries' });
   await expect
@@ -207,7 +208,7 @@ it("shows a long delivery log's newest attempts first, and newer ones after a re
   await card.getByRole('button', { name: 'Deliveries' }).click();
   const rows = card.getByRole('table', { name: 'Deliveries' }).locator('tbody tr');
   await expect.poll(() => rows.count()).toBe(25);
-  expect(await rows.first().getAttribute('data-event')).toBe(newest);
+  await expect.poll(() => rows.first().getAttribute('data-event')).toBe(newest);
   await card.getByRole('button', { name: 'Show 25 older' }).click();
   await expect.poll(() => rows.count()).toBe(50);
 
@@ -216,14 +217,14 @@ it("shows a long delivery log's newest attempts first, and newer ones after a re
   const newer = (await wholeLog()).at(-1)!.eventId;
   await card.getByRole('button', { name: 'Refresh' }).click();
   await expect.poll(() => rows.first().getAttribute('data-event')).toBe(newer);
-  expect(await rows.count()).toBe(50);
-  expect(await card.locator('tbody tr[data-outcome="succeeded"]').count()).toBe(50);
+  await expect.poll(() => rows.count()).toBe(50);
+  await expect.poll(() => card.locator('tbody tr[data-outcome="succeeded"]').count()).toBe(50);
 });
 
 it('invites a member with a role and shows the one-time link; the last owner cannot be demoted', async () => {
   await start();
   await page.getByRole('link', { name: 'Members' }).click();
-  expect(await page.getByText(/viewer: reads only/).count()).toBe(1);
+  await expect.poll(() => page.getByText(/viewer: reads only/).count()).toBe(1);
   await page.getByLabel('Invite by email').fill('camera@example.com');
   await page.getByRole('combobox', { name: /^Role(?! of)/ }).selectOption('viewer');
   await page.getByRole('button', { name: 'Invite' }).click();
@@ -232,7 +233,7 @@ it('invites a member with a role and shows the one-time link; the last owner can
   const pending = page.getByRole('table', { name: 'Pending invitations' });
   const invited = pending.getByRole('row').filter({ hasText: 'camera@example.com' });
   await expect.poll(() => invited.count()).toBe(1);
-  expect(await invited.getByRole('cell').allTextContents()).toContain('viewer');
+  await expect.poll(() => invited.getByRole('cell').allTextContents()).toContain('viewer');
   const accepted = await fetch(`${server.url}/v1/auth/accept-invite`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -241,14 +242,14 @@ it('invites a member with a role and shows the one-time link; the last owner can
   expect(accepted.status).toBe(200);
   await page.reload();
   await expect.poll(() => page.getByLabel('Role of camera@example.com').inputValue()).toBe('viewer');
-  expect(await page.getByText('Pending invitations').count()).toBe(1);
-  expect(await pending.count()).toBe(0);
+  await expect.poll(() => page.getByText('Pending invitations').count()).toBe(1);
+  await expect.poll(() => pending.count()).toBe(0);
   expect(await accessibilityViolations(page)).toEqual([]);
 
   // Demoting the only owner is refused: the reason is shown and the role stays as it is.
   await page.getByLabel('Role of owner@example.com').selectOption('operator');
   await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/owner/i);
-  expect(await page.getByLabel('Role of owner@example.com').inputValue()).toBe('owner');
+  await expect.poll(() => page.getByLabel('Role of owner@example.com').inputValue()).toBe('owner');
   await page.getByLabel('Role of camera@example.com').selectOption('operator');
   await expect.poll(() => page.getByText('camera@example.com is now operator.').count()).toBe(1);
   const members = expectStatus(
@@ -299,7 +300,7 @@ it('creates an incoming hook with a mapping; posts from Node show in its recent 
   await page.goto(`${server.url}/#/channels/${channelId}/settings`);
   const form = page.getByRole('form', { name: 'New hook' });
   await form.getByLabel('Hook name').fill('Scorekeeper');
-  expect(await form.getByText('every top-level field sets the input of the same name').count()).toBe(1);
+  await expect.poll(() => form.getByText('every top-level field sets the input of the same name').count()).toBe(1);
 
   // The same field twice is said beside it, and nothing is created.
   for (const n of [1, 2]) {
@@ -336,13 +337,13 @@ it('creates an incoming hook with a mapping; posts from Node show in its recent 
   expect(state.inputs.scoreA).toBe(4);
   const hook = page.getByRole('group', { name: 'Hook Scorekeeper' });
   const mapping = hook.getByRole('listitem');
-  expect(await mapping.allTextContents()).toEqual(['game.home.score → scoreA', 'game.clock.ms → gameClock']);
+  await expect.poll(() => mapping.allTextContents()).toEqual(['game.home.score → scoreA', 'game.clock.ms → gameClock']);
   await hook.getByRole('button', { name: 'Refresh posts' }).click();
   const posts = hook.getByRole('table', { name: 'Recent posts to Scorekeeper' });
   await expect.poll(() => posts.locator('tbody tr').count()).toBe(2);
   expect(await posts.locator('tbody tr').first().textContent()).toMatch(/400.*invalid_request.*must be a number/);
   expect(await posts.locator('tbody tr').last().textContent()).toContain('{"scoreA":4}');
-  expect(await hook.textContent()).toContain('1 failed');
+  await expect.poll(() => hook.textContent()).toContain('1 failed');
   await saveScreenshot(page, 'channel-settings');
   expect(await accessibilityViolations(page)).toEqual([]);
 
@@ -403,14 +404,14 @@ it('creates an incoming hook with a mapping; posts from Node show in its recent 
   });
   expect(signed.status).toBe(200);
   const signedHook = page.getByRole('group', { name: 'Hook Signed feed' });
-  expect(await signedHook.textContent()).toContain('required: unsigned posts are refused');
+  await expect.poll(() => signedHook.textContent()).toContain('required: unsigned posts are refused');
   await signedHook.getByRole('button', { name: 'Refresh posts' }).click();
   // The unsigned post was refused at the door: it is in the refused posts, not in the recent ones.
   const signedPosts = signedHook.getByRole('table', { name: 'Recent posts to Signed feed' });
   await expect.poll(() => signedPosts.locator('tbody tr').count()).toBe(1);
   expect(await signedPosts.locator('tbody tr').first().textContent()).toContain('{"scoreB":3}');
   const refused = signedHook.getByRole('table', { name: 'Refused posts to Signed feed' });
-  expect(await refused.locator('tbody tr').count()).toBe(1);
+  await expect.poll(() => refused.locator('tbody tr').count()).toBe(1);
   expect(await refused.locator('tbody tr').first().textContent()).toMatch(/1401bad_signature/);
   expect(await accessibilityViolations(page)).toEqual([]);
 });

@@ -45,6 +45,7 @@ function refusal(dir: string, pid: number): RegExp {
   );
 }
 
+// Spawned servers, each a process of its own: 60 s for a busy machine.
 it('refuses a second server on a data directory a live one holds, naming the first, and leaves it running', async () => {
   const dir = dataDir();
   const first = await start(dir);
@@ -57,7 +58,7 @@ it('refuses a second server on a data directory a live one holds, naming the fir
   expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
   // The refused attempt did not loosen the first server's lock.
   expect((await runCli([], serverEnv(dir))).stderr).toMatch(refusal(dir, first.process.pid!));
-});
+}, 60_000);
 
 it('starts at once on a data directory whose holder was killed with kill -9', async () => {
   const dir = dataDir();
@@ -69,7 +70,7 @@ it('starts at once on a data directory whose holder was killed with kill -9', as
   expect((await fetch(`${second.url}/healthz`)).status).toBe(200);
   const holder = JSON.parse(fs.readFileSync(path.join(dir, 'onair.pid'), 'utf8')) as { pid: number };
   expect(holder.pid).toBe(second.process.pid);
-});
+}, 60_000);
 
 it('refuses a second store in the same process; the first keeps the directory until it closes', async () => {
   const dir = dataDir();

@@ -54,13 +54,13 @@ it('closes every WebSocket with 1001 (going away) so renderers reconnect', async
 
 it('answers an HTTP PATCH that was queued when the drain began, and keeps it', async () => {
   // Wait for the clock to go idle, so that the next timer it asks for is the one our PATCH starts.
-  await vi.waitFor(() => expect(time.pendingTimers).toBe(0));
+  await vi.waitFor(() => expect(time.pendingTimers).toBe(0), { timeout: 15_000 });
   time.hold();
   const inFlight: Promise<ApiResponse<PatchResult>> = call('PATCH', `/v1/channels/${channelId}/inputs`, {
     scoreA: 41,
     home: 'Drained',
   });
-  await vi.waitFor(() => expect(time.pendingTimers).toBe(1));
+  await vi.waitFor(() => expect(time.pendingTimers).toBe(1), { timeout: 15_000 });
 
   await server.stop();
 

@@ -272,7 +272,7 @@ describe('posting', () => {
     expect(await deliveries(hook)).toMatchObject([{ status: 200, applied: { scoreA: 5 }, dryRun: true, error: null }]);
     const wet = expectStatus(await post(hook.url, { pts: 6 }), 200);
     expect(wet.dryRun).not.toBe(true);
-    await vi.waitFor(async () => expect(await hookEvents()).toHaveLength(1));
+    await vi.waitFor(async () => expect(await hookEvents()).toHaveLength(1), { timeout: 15_000 });
     const [event] = await hookEvents();
     expect(event).toMatchObject({ type: 'channel.bind_updated', channelId: ch.channelId });
     expect(event!.data.source).toBe('incoming_webhook');

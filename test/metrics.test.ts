@@ -83,12 +83,15 @@ describe('GET /metrics', () => {
     await renderer.until(() => (renderer.mirror?.inputs.scoreA === 5 ? true : undefined));
     churnGarbage();
 
-    const m = await vi.waitFor(async () => {
-      const families = await scrape(call);
-      // GC pauses are reported asynchronously by a PerformanceObserver.
-      expect(histogramCount(families.get('nodejs_gc_duration_seconds'))).toBeGreaterThan(0);
-      return families;
-    });
+    const m = await vi.waitFor(
+      async () => {
+        const families = await scrape(call);
+        // GC pauses are reported asynchronously by a PerformanceObserver.
+        expect(histogramCount(families.get('nodejs_gc_duration_seconds'))).toBeGreaterThan(0);
+        return families;
+      },
+      { timeout: 15_000 },
+    );
     checkHttp(m, channelId);
     checkEngineAndStorage(m);
     checkSockets(m);
@@ -101,11 +104,14 @@ describe('GET /metrics', () => {
 
     renderer.close();
     control.close();
-    await vi.waitFor(async () => {
-      const after = family(await scrape(call), 'onair_connections', 'gauge');
-      expect(valueOf(after, { kind: 'output' })).toBe(0);
-      expect(valueOf(after, { kind: 'key' })).toBe(0);
-    });
+    await vi.waitFor(
+      async () => {
+        const after = family(await scrape(call), 'onair_connections', 'gauge');
+        expect(valueOf(after, { kind: 'output' })).toBe(0);
+        expect(valueOf(after, { kind: 'key' })).toBe(0);
+      },
+      { timeout: 15_000 },
+    );
   });
 
   it('each server counts in its own registry', async () => {

@@ -10,7 +10,13 @@ import { formatClock } from '../renderer/src/format.js';
 import { launchChromium } from './helpers/browser.js';
 import { decodePng } from './helpers/png.js';
 import { startFakeFeed, type FakeFeed } from './helpers/renderer-fake-feed.js';
-import { animationCount, firstDrawnFrame, installProbe } from './helpers/renderer-probe.js';
+import {
+  animationCount,
+  firstDrawnFrame,
+  installProbe,
+  styleDuringTransition,
+  type AnimatedProperty,
+} from './helpers/renderer-probe.js';
 import { lowerThird, scoreboard, view } from './helpers/renderer-scenes.js';
 
 let browser: Browser;
@@ -61,13 +67,21 @@ interface OnairHandle {
   status(): string;
 }
 
-/** Computed style of the element the `in` transition of layer 20 animates (its first entrance unit). */
-function unitStyle(page: Page, property: 'opacity' | 'transform' | 'clipPath'): Promise<string> {
-  return page.evaluate((p) => {
-    // The entering scene is the layer's last child; a leaving one may still be before it.
-    const unit = document.querySelector('[data-layer="20"] [data-scene]:last-child > div > div');
-    return unit ? getComputedStyle(unit)[p] : 'absent';
-  }, property);
+/** The element the `in` transition of layer 20 animates (its first entrance unit). */
+// The entering scene is the layer's last child; a leaving one may still be before it.
+const UNIT = '[data-layer="20"] [data-scene]:last-child > div > div';
+/** The scene element of layer 20, which its `out` transition animates. */
+const LEAVING = '[data-layer="20"] [data-scene]';
+
+/** Computed style of the `in` transition's element. */
+function unitStyle(page: Page, property: AnimatedProperty): Promise<string> {
+  return page.evaluate(
+    ([selector, p]) => {
+      const unit = document.querySelector(selector);
+      return unit ? getComputedStyle(unit)[p] : 'absent';
+    },
+    [UNIT, property] as const,
+  );
 }
 
 beforeAll(async () => {
@@ -109,18 +123,13 @@ describe('renderer drawing scene format v1 (fake feed)', () => {
     await startFeed();
     const page = await openPage();
     feed.frame({ program: [SCORE, LOWER] });
-    await expect.poll(() => unitStyle(page, 'opacity')).not.toBe('absent');
-    await page.waitForTimeout(450);
-    const mid = Number(await unitStyle(page, 'opacity'));
+    const mid = Number(await styleDuringTransition(page, UNIT, 'opacity', 450));
     expect(mid).toBeGreaterThan(0.05);
     expect(mid).toBeLessThan(0.95);
     await expect.poll(() => unitStyle(page, 'opacity')).toBe('1');
 
     feed.frame({ program: [SCORE] });
-    await page.waitForTimeout(450);
-    const leaving = await page.evaluate(() =>
-      Number(getComputedStyle(document.querySelector('[data-layer="20"] [data-scene]')!).opacity),
-    );
+    const leaving = Number(await styleDuringTransition(page, LEAVING, 'opacity', 450));
     expect(leaving).toBeGreaterThan(0.05);
     expect(leaving).toBeLessThan(0.95);
     await expect.poll(() => page.evaluate(() => document.querySelector('[data-layer="20"]'))).toBeNull();
@@ -134,18 +143,15 @@ describe('renderer drawing scene format v1 (fake feed)', () => {
     await startFeed();
     const page = await openPage();
     feed.frame({ program: [SCORE, { sceneId: 'slide', layer: 20, since }] });
-    await expect.poll(() => unitStyle(page, 'transform')).not.toBe('absent');
-    await page.waitForTimeout(450);
-    const tx = Number(/matrix\(1, 0, 0, 1, (-?[\d.]+), 0\)/.exec(await unitStyle(page, 'transform'))?.[1]);
+    const slid = await styleDuringTransition(page, UNIT, 'transform', 450);
+    const tx = Number(/matrix\(1, 0, 0, 1, (-?[\d.]+), 0\)/.exec(slid)?.[1]);
     expect(tx).toBeLessThan(-100);
     expect(tx).toBeGreaterThan(-1820);
 
     feed.frame({ program: [SCORE], cutLayers: [20] });
     await expect.poll(() => page.evaluate(() => document.querySelector('[data-layer="20"]'))).toBeNull();
     feed.frame({ program: [SCORE, { sceneId: 'wipe', layer: 20, since }] });
-    await expect.poll(() => unitStyle(page, 'clipPath')).not.toBe('absent');
-    await page.waitForTimeout(450);
-    const clip = await unitStyle(page, 'clipPath');
+    const clip = await styleDuringTransition(page, UNIT, 'clipPath', 450);
     const right = Number(/inset\(0(?:px|%) ([\d.]+)%/.exec(clip)?.[1]);
     expect(right).toBeGreaterThan(5);
     expect(right).toBeLessThan(95);
@@ -155,7 +161,8 @@ describe('renderer drawing scene format v1 (fake feed)', () => {
     await startFeed();
     const page = await openPage();
     feed.frame({ program: [SCORE, LOWER] });
-    await page.waitForTimeout(200);
+    // Reloaded while the take's transition plays.
+    await expect.poll(() => unitStyle(page, 'opacity')).not.toBe('absent');
     await page.reload();
     await expect.poll(() => page.evaluate(() => window.__probe?.frames.some((f) => f.text !== ''))).toBe(true);
     const first = await firstDrawnFrame(page);
@@ -167,10 +174,11 @@ describe('renderer drawing scene format v1 (fake feed)', () => {
   it('leaves every pixel outside the graphics transparent', async () => {
     await startFeed({ program: [SCORE, LOWER] });
     const page = await openPage();
-    await page.waitForTimeout(100);
-    const png = decodePng(await page.screenshot({ omitBackground: true }));
-    expect(png.width).toBe(960);
     // The stage is drawn at half size: the scoreboard bar spans x 40–420, y 30–66.
+    const screenshot = async () => decodePng(await page.screenshot({ omitBackground: true }));
+    await expect.poll(async () => (await screenshot()).at(200, 48)[3]).toBe(255);
+    const png = await screenshot();
+    expect(png.width).toBe(960);
     expect(png.at(200, 48)[3]).toBe(255);
     for (const [x, y] of [
       [0, 0],
@@ -214,11 +222,13 @@ describe('renderer drawing scene format v1 (fake feed)', () => {
     });
     const page = await openPage();
     for (let i = 0; i < 5; i++) {
-      await page.waitForTimeout(370);
-      const seen = await page.evaluate(() => ({
-        text: document.querySelector('[data-name="clock"]')!.textContent,
-        now: Date.now(),
-      }));
+      await page.waitForTimeout(370); // samples spread over the second
+      // Read just after the page drew a frame (its callbacks run before this one): what it shows is that frame's,
+      // however far apart a busy machine spaces the frames.
+      const seen = await page.evaluate(async () => {
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        return { text: document.querySelector('[data-name="clock"]')!.textContent, now: Date.now() };
+      });
       const expected = [-34, 0].map((d) =>
         formatClock(clockTime({ running: true, ms: 10_000, at }, { direction: 'down' }, seen.now + d), 'm:ss', 'down'),
       );
@@ -308,8 +318,10 @@ describe('renderer drawing scene format v1 (fake feed)', () => {
     feed.channel.inputs.logo = `${feed.url}/test/red.png`;
     const page = await openPage();
     expect(await shown(page)).toContain('LIONS');
-    await page.waitForTimeout(300);
-    const png = decodePng(await page.screenshot({ omitBackground: true }));
+    // The image input's picture loads from the feed (page pixels 700–900, 300–500): drawn once it has.
+    const screenshot = async () => decodePng(await page.screenshot({ omitBackground: true }));
+    await expect.poll(async () => (await screenshot()).at(800, 400)).toEqual([255, 0, 0, 255]);
+    const png = await screenshot();
     // The image box covers the top-left 200×200 page pixels, but its source does not load: transparent.
     expect(png.at(10, 150)[3]).toBe(0);
     expect(png.at(190, 190)[3]).toBe(0);

@@ -67,6 +67,7 @@ afterEach(async () => {
 });
 
 describe('renderer page in headless Chromium', () => {
+  // A server process started twice and a browser: 60 s for a busy machine.
   it('draws the on-air scene, shows a PATCHed value, and recovers after the server process restarts', async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-render-'));
     // A real process on a fixed port, restarted the way an operator restarts it (SIGTERM, start again).
@@ -108,14 +109,15 @@ describe('renderer page in headless Chromium', () => {
     child = await spawnServer(env);
     try {
       await expect.poll(() => page.evaluate(() => window.__onair?.status()), { timeout: 15_000 }).toBe('open');
-      expect(await stageText(page)).toContain('LIONS');
+      // The snapshot that restores it follows the open.
+      await expect.poll(() => stageText(page)).toContain('LIONS');
       await call('PATCH', `${base}/v1/channels/${id}/inputs`, { scoreB: 42 });
       await expect.poll(() => stageText(page), { timeout: 10_000 }).toContain('42');
     } finally {
       await page.close();
       await child.kill('SIGTERM');
     }
-  });
+  }, 60_000);
 
   it('paints nothing while no scene is on air, and nothing with a wrong token', async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-render-'));

@@ -40,7 +40,8 @@ it('creates the owner from the setup link and shows a working first API key once
   await page.fill('#email', 'owner@example.com');
   await page.fill('#password', 'a long enough password');
   await page.click('button[type=submit]');
-  const line = await page.locator('pre').textContent({ timeout: 10_000 });
+  // The account's password is hashed first (argon2): seconds on a busy machine.
+  const line = await page.locator('pre').textContent({ timeout: 20_000 });
   const key = /export ONAIR_KEY=(onair_sk_[A-Za-z0-9]+)/.exec(line ?? '')?.[1];
   expect(key).toBeTruthy();
 

@@ -73,7 +73,8 @@ describe.skipIf(process.platform !== 'linux')('signals to npm start', () => {
       const dir = makeDataDir();
       dirs.push(dir);
       const env = { ...serverEnv(dir), ONAIR_LOG_LEVEL: 'info', ONAIR_PORT: String(await freePort()) };
-      const npm = await spawnServer(env, { command: 'npm', args: ['start'], timeoutMs: 30_000 });
+      // npm start builds the output page and the dashboard before the server starts: seconds, more on a busy machine.
+      const npm = await spawnServer(env, { command: 'npm', args: ['start'], timeoutMs: 60_000 });
       children.push(npm);
       const tree = descendants(npm.process.pid!);
       strays.push(...tree);
@@ -87,12 +88,12 @@ describe.skipIf(process.platform !== 'linux')('signals to npm start', () => {
 
       expect((await renderer.closed).code).toBe(1001);
       expect(code).toBe(0);
-      await vi.waitFor(() => expect(tree.filter(running)).toEqual([]), { timeout: 5000 });
+      await vi.waitFor(() => expect(tree.filter(running)).toEqual([]), { timeout: 15_000 });
       expect(await connectRefused(npm.port)).toBe(true);
       // The same port and data directory serve a new server at once.
       const next = await spawnServer(env);
       children.push(next);
       expect(next.port).toBe(npm.port);
-    });
+    }, 120_000);
   }
 });

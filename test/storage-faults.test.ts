@@ -183,7 +183,7 @@ function unhandled(server: Server): string[] {
 async function connectRenderer(server: Server, channelId: string, token: string): Promise<RenderClient> {
   const renderer = await RenderClient.connect(server.child.url, channelId, { token });
   cleanups.push({ what: 'close a renderer', run: () => renderer.close() });
-  await renderer.until(() => (renderer.synced ? true : undefined), 5000, 'the snapshot');
+  await renderer.until(() => (renderer.synced ? true : undefined), 15_000, 'the snapshot');
   return renderer;
 }
 

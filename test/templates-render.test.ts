@@ -157,7 +157,7 @@ async function screenshot(url: string, sceneId: string, images: string[]): Promi
         );
       },
       [sceneId, images] as const,
-      { timeout: 10_000 },
+      { timeout: 20_000 },
     );
     return await stableShot(page);
   } finally {

@@ -101,7 +101,7 @@ it('closes a paused renderer past the limit with 4100, and a reconnect restores 
   slow.resume();
   const closed = await Promise.race([
     slow.closed,
-    new Promise<null>((resolve) => setTimeout(() => resolve(null), 5_000)),
+    new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000)),
   ]);
   expect(closed, 'the slow renderer is closed, not left on stale values').toEqual({
     code: 4100,

@@ -51,7 +51,7 @@ export function brokerContract(name: string, factory: () => Promise<BrokerPair> 
           return publisher.publish(channel, bytes(`${channel}:${i}`));
         }),
       );
-      await vi.waitFor(() => expect(a1.into.length + a2.into.length + b.into.length).toBe(500));
+      await vi.waitFor(() => expect(a1.into.length + a2.into.length + b.into.length).toBe(500), { timeout: 10_000 });
       expect(a1.into).toEqual(sent.ch_a);
       expect(a2.into).toEqual(sent.ch_a);
       expect(b.into).toEqual(sent.ch_b);
@@ -64,7 +64,7 @@ export function brokerContract(name: string, factory: () => Promise<BrokerPair> 
       const binary = Uint8Array.from([0, 255, 10, 13, 0, 0x46, 0x52, 128]);
       const large = new Uint8Array(1024 * 1024).map((_, i) => (i * 7) % 256);
       for (const p of [binary, new Uint8Array(0), large]) await publisher.publish('ch_a', p);
-      await vi.waitFor(() => expect(got).toHaveLength(3));
+      await vi.waitFor(() => expect(got).toHaveLength(3), { timeout: 10_000 });
       expect(Buffer.from(got[0]!).equals(Buffer.from(binary))).toBe(true);
       expect(got[1]!.byteLength).toBe(0);
       expect(Buffer.from(got[2]!).equals(Buffer.from(large))).toBe(true);
@@ -75,7 +75,7 @@ export function brokerContract(name: string, factory: () => Promise<BrokerPair> 
       const own = recorder();
       await publisher.subscribe('ch_a', own.listener).ready;
       await publisher.publish('ch_a', bytes('mine'));
-      await vi.waitFor(() => expect(own.into).toEqual(['mine']));
+      await vi.waitFor(() => expect(own.into).toEqual(['mine']), { timeout: 10_000 });
     });
 
     it('keeps publish order when a listener publishes while a message is being delivered', async () => {
@@ -87,7 +87,7 @@ export function brokerContract(name: string, factory: () => Promise<BrokerPair> 
       const second = subscriber.subscribe('ch_a', later.listener);
       await Promise.all([first.ready, second.ready]);
       await publisher.publish('ch_a', bytes('1'));
-      await vi.waitFor(() => expect(later.into).toEqual(['1', '2']));
+      await vi.waitFor(() => expect(later.into).toEqual(['1', '2']), { timeout: 10_000 });
     });
 
     it('a throwing listener stops neither the others nor the publisher', async () => {
@@ -104,7 +104,7 @@ export function brokerContract(name: string, factory: () => Promise<BrokerPair> 
       await Promise.all(subs.map((s) => s.ready));
       await expect(publisher.publish('ch_a', bytes('1'))).resolves.toBeUndefined();
       await publisher.publish('ch_a', bytes('2'));
-      await vi.waitFor(() => expect(after.into).toEqual(['1', '2']));
+      await vi.waitFor(() => expect(after.into).toEqual(['1', '2']), { timeout: 10_000 });
       expect(before.into).toEqual(['1', '2']);
     });
 
@@ -116,11 +116,11 @@ export function brokerContract(name: string, factory: () => Promise<BrokerPair> 
       const kept = subscriber.subscribe('ch_a', stays.listener);
       await Promise.all([unsubscribe.ready, kept.ready]);
       await publisher.publish('ch_a', bytes('1'));
-      await vi.waitFor(() => expect(gone.into).toEqual(['1']));
+      await vi.waitFor(() => expect(gone.into).toEqual(['1']), { timeout: 10_000 });
       unsubscribe();
       unsubscribe();
       await publisher.publish('ch_a', bytes('2'));
-      await vi.waitFor(() => expect(stays.into).toEqual(['1', '2']));
+      await vi.waitFor(() => expect(stays.into).toEqual(['1', '2']), { timeout: 10_000 });
       expect(gone.into).toEqual(['1']);
     });
 
@@ -129,12 +129,12 @@ export function brokerContract(name: string, factory: () => Promise<BrokerPair> 
       const early = recorder();
       await subscriber.subscribe('ch_a', early.listener).ready;
       await publisher.publish('ch_a', bytes('1'));
-      await vi.waitFor(() => expect(early.into).toEqual(['1']));
+      await vi.waitFor(() => expect(early.into).toEqual(['1']), { timeout: 10_000 });
       const late = recorder();
       await subscriber.subscribe('ch_a', late.listener).ready;
       await publisher.publish('ch_a', bytes('2'));
-      await vi.waitFor(() => expect(early.into).toEqual(['1', '2']));
-      await vi.waitFor(() => expect(late.into).toEqual(['2']));
+      await vi.waitFor(() => expect(early.into).toEqual(['1', '2']), { timeout: 10_000 });
+      await vi.waitFor(() => expect(late.into).toEqual(['2']), { timeout: 10_000 });
     });
 
     it('the same function subscribed twice is two subscriptions', async () => {
@@ -145,10 +145,10 @@ export function brokerContract(name: string, factory: () => Promise<BrokerPair> 
       const on = subscriber.subscribe('ch_a', listener);
       await Promise.all([off.ready, on.ready]);
       await publisher.publish('ch_a', bytes('1'));
-      await vi.waitFor(() => expect(got).toEqual(['1', '1']));
+      await vi.waitFor(() => expect(got).toEqual(['1', '1']), { timeout: 10_000 });
       off();
       await publisher.publish('ch_a', bytes('2'));
-      await vi.waitFor(() => expect(got).toEqual(['1', '1', '2']));
+      await vi.waitFor(() => expect(got).toEqual(['1', '1', '2']), { timeout: 10_000 });
     });
 
     it('publish never throws: after close it settles without delivering', async () => {
@@ -164,7 +164,7 @@ export function brokerContract(name: string, factory: () => Promise<BrokerPair> 
           () => (settled = true),
         );
       }).not.toThrow();
-      await vi.waitFor(() => expect(settled).toBe(true));
+      await vi.waitFor(() => expect(settled).toBe(true), { timeout: 10_000 });
       expect(got.into).toEqual([]);
       pair = undefined;
     });

@@ -5,6 +5,7 @@
  * - each Element.animate call, by the animated element's data-name (or `scene` / `unit`);
  * - Content-Security-Policy violations;
  * - a gate on requestAnimationFrame, to play a host that hides the page (no frames) and shows it again.
+ * And a reading of an element's style at a set time into a transition (styleDuringTransition).
  */
 import type { Page } from 'playwright-core';
 
@@ -84,4 +85,39 @@ export async function firstDrawnFrame(page: Page): Promise<ProbeFrame | undefine
 
 export async function animationCount(page: Page, key: string): Promise<number> {
   return page.evaluate((k) => window.__probe?.animations[k] ?? 0, key);
+}
+
+export type AnimatedProperty = 'opacity' | 'transform' | 'clipPath';
+
+/**
+ * Computed style of the element `selector` names `ms` into the transition it starts: waits on the page for the element
+ * and its animation, then holds every animation at `ms` while it reads (and lets them play on). How late this test
+ * gets to look, on a busy machine, does not move the moment read.
+ */
+export function styleDuringTransition(
+  page: Page,
+  selector: string,
+  property: AnimatedProperty,
+  ms: number,
+): Promise<string> {
+  return page.evaluate(
+    async ([sel, p, at]) => {
+      const deadline = performance.now() + 10_000;
+      let el = document.querySelector(sel);
+      while (!el || el.getAnimations().length === 0) {
+        if (performance.now() > deadline) return el ? 'not animated' : 'absent';
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        el = document.querySelector(sel);
+      }
+      const held = document.getAnimations();
+      for (const a of held) {
+        a.pause();
+        a.currentTime = at;
+      }
+      const value = getComputedStyle(el)[p];
+      for (const a of held) a.play();
+      return value;
+    },
+    [selector, property, ms] as const,
+  );
 }

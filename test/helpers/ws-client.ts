@@ -19,6 +19,9 @@ import {
 
 export type { AckMessage, ErrorMessage, FrameMessage, ServerMessage, SnapshotMessage };
 
+/** How long a wait for a message lasts by default: a server round trip, with room for a busy machine. */
+export const WAIT_MS = 15_000;
+
 /** The channel as the client has it: the protocol's state, but for the time of its last message (each connection's own). */
 export type Mirror = Omit<LiveState, 'serverTime'>;
 
@@ -149,18 +152,18 @@ export class RenderClient {
   /** The first message (at index ≥ since) matching `pred`, waiting for it if needed. */
   next<M extends ServerMessage = ServerMessage>(
     pred: (m: ServerMessage) => boolean,
-    { since = 0, timeoutMs = 5000 }: { since?: number; timeoutMs?: number } = {},
+    { since = 0, timeoutMs = WAIT_MS }: { since?: number; timeoutMs?: number } = {},
   ): Promise<M> {
     return this.until(() => this.messages.slice(since).find(pred) as M | undefined, timeoutMs, 'a matching message');
   }
 
   /** The ack or error answering the op sent with this id. */
-  reply(id: string, timeoutMs = 5000): Promise<AckMessage | ErrorMessage> {
+  reply(id: string, timeoutMs = WAIT_MS): Promise<AckMessage | ErrorMessage> {
     return this.next((m) => (m.type === 'ack' || m.type === 'error') && m.id === id, { timeoutMs });
   }
 
   /** Resolves when `check()` returns something other than undefined, re-checked after every message. */
-  until<T>(check: () => T | undefined, timeoutMs = 5000, what = 'a condition'): Promise<T> {
+  until<T>(check: () => T | undefined, timeoutMs = WAIT_MS, what = 'a condition'): Promise<T> {
     return new Promise((resolve, reject) => {
       const attempt = () => {
         const found = check();

@@ -104,7 +104,7 @@ export function delay(ms: number): Promise<void> {
 }
 
 /** Polls `check` until it returns true (for things observed from outside the SDK). */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'a condition') {
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 15_000, what = 'a condition') {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

@@ -80,7 +80,7 @@ function snapshot(frame: number, inputs: Record<string, number | string> = {}): 
 async function connected(options: Partial<ConstructorParameters<typeof LiveChannel>[0]> = {}) {
   FakeSocket.made = [];
   const live = new LiveChannel({ channelId: 'ch_1', apiKey: 'onair_sk_k', WebSocket: WS, ...options });
-  await vi.waitFor(() => expect(FakeSocket.made).toHaveLength(1));
+  await vi.waitFor(() => expect(FakeSocket.made).toHaveLength(1), { timeout: 5_000 });
   const socket = FakeSocket.made[0]!;
   socket.accept();
   socket.say(snapshot(10, { scoreA: 0 }));
@@ -211,7 +211,7 @@ describe('ops', () => {
     await expect(sent).rejects.toMatchObject({ name: 'OnairTransportError', code: 'disconnected' });
     const queued = live.patch({ scoreA: 2 });
     vi.advanceTimersByTime(300); // the first reconnect waits 125–250 ms
-    await vi.waitFor(() => expect(FakeSocket.made).toHaveLength(2));
+    await vi.waitFor(() => expect(FakeSocket.made).toHaveLength(2), { timeout: 5_000 });
     const again = FakeSocket.made[1]!;
     expect(again.sent).toEqual([]);
     again.accept();
@@ -253,7 +253,7 @@ describe('closing', () => {
     socket.drop();
     for (let i = 2; i <= 3; i++) {
       vi.advanceTimersByTime(20);
-      await vi.waitFor(() => expect(FakeSocket.made).toHaveLength(i));
+      await vi.waitFor(() => expect(FakeSocket.made).toHaveLength(i), { timeout: 5_000 });
       FakeSocket.made[i - 1]!.drop();
     }
     expect(closes.map((c) => c.reconnecting)).toEqual([true, true, false]);

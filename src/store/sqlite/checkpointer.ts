@@ -77,6 +77,11 @@ export interface CheckpointerOptions {
   intervalMs?: number | undefined;
   /** A PASSIVE checkpoint that leaves more than this in the WAL is followed by a RESTART one. Default 4 MiB. */
   restartBytes?: number | undefined;
+  /**
+   * The worker's nice value on Linux. Default CHECKPOINT_NICE; a test of the checkpoints alone gives it the writer's
+   * (0), so that on a busy machine the two share the CPU as they do on an idle one.
+   */
+  nice?: number | undefined;
   /** The worker failed: the caller turns SQLite's automatic checkpoints back on. */
   onFailure: (err: Error) => void;
 }
@@ -98,7 +103,7 @@ export class Checkpointer {
         synchronous: options.synchronous,
         intervalMs: options.intervalMs ?? 500,
         restartBytes: options.restartBytes ?? 4 * 1024 * 1024,
-        nice: CHECKPOINT_NICE,
+        nice: options.nice ?? CHECKPOINT_NICE,
       },
     });
     this.worker.unref();
