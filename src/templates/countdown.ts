@@ -1,4 +1,5 @@
 import type { Template } from './template.js';
+import { PANEL_SHADOW, fadeInOut, verticalGradient } from './styles.js';
 
 /**
  * A big countdown in the middle of the stage (docs/scenes.md, "Templates"): a label such as KICK-OFF IN over
@@ -23,17 +24,9 @@ export const countdown: Template = {
         y: 380,
         width: 640,
         height: 320,
-        fill: {
-          gradient: {
-            angle: 180,
-            stops: [
-              { at: 0, color: '#1f2430' },
-              { at: 1, color: '#0e1117' },
-            ],
-          },
-        },
+        fill: verticalGradient('#1f2430', '#0e1117'),
         radius: 6,
-        shadow: { x: 0, y: 16, blur: 40, color: '#00000080' },
+        shadow: PANEL_SHADOW,
       },
       {
         type: 'text',
@@ -71,10 +64,7 @@ export const countdown: Template = {
         delayMs: 240,
       },
     ],
-    transitions: {
-      in: { type: 'fade', durationMs: 500, easing: 'ease-out' },
-      out: { type: 'fade', durationMs: 400, easing: 'ease-in' },
-    },
+    transitions: fadeInOut(500),
     triggers: [],
   },
 };

@@ -1,5 +1,6 @@
 import type { GroupElement } from '@onair/protocol';
 import type { Template } from './template.js';
+import { PANEL_SHADOW, fadeInOut, verticalGradient } from './styles.js';
 
 const teamCard = (side: 'home' | 'away', x: number, delayMs: number): GroupElement => ({
   type: 'group',
@@ -16,16 +17,8 @@ const teamCard = (side: 'home' | 'away', x: number, delayMs: number): GroupEleme
       y: 0,
       width: 690,
       height: 380,
-      fill: {
-        gradient: {
-          angle: 180,
-          stops: [
-            { at: 0, color: '#1f2430' },
-            { at: 1, color: '#10131a' },
-          ],
-        },
-      },
-      shadow: { x: 0, y: 16, blur: 40, color: '#00000080' },
+      fill: verticalGradient('#1f2430', '#10131a'),
+      shadow: PANEL_SHADOW,
     },
     { type: 'box', x: 0, y: 0, width: 690, height: 12, fill: `{${side}Color}` },
     {
@@ -89,15 +82,7 @@ export const finalScore: Template = {
         y: 0,
         width: 1920,
         height: 1080,
-        fill: {
-          gradient: {
-            angle: 180,
-            stops: [
-              { at: 0, color: '#0b0e14b3' },
-              { at: 1, color: '#05070be6' },
-            ],
-          },
-        },
+        fill: verticalGradient('#0b0e14b3', '#05070be6'),
       },
       {
         type: 'group',
@@ -148,10 +133,7 @@ export const finalScore: Template = {
         delayMs: 400,
       },
     ],
-    transitions: {
-      in: { type: 'fade', durationMs: 600, easing: 'ease-out' },
-      out: { type: 'fade', durationMs: 400, easing: 'ease-in' },
-    },
+    transitions: fadeInOut(600),
     triggers: [],
   },
 };

@@ -1,4 +1,5 @@
 import type { Template } from './template.js';
+import { fadeInOut } from './styles.js';
 
 /**
  * A channel or sponsor logo in the top-right corner (docs/scenes.md, "Templates"), slightly see-through as
@@ -24,10 +25,7 @@ export const logoBug: Template = {
         opacity: 0.9,
       },
     ],
-    transitions: {
-      in: { type: 'fade', durationMs: 600, easing: 'ease-out' },
-      out: { type: 'fade', durationMs: 400, easing: 'ease-in' },
-    },
+    transitions: fadeInOut(600),
     triggers: [],
   },
 };

@@ -1,5 +1,6 @@
 import type { GroupElement } from '@onair/protocol';
 import type { Template } from './template.js';
+import { verticalGradient } from './styles.js';
 
 const name = {
   type: 'text',
@@ -31,15 +32,7 @@ const scoreBox = (x: number, score: string, delayMs: number): GroupElement => ({
       y: 0,
       width: 68,
       height: 56,
-      fill: {
-        gradient: {
-          angle: 180,
-          stops: [
-            { at: 0, color: '#ffffff' },
-            { at: 1, color: '#dfe3e9' },
-          ],
-        },
-      },
+      fill: verticalGradient('#ffffff', '#dfe3e9'),
     },
     {
       type: 'text',
@@ -94,15 +87,7 @@ export const scoreboard: Template = {
         y: 60,
         width: 872,
         height: 56,
-        fill: {
-          gradient: {
-            angle: 180,
-            stops: [
-              { at: 0, color: '#252a35' },
-              { at: 1, color: '#12151b' },
-            ],
-          },
-        },
+        fill: verticalGradient('#252a35', '#12151b'),
         shadow: { x: 0, y: 8, blur: 24, color: '#00000066' },
       },
       { type: 'box', name: 'homeStripe', x: 96, y: 60, width: 8, height: 56, fill: '{homeColor}', delayMs: 60 },
