@@ -34,6 +34,9 @@ interface RunResult {
   refused: number;
   errors: number;
   missing: number;
+  /** Renderer sockets the server closed during the run: as slow consumers (4100), for another reason. */
+  closedSlow: number;
+  closedOther: number;
   clientCpu: number;
   serverCpu: number;
   /** The server's main thread: ms per second runnable but waiting for a CPU. */
@@ -231,6 +234,10 @@ function detailRows(base: KindResult, onair: KindResult, immediate: KindResult):
     bothRow('CPU taken by the hypervisor for other guests during the run (steal)', (r) => fmt.pct(r.steal)),
     bothRow('load generator CPU', (r) => fmt.pct(r.clientCpu)),
     bothRow('deliveries measured / missing', (r) => `${r.count} / ${r.missing}`),
+    bothRow(
+      'renderers closed by the server during the run: as slow consumers (4100) / other',
+      (r) => `${r.closedSlow} / ${r.closedOther}`,
+    ),
   ];
 }
 

@@ -40,6 +40,8 @@ const sentAt = cfg.channels.map(() => new Float64Array(RING).fill(NaN));
 const samples: number[] = [];
 const fromPublish: number[] = [];
 const state = { recording: false, sent: 0, refused: 0, errors: 0 };
+/** Renderer sockets the server closed during the run: as slow consumers (4100), or for another reason. */
+const closes = { slow: 0, other: 0 };
 // noDelay: without it Nagle holds the body back until the server's delayed ACK, adding ~40 ms.
 // Up to 4 requests in flight per channel: onair answers once the tick is on disk (a frame and a flush,
 // 10–30 ms), and a channel is updated every 33 ms; a shared pool any smaller queues updates in the client.
@@ -113,6 +115,7 @@ async function run(r: LatencyRun) {
   samples.length = 0;
   fromPublish.length = 0;
   Object.assign(state, { recording: false, sent: 0, refused: 0, errors: 0 });
+  Object.assign(closes, { slow: 0, other: 0 });
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   setTimeout(() => (state.recording = true), r.warmupMs);
@@ -128,6 +131,8 @@ async function run(r: LatencyRun) {
     refused: state.refused,
     errors: state.errors,
     missing: Math.max(0, expected - samples.length),
+    closedSlow: closes.slow,
+    closedOther: closes.other,
     clientCpu: (cpu.user + cpu.system) / 1000 / (performance.now() - t0),
   };
 }
@@ -137,7 +142,12 @@ async function connectAll(): Promise<LiteSocket[]> {
   const renderers = await connectMany(cfg.channels.length * n, 64, (i) => {
     const ch = Math.floor(i / n);
     const last = { seq: 0 };
-    return connectRenderer(cfg.target, cfg.channels[ch]!, { wantText: true, onMessage: (t) => onFrame(ch, last, t) });
+    return connectRenderer(cfg.target, cfg.channels[ch]!, {
+      wantText: true,
+      onMessage: (t) => onFrame(ch, last, t),
+      // A renderer closed mid-run misses every frame after it: the run counts why (slow-consumer.ts closes at 4100).
+      onCloseFrame: (code) => void (code === 4100 ? closes.slow++ : closes.other++),
+    });
   });
   controls = await connectMany(cfg.channels.length, 16, (i) =>
     connectControl(cfg.target, cfg.channels[i]!, {

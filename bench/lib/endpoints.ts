@@ -28,7 +28,7 @@ export interface ChannelRef {
   token?: string;
 }
 
-type Handlers = Pick<LiteOptions, 'onMessage' | 'wantText' | 'onClose'>;
+type Handlers = Pick<LiteOptions, 'onMessage' | 'wantText' | 'onClose' | 'onCloseFrame'>;
 
 function pathFor(t: Target, ch: ChannelRef, control: boolean): string {
   if (t.kind === 'socketio') return `/socket.io/?EIO=4&transport=websocket&channel=${ch.id}`;

@@ -18,6 +18,8 @@ export interface LiteOptions {
   onMessage?: (text: string | null) => void;
   wantText?: boolean;
   onClose?: () => void;
+  /** The server's close frame: its code (1005 when it carried none). */
+  onCloseFrame?: (code: number) => void;
 }
 
 export interface LiteSocket {
@@ -124,6 +126,7 @@ class FrameParser {
 
   private frame(opcode: number, buf: Buffer, start: number, end: number): void {
     if (opcode === 0x9) return this.reply(Buffer.from(buf.subarray(start, end)), 0xa);
+    if (opcode === 0x8) return this.opts.onCloseFrame?.(end - start >= 2 ? buf.readUInt16BE(start) : 1005);
     if (opcode !== 0x1 && opcode !== 0x0) return;
     if (this.opts.eio) {
       const type = buf[start];

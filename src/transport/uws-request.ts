@@ -20,6 +20,8 @@ export interface RequestOptions {
   trustedProxies: ReadonlySet<string>;
   /** The headers to copy (lower-case); all of them when absent. */
   headers?: ReadonlySet<string> | undefined;
+  /** Whether the handler needs the client's address (reading it from uWS costs as much as the rest of the copy). */
+  clientAddress?: boolean | undefined;
 }
 
 /** A request's data, copied out of uWS. */
@@ -30,9 +32,9 @@ export interface CopiedRequest {
   query: string;
   /** Lower-case name → value; a repeated header's values joined with ", " (Content-Length's too: then it is refused). */
   headers: Map<string, string>;
-  header: (name: string) => string | undefined;
+  header(name: string): string | undefined;
   requestId: string;
-  /** The client's address (the peer, or what a trusted proxy says). */
+  /** The client's address (the peer, or what a trusted proxy says); '' when the options did not ask for it. */
   client: string;
   /** The first path parameter of the route (the fast route's channel id). */
   parameter: string;
@@ -47,26 +49,44 @@ const NO_BODY = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Set by the transport, never by the response being relayed. */
 const SKIPPED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection']);
 
-/** Copies what the request carries; throws an AppError for a header that cannot be read. */
+/** Copies what the request carries. A class, not a literal with closures: one is made per request. */
+class Copied implements CopiedRequest {
+  readonly headers = new Map<string, string>();
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  readonly requestId: string;
+  readonly client: string;
+  readonly parameter: string;
+
+  constructor(res: HttpResponse, req: HttpRequest, options: RequestOptions) {
+    const { headers } = this;
+    const wanted = options.headers;
+    req.forEach((name, value) => {
+      if (wanted && !wanted.has(name)) return;
+      const seen = headers.get(name);
+      headers.set(name, seen === undefined ? value : `${seen}, ${value}`);
+    });
+    this.method = req.getCaseSensitiveMethod().toUpperCase();
+    this.path = req.getUrl();
+    this.query = req.getQuery() ?? '';
+    this.requestId = requestIdFrom(headers.get('x-request-id'));
+    this.client = options.clientAddress === false ? '' : addressOf(res, headers, options.trustedProxies);
+    this.parameter = decodedPath(req.getParameter(0) ?? '');
+  }
+
+  header(name: string): string | undefined {
+    return this.headers.get(name) || undefined;
+  }
+}
+
 export function copyRequest(res: HttpResponse, req: HttpRequest, options: RequestOptions): CopiedRequest {
-  const headers = new Map<string, string>();
-  const wanted = options.headers;
-  req.forEach((name, value) => {
-    if (wanted && !wanted.has(name)) return;
-    const seen = headers.get(name);
-    headers.set(name, seen === undefined ? value : `${seen}, ${value}`);
-  });
+  return new Copied(res, req, options);
+}
+
+function addressOf(res: HttpResponse, headers: Map<string, string>, trusted: ReadonlySet<string>): string {
   const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
-  return {
-    method: req.getCaseSensitiveMethod().toUpperCase(),
-    path: req.getUrl(),
-    query: req.getQuery() ?? '',
-    headers,
-    header: (name) => headers.get(name) || undefined,
-    requestId: requestIdFrom(headers.get('x-request-id')),
-    client: clientAddress(peer, headers.get('x-forwarded-for') ?? null, options.trustedProxies),
-    parameter: decodedPath(req.getParameter(0) ?? ''),
-  };
+  return clientAddress(peer, headers.get('x-forwarded-for') ?? null, trusted);
 }
 
 /**

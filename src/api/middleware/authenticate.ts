@@ -20,7 +20,7 @@ export function authenticate(auth: Authenticator): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     // Incoming webhooks: the token in the path is the credential, checked by the route.
     if (PUBLIC_PATHS.has(c.req.path) || c.req.path.startsWith('/v1/hooks/')) return next();
-    c.set('principal', await principalOf(auth, (name) => c.req.header(name), c.req.method));
+    c.set('principal', await principalOf(auth, c.req, c.req.method));
     return next();
   };
 }
@@ -32,14 +32,14 @@ export function authenticate(auth: Authenticator): MiddlewareHandler<ApiEnv> {
  */
 export async function principalOf(
   auth: Authenticator,
-  header: (name: string) => string | undefined,
+  req: { header(name: string): string | undefined },
   method: string,
 ): Promise<Principal> {
-  const authorization = header('authorization');
+  const authorization = req.header('authorization');
   const principal =
     auth.cachedBearer(authorization) ??
-    (await auth.fromRequest({ authorization, cookie: header('cookie'), workspace: header('x-workspace') }));
+    (await auth.fromRequest({ authorization, cookie: req.header('cookie'), workspace: req.header('x-workspace') }));
   if (principal.kind === 'user' && !SAFE_METHODS.has(method))
-    assertSameOrigin(header('origin'), header('sec-fetch-site'), header('host'));
+    assertSameOrigin(req.header('origin'), req.header('sec-fetch-site'), req.header('host'));
   return principal;
 }
