@@ -54,6 +54,13 @@ describe.skipIf(gate.skip)(`Webhook delivery on two nodes${gate.label}`, () => {
     await n.store.close();
   }
 
+  /** A node that dies: its connections and its database pool go, without the worker's graceful stop. */
+  async function killNode(n: Node): Promise<void> {
+    await n.agent.destroy();
+    await n.store.close();
+    void n.worker.stop().catch(() => undefined);
+  }
+
   async function startNode(url: string, nodeId: string, subs: readonly SubscriptionRecord[], claimMs: number) {
     const store = await PostgresStore.open({ url });
     const index = new SubscriptionIndex(box);
@@ -203,9 +210,10 @@ describe.skipIf(gate.skip)(`Webhook delivery on two nodes${gate.label}`, () => {
     const claimedAt = Date.now();
     a.worker.pump();
     await vi.waitFor(() => expect(r.received).toHaveLength(5), { timeout: 15_000 });
-    // node-a dies with its five attempts unanswered: nothing of them is written.
+    // node-a dies with its five attempts unanswered: nothing of them is written, and its claims stay (a graceful stop
+    // would give them back; a dead node cannot).
     nodes.splice(nodes.indexOf(a), 1);
-    await stopNode(a);
+    await killNode(a);
 
     r.fallback = 200;
     const b = await startNode(url, 'node-b', subs, 30_000);
@@ -228,4 +236,33 @@ describe.skipIf(gate.skip)(`Webhook delivery on two nodes${gate.label}`, () => {
     expect(lines.map((l) => [l.attempt, l.outcome])).toEqual(Array.from({ length: 5 }, () => [1, 'succeeded']));
     expect(b.settled).toHaveLength(5);
   }, 60_000);
+
+  it('gives back the claims of attempts in flight on a graceful stop: the other node makes them at once', async () => {
+    const r = await receiver();
+    r.fallback = 'hang';
+    const { url, subs, events } = await setup(r, 1, 5);
+    // A claim far longer than the test: only a given-back claim lets node-b make the attempts in time.
+    const a = await startNode(url, 'node-a', subs, 120_000);
+    a.worker.pump();
+    await vi.waitFor(() => expect(r.received).toHaveLength(5), { timeout: 15_000 });
+    nodes.splice(nodes.indexOf(a), 1);
+    await stopNode(a);
+
+    r.fallback = 200;
+    const b = await startNode(url, 'node-b', subs, 30_000);
+    b.worker.pump();
+    await vi.waitFor(() => expect(r.received).toHaveLength(10), { timeout: 30_000, interval: 50 });
+    expect(
+      r.received
+        .slice(5)
+        .map((got) => got.json.id)
+        .sort(),
+    ).toEqual(events.map((e) => e.id).sort());
+    await vi.waitFor(
+      async () =>
+        expect(await b.store.webhooks.outboxDepth()).toEqual({ pendingDeliveries: 0, undispatchedBatches: 0 }),
+      { timeout: 15_000 },
+    );
+    expect(b.settled).toHaveLength(5);
+  }, 90_000);
 });

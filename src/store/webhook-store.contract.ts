@@ -178,6 +178,33 @@ export function webhookStoreContract(name: string, makeHarness: () => StoreHarne
       expect(await store.webhooks.nextDueAt(40_000)).toBeNull();
     });
 
+    it('gives claims back: released deliveries are claimable at once, settled ones stay settled', async () => {
+      const sub = subscriptionRecord(orgId);
+      await store.webhooks.insertSubscription(sub);
+      const events = await commit(1, 'channel.played', 'channel.played');
+      const batches = await store.webhooks.undispatched(10);
+      await store.webhooks.fanOut(
+        batches[0]!.seq,
+        events.map((e) => newDelivery(sub.id, e, 1000)),
+        [],
+      );
+      const held = await store.webhooks.claimDue(sub.id, 2000, 10, claim('node-a', 60_000));
+      expect(held).toHaveLength(2);
+      expect(await store.webhooks.claimDue(sub.id, 2000, 10, claim('node-b'))).toEqual([]);
+      await store.webhooks.releaseClaims(held.map((d) => d.id));
+      const again = await store.webhooks.claimDue(sub.id, 2000, 10, claim('node-b'));
+      expect(again.map((d) => d.eventId)).toEqual(events.map((e) => e.id));
+      // What the worker had settled meanwhile is not brought back by a release.
+      const first = again[0]!;
+      await store.webhooks.settle(
+        [{ deliveryId: first.id, attempt: attempt(sub.id, first.eventId, 1, true), state: 'succeeded' }],
+        20,
+      );
+      await store.webhooks.releaseClaims(again.map((d) => d.id));
+      const last = await store.webhooks.claimDue(sub.id, 2000, 10, claim('node-c'));
+      expect(last.map((d) => d.eventId)).toEqual([events[1]!.id]);
+    });
+
     it('never hands one delivery to two claimants at once', async () => {
       const subs = [subscriptionRecord(orgId), subscriptionRecord(orgId)];
       for (const s of subs) await store.webhooks.insertSubscription(s);

@@ -166,6 +166,12 @@ export interface WebhookStore {
    * then), never late: a worker that wakes at it also takes over what a dead node left claimed.
    */
   nextDueAt(now: number): Promise<number | null>;
+  /**
+   * Ends the claims on these deliveries, where they are still pending: a node stopping gracefully gives back what
+   * it had in flight, so another node attempts them at once instead of after the claim ran out. Settled deliveries
+   * are left alone.
+   */
+  releaseClaims(deliveryIds: readonly number[]): Promise<void>;
   /** Records attempts (see the guarantees above); answers the ids of subscriptions it disabled. */
   settle(settlements: readonly Settlement[], disableAfter: number): Promise<string[]>;
   /** A subscription's delivery log, oldest first; `after` is the cursor a previous page answered. */

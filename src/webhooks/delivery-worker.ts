@@ -63,6 +63,8 @@ export class DeliveryWorker {
   private stopped = false;
   /** After stop(): results that still arrive are not written (storage is closing). */
   private closed = false;
+  /** Deliveries claimed here whose attempt has not been written yet. */
+  private readonly inflight = new Set<number>();
   /** Counts the pumps: where each starts among the workspaces, and among each workspace's subscriptions. */
   private turn = 0;
 
@@ -92,6 +94,27 @@ export class DeliveryWorker {
     await this.passes.stop();
     await this.flush();
     this.closed = true;
+    await this.giveBack();
+  }
+
+  /**
+   * A graceful stop gives back the claims of attempts still in flight (their results will not be written): another
+   * node makes them at once instead of waiting for the claims to run out. An endpoint that got one of them may get
+   * it again: deliveries are at least once, deduplicated on their id.
+   */
+  private async giveBack(): Promise<void> {
+    const ids = [...this.inflight];
+    this.inflight.clear();
+    if (ids.length === 0) return;
+    try {
+      await this.deps.store.releaseClaims(ids);
+      this.deps.logger.info({ deliveries: ids.length }, 'webhook attempts in flight given back to other nodes');
+    } catch (err) {
+      this.deps.logger.warn(
+        { err, deliveries: ids.length },
+        'webhook claims not given back: they run out by themselves',
+      );
+    }
   }
 
   /** Attempts in flight now. */
@@ -127,7 +150,12 @@ export class DeliveryWorker {
       return;
     }
     // The slot is held until the result is written (the claim ends then), so the caps count it.
-    const release = this.slots.take(sub);
+    const free = this.slots.take(sub);
+    this.inflight.add(d.id);
+    const release = () => {
+      this.inflight.delete(d.id);
+      free();
+    };
     this.deps.send(sub, d).then(
       (result) => {
         if (result.timedOut) this.slots.timedOut(sub.id);

@@ -77,6 +77,8 @@ const SQL = {
   nextDue: `SELECT least(
       (SELECT min(next_at) FROM webhook_deliveries WHERE state = 'pending' AND next_at > $1),
       (SELECT min(claimed_until) FROM webhook_deliveries WHERE state = 'pending' AND claimed_until > $1)) AS at`,
+  release: `UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL
+    WHERE id = ANY($1::bigint[]) AND state = 'pending'`,
   skip: `UPDATE webhook_dispatch
     SET last_seq = greatest(last_seq, (SELECT coalesce(max(seq), 0) FROM event_batches)) WHERE id = 1`,
   lockSubscriptions: 'SELECT id FROM webhooks WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE',
@@ -181,6 +183,10 @@ export class PostgresWebhooks implements WebhookStore {
 
   async nextDueAt(now: number): Promise<number | null> {
     return (await this.db.row<{ at: number | null }>(SQL.nextDue, [Math.floor(now)]))!.at;
+  }
+
+  async releaseClaims(deliveryIds: readonly number[]): Promise<void> {
+    if (deliveryIds.length > 0) await this.db.run(SQL.release, [deliveryIds]);
   }
 
   async skipUndispatched(): Promise<void> {

@@ -75,6 +75,8 @@ function prepare(db: Database.Database) {
         SELECT min(claimed_until) FROM webhook_deliveries WHERE state = 'pending' AND claimed_until > @now)`),
     endClaims: db.prepare(`UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL
       WHERE state = 'pending' AND claimed_until IS NOT NULL`),
+    endClaim: db.prepare(`UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL
+      WHERE id = ? AND state = 'pending'`),
     skip: db.prepare(
       'UPDATE webhook_dispatch SET last_seq = max(last_seq, (SELECT coalesce(max(seq), 0) FROM event_batches))',
     ),
@@ -102,12 +104,16 @@ export class SqliteWebhooks implements WebhookStore {
   private readonly st: ReturnType<typeof prepare>;
   private readonly fanOutTx;
   private readonly settleTx;
+  private readonly releaseTx;
 
   constructor(
     db: Database.Database,
     private readonly events: EventLog,
   ) {
     const st = (this.st = prepare(db));
+    this.releaseTx = db.transaction((ids: readonly number[]) => {
+      for (const id of ids) st.endClaim.run(id);
+    });
     this.fanOutTx = db.transaction(
       (seq: number, deliveries: readonly NewDelivery[], drops: readonly AttemptRecord[]) => {
         for (const d of deliveries) st.insertDelivery.run(d);
@@ -184,6 +190,10 @@ export class SqliteWebhooks implements WebhookStore {
     }) as DeliveryRow[];
     // RETURNING keeps no order: oldest first, as picked.
     return rows.sort((a, b) => a.next_at - b.next_at || a.id - b.id).map(delivery);
+  }
+
+  async releaseClaims(deliveryIds: readonly number[]): Promise<void> {
+    if (deliveryIds.length > 0) this.releaseTx(deliveryIds);
   }
 
   async nextDueAt(now: number): Promise<number | null> {
