@@ -9,15 +9,16 @@
  *
  *    curl -s -X POST "http://localhost:8080/v1/channels/$CHANNEL_ID/incoming-hooks" \
  *      -H "Authorization: Bearer $ONAIR_API_KEY" -H 'Content-Type: application/json' \
- *      -d '{"name":"Scorekeeper","mapping":{"game.home.name":"home","game.away.name":"away","game.home.score":"scoreA","game.away.score":"scoreB","game.quarter":"period","game.clock.running":"gameClock"}}'
+ *      -d '{"name":"Scorekeeper","mapping":{"game.home.name":"home","game.away.name":"away","game.home.score":"scoreA","game.away.score":"scoreB","game.quarter":"period","game.clock.ms":"gameClock","game.clock.running":"gameClock"}}'
  *
  * 2. Play:  npx tsx examples/scorekeeper.ts <hook-url> [--speed 10] [--quarters 4]
  *    (or set ONAIR_HOOK_URL instead of passing the URL).
  *
  * A post looks like {"game": {"home": {"name": "Lions", "score": 2}, "away": {…}, "quarter": 2,
- * "clock": {"running": true, "ms": 720000}}}. The console's time, game.clock.ms, is left unmapped, so every
- * answer lists it as ignored: the on-air clock keeps its own time and the console only starts and stops it.
- * (A clock input takes true or false to start or stop it, or whole milliseconds to set it.)
+ * "clock": {"running": true, "ms": 720000}}}. Both clock fields drive the game clock: a clock input takes whole
+ * milliseconds to set it and true or false to start or stop it, and when one post carries both the time is set
+ * first. So every post puts the on-air clock at the console's time, it runs by itself between posts, and the buzzer
+ * post stops it at 00:00 (the game runs faster than real time, so the clock jumps on at each post).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';

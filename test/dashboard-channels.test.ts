@@ -98,3 +98,23 @@ it('passes axe-core’s WCAG 2.1 AA checks on the sign-in page, the channel list
   await expect.poll(() => page.getByRole('status').filter({ hasText: 'Live' }).count()).toBe(1);
   expect(await accessibilityViolations(page), 'live view').toEqual([]);
 });
+
+it('creates a channel at 60 fps unless told otherwise, as the API does; a channel’s settings show its own rate', async () => {
+  server = await startTestServer();
+  const owner = await setupOwner(server);
+  const call = api(server.url, server.key);
+  const slow = expectStatus(await call<Channel>('POST', '/v1/channels', { name: 'Slow', fps: 30 }), 201);
+  const { page } = await signedInPage(browser, server.url, owner.email);
+  const form = page.getByRole('form', { name: 'Create a channel' });
+  expect(await form.getByLabel('Frame rate').inputValue()).toBe('60');
+  await form.getByLabel('New channel').fill('Studio');
+  await form.getByRole('button', { name: 'Create channel' }).click();
+  const find = async () =>
+    expectStatus(await call<{ data: Channel[] }>('GET', '/v1/channels'), 200).data.find((c) => c.name === 'Studio');
+  await expect.poll(find).toMatchObject({ fps: 60 });
+
+  await page.goto(`${server.url}/#/channels/${slow.id}/settings`);
+  await expect.poll(() => page.getByRole('heading', { name: 'Slow: settings' }).count()).toBe(1);
+  const settings = page.getByRole('form', { name: 'Name and frame rate' });
+  expect(await settings.getByLabel('Frame rate').inputValue()).toBe('30');
+});

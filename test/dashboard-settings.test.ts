@@ -226,7 +226,10 @@ it('invites a member with a role and shows the one-time link; the last owner can
   await page.getByRole('link', { name: 'Members' }).click();
   await expect.poll(() => page.getByText(/viewer: reads only/).count()).toBe(1);
   await page.getByLabel('Invite by email').fill('camera@example.com');
-  await page.getByRole('combobox', { name: /^Role(?! of)/ }).selectOption('viewer');
+  // An invitation is for an operator unless told otherwise, never an owner by default.
+  const role = page.getByRole('combobox', { name: /^Role(?! of)/ });
+  expect(await role.inputValue()).toBe('operator');
+  await role.selectOption('viewer');
   await page.getByRole('button', { name: 'Invite' }).click();
   const link = await shownOnce('Invitation link for camera@example.com');
   expect(link).toMatch(/\/invite\?token=/);

@@ -1,6 +1,6 @@
 /**
  * The dashboard's frame in headless Chromium: the login form, a wrong password said plainly, the channel
- * list after signing in, and logging out.
+ * list after signing in, logging out, and the API reference opened beside the dashboard.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -11,10 +11,12 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
 let browser: Browser;
+let owner: Awaited<ReturnType<typeof setupOwner>>;
 
 beforeAll(async () => {
   server = await startTestServer();
   browser = await launchChromium();
+  owner = await setupOwner(server);
 });
 afterAll(async () => {
   await browser?.close();
@@ -22,7 +24,6 @@ afterAll(async () => {
 });
 
 it('signs in with the form, refuses a wrong password plainly, and logs out', async () => {
-  const owner = await setupOwner(server);
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await context.newPage();
   await page.goto(`${server.url}/`);
@@ -37,5 +38,19 @@ it('signs in with the form, refuses a wrong password plainly, and logs out', asy
   await expect.poll(() => page.getByRole('button', { name: 'Sign in' }).count()).toBe(1);
   const me = await page.evaluate(async () => (await fetch('/v1/me')).status);
   expect(me).toBe(401);
+  await context.close();
+});
+
+it('opens the API reference in a new tab, so the dashboard (a live view mid-show) stays where it was', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  await signIn(page, server.url, owner.email);
+  const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^API($| \()/ });
+  expect(await link.getAttribute('target')).toBe('_blank');
+  expect(await link.getAttribute('rel')).toMatch(/\bnoopener\b/);
+  const dashboard = page.url();
+  const [docs] = await Promise.all([context.waitForEvent('page', { timeout: 15_000 }), link.click()]);
+  await expect.poll(() => docs.url()).toBe(`${server.url}/docs`);
+  expect(page.url()).toBe(dashboard);
   await context.close();
 });

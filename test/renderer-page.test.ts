@@ -145,7 +145,58 @@ describe('renderer page in headless Chromium', () => {
     await page.goto(`${base}/render/${id}?token=wrong`);
     await refused;
     expect(await page.evaluate(() => window.__onair?.status())).not.toBe('open');
-    expect((await stageText(page)).trim()).toBe('');
+    // No graphics (an ordinary browser shows only the notice that the link is refused, tested below).
+    expect(await stageText(page)).not.toMatch(/HOME|AWAY/);
     await page.close();
   });
+
+  const linkNotice = (page: Page) =>
+    page.evaluate(() => document.querySelector('[data-notice="link"]')?.textContent ?? null);
+
+  it('tells an ordinary browser that its link is refused (wrong token, rotated token), and OBS nothing', async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-render-'));
+    server = await start();
+    const base = server.baseUrl;
+    const { id, outputUrl } = await scoreboardOnAir(base);
+
+    // A wrong token: the upgrade is refused, the page asks /access and says why it stays empty.
+    const wrong = await browser.newPage({ viewport: { width: 640, height: 360 } });
+    await wrong.goto(`${base}/render/${id}?token=wrong`);
+    await expect.poll(() => linkNotice(wrong)).toContain('This output link is not valid any more');
+    await wrong.close();
+
+    // The right token draws with no notice; rotating the token closes the socket with 4009 and the notice comes.
+    const page = await browser.newPage({ viewport: { width: 640, height: 360 } });
+    await page.goto(outputUrl);
+    await expect.poll(() => stageText(page)).toContain('HOME');
+    expect(await linkNotice(page)).toBeNull();
+    const rotated = await call('POST', `${base}/v1/channels/${id}/output-token`);
+    await expect.poll(() => linkNotice(page)).toContain('rotated');
+    // The new link works and shows no notice.
+    await page.goto(rotated.outputUrl as string);
+    await expect.poll(() => stageText(page)).toContain('HOME');
+    expect(await linkNotice(page)).toBeNull();
+    await page.close();
+
+    // Inside OBS (window.obsstudio), the same refused link draws nothing at all: it may be on air.
+    const obs = await browser.newPage({ viewport: { width: 640, height: 360 } });
+    await obs.addInitScript(() => {
+      (window as unknown as { obsstudio: object }).obsstudio = { pluginVersion: '30.0.0' };
+    });
+    // Two refused sockets: the page in a plain browser would have asked /access after the first.
+    let closes = 0;
+    obs.on('websocket', (ws) => {
+      if (ws.url().includes('token=wrong')) ws.on('close', () => (closes += 1));
+    });
+    let asked = false;
+    obs.on('request', (req) => {
+      if (req.url().includes('/access')) asked = true;
+    });
+    await obs.goto(`${base}/render/${id}?token=wrong`);
+    await expect.poll(() => closes, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+    expect(asked).toBe(false);
+    expect(await linkNotice(obs)).toBeNull();
+    expect((await stageText(obs)).trim()).toBe('');
+    await obs.close();
+  }, 90_000);
 });

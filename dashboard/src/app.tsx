@@ -51,7 +51,10 @@ export function App() {
               Server
             </a>
           )}
-          <a href="/docs">API</a>
+          {/* A tab of its own: an operator reading it mid-show keeps the live view. */}
+          <a href="/docs" target="_blank" rel="noopener">
+            API<span class="visually-hidden"> (opens in a new tab)</span>
+          </a>
         </nav>
         <div class="who">
           <label>

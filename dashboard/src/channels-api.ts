@@ -8,6 +8,8 @@ export type ChannelStateView = ApiSchemas['State'];
 export type SceneRecord = ApiSchemas['Scene'];
 
 export const FPS_CHOICES = [25, 29.97, 30, 50, 59.94, 60] as const;
+/** What the API gives a channel created without `fps`. */
+export const DEFAULT_FPS = 60;
 
 export const listChannels = () => listAll<Channel>('/v1/channels');
 export const getChannel = (id: string) => api<Channel>('GET', `/v1/channels/${encodeURIComponent(id)}`);

@@ -20,8 +20,11 @@ export interface ConnectionOptions {
   url: string;
   /** Applies a message; returns 'resync' when a gap means the server must send a fresh snapshot. */
   onMessage(msg: SnapshotMessage | FrameMessage | HeartbeatMessage, receivedAt: number): 'resync' | 'ok';
-  /** Called once per lost socket, before the reconnect is scheduled. */
-  onDisconnect(): void;
+  /**
+   * Called once per lost socket, before the reconnect is scheduled, with its close code and whether it ever opened
+   * (a refused upgrade never opens, and a browser reports it as 1006, like a server that cannot be reached).
+   */
+  onDisconnect(closeCode: number, opened: boolean): void;
 }
 
 export interface Connection {
@@ -60,9 +63,11 @@ export function createConnection(options: ConnectionOptions): Connection {
       return;
     }
     socket = ws;
+    let opened = false;
     const timeout = setTimeout(() => ws.close(), CONNECT_TIMEOUT_MS);
     ws.onopen = () => {
       clearTimeout(timeout);
+      opened = true;
       lastHeard = Date.now();
       if (socket === ws) status = 'open';
     };
@@ -73,7 +78,7 @@ export function createConnection(options: ConnectionOptions): Connection {
       clearTimeout(timeout);
       if (socket !== ws) return;
       socket = null;
-      options.onDisconnect();
+      options.onDisconnect(event.code, opened);
       retry(event.code);
     };
   }

@@ -19,6 +19,17 @@ interface HostWindow extends Window {
   next?: () => void;
   update?: (data?: unknown) => void;
   obsstudio?: unknown;
+  /** CasparCG's HTML producer gives every page a global remove() (a template removes itself with it). */
+  remove?: unknown;
+}
+
+/**
+ * True inside a broadcast host that we can tell from a browser: OBS (`window.obsstudio`) or CasparCG (its global
+ * `remove()`, or its name in the user agent). Whatever such a page draws may be on air.
+ */
+export function inBroadcastHost(win: Window): boolean {
+  const host = win as HostWindow;
+  return host.obsstudio !== undefined || typeof host.remove === 'function' || /casparcg/i.test(win.navigator.userAgent);
 }
 
 export function installHostHooks(win: Window, handlers: HostHandlers): void {

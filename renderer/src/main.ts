@@ -10,8 +10,10 @@ import { mergeEffects, noEffects, type Effects } from './effects.js';
 import { FONT_FILES } from './font-files.js';
 import { createFontLoader } from './font-loader.js';
 import { createFrameLoop } from './frame-loop.js';
-import { installHostHooks } from './host-hooks.js';
-import { parsePageParams, socketUrl } from './page-params.js';
+import { inBroadcastHost, installHostHooks } from './host-hooks.js';
+import { createLinkCheck, type LinkCheck } from './link-check.js';
+import { createLinkNotice } from './link-notice.js';
+import { accessUrl, parsePageParams, socketUrl, type PageParams } from './page-params.js';
 import { createSketchFeed } from './sketch-feed.js';
 import { createStage } from './stage.js';
 import { mergeOverrides } from './template-data.js';
@@ -56,7 +58,10 @@ function start(): void {
     return stage.tick(state, overrides);
   });
 
+  // Decided before installHostHooks adds CasparCG-style globals of its own to the window.
+  const linkCheck = params.sketch || inBroadcastHost(window) ? null : browserLinkCheck(params);
   const onMessage = (msg: SnapshotMessage | FrameMessage | HeartbeatMessage, receivedAt: number) => {
+    if (msg.type === 'snapshot') linkCheck?.connected();
     const result = applyMessage(state, msg, receivedAt);
     state = result.state;
     if (result.outcome === 'applied') {
@@ -72,8 +77,9 @@ function start(): void {
     : createConnection({
         url: socketUrl(location.protocol, location.host, params),
         onMessage,
-        onDisconnect() {
+        onDisconnect(code, opened) {
           state = markDisconnected(state);
+          linkCheck?.closed(code, opened);
         },
       });
 
@@ -104,6 +110,14 @@ function start(): void {
     return;
   }
   connection.start();
+}
+
+/** In an ordinary browser, a link the server refuses for good says so on the page (docs/renderer.md). */
+function browserLinkCheck(params: PageParams): LinkCheck {
+  return createLinkCheck({
+    notice: createLinkNotice(document),
+    askAccess: () => fetch(accessUrl(params), { cache: 'no-store' }).then((res) => res.status),
+  });
 }
 
 start();

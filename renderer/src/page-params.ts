@@ -48,3 +48,12 @@ export function socketUrl(protocol: string, host: string, params: PageParams): s
   if (params.token !== null) query.set('token', params.token);
   return `${scheme}://${host}/v1/ws?${query.toString()}`;
 }
+
+/**
+ * Where the page asks whether its token still opens the channel (204, or 401 as the socket's upgrade answers):
+ * a browser reports a refused upgrade only as a close with code 1006, the same as a server that is down.
+ */
+export function accessUrl(params: PageParams): string {
+  const query = new URLSearchParams({ token: params.token ?? '' });
+  return `/render/${encodeURIComponent(params.channelId)}/access?${query.toString()}`;
+}

@@ -16,9 +16,20 @@ export async function runStart(): Promise<void> {
   // Listening before the server starts: a process manager may stop it while it is still starting, and the
   // default action would kill it without a drain.
   const signalled = firstSignal();
-  const server = await explained([NativeUwsMissingError, DataDirInUseError, ListenError], () => startServer(config));
+  const server = await explained([NativeUwsMissingError, DataDirInUseError, ListenError], () =>
+    startServer(config).catch((err: unknown) => {
+      throw withPortHint(err, config.port);
+    }),
+  );
   printBanner(server);
   void signalled.then((signal) => drain(server, signal, config.drainTimeoutMs));
+}
+
+/** A port in use is fixed by choosing another: the error says which setting does it. */
+function withPortHint(err: unknown, port: number): unknown {
+  if (!(err instanceof ListenError) || err.code !== 'EADDRINUSE') return err;
+  const other = port < 65_535 ? port + 1 : port - 1;
+  return new ListenError(`${err.message} Set ONAIR_PORT to another port (ONAIR_PORT=${other} npm start).`, err.code);
 }
 
 /**

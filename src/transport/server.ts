@@ -92,6 +92,13 @@ export function createTransport(deps: TransportDeps): Transport {
 /** The server could not listen; the message says why (the CLI prints it without a stack). */
 export class ListenError extends Error {
   override name = 'ListenError';
+  constructor(
+    message: string,
+    /** The system's reason (`EADDRINUSE`, `EACCES`, …), when it gave one. */
+    readonly code?: string,
+  ) {
+    super(message);
+  }
 }
 
 const LISTEN_ERRORS: Record<string, string> = {
@@ -105,11 +112,12 @@ const LISTEN_ERRORS: Record<string, string> = {
  * the system's reason.
  */
 function listenFailure(host: string, port: number): Promise<Error> {
-  const error = (reason: string) => new ListenError(`could not listen on ${host}:${port}: ${reason}.`);
+  const error = (reason: string, code?: string) =>
+    new ListenError(`could not listen on ${host}:${port}: ${reason}.`, code);
   return new Promise((resolve) => {
     const probe = net.createServer();
     probe.once('error', (err: NodeJS.ErrnoException) =>
-      resolve(error(LISTEN_ERRORS[err.code ?? ''] ?? `the system refused (${err.code ?? err.message})`)),
+      resolve(error(LISTEN_ERRORS[err.code ?? ''] ?? `the system refused (${err.code ?? err.message})`, err.code)),
     );
     probe.listen({ host, port, exclusive: true }, () =>
       probe.close(() => resolve(error('uWebSockets.js refused, though the system allows it'))),

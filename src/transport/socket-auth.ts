@@ -5,8 +5,8 @@
  * upgrade; a cookie upgrade without one, or from another origin, is refused: cross-site WebSocket hijacking).
  * A session acts in the channel's own workspace, with the role it has there.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { Authenticator } from '../auth/authenticate.js';
+import { channelOpenedBy, outputTokenRefused } from '../auth/output-token.js';
 import { channelNotFound, type Principal } from '../auth/permissions.js';
 import type { Engine } from '../engine/index.js';
 import { AppError } from '../errors.js';
@@ -52,10 +52,8 @@ export async function authorizeUpgrade(
   const bearer = req.protocols.find((p) => p.startsWith('bearer.'));
   const protocol = req.protocols.includes(SUBPROTOCOL) ? SUBPROTOCOL : (bearer ?? '');
   if (req.token !== null) {
-    const record = engine.has(channelId) ? engine.channelRecord(channelId) : null;
-    if (!record || !sameToken(record.outputToken, req.token)) {
-      throw new AppError('unauthorized', 'The output token is not valid for this channel (it may have been rotated).');
-    }
+    const record = channelOpenedBy(engine, channelId, req.token);
+    if (!record) throw outputTokenRefused();
     // Output tokens are for renderers, which draw the buses: every scene of the channel is for keys and sessions.
     if (scenes === 'all')
       throw new AppError('forbidden', 'An output token gets the scenes on the buses only; scenes=all needs a key.');
@@ -98,10 +96,4 @@ export async function sessionPrincipal(
 
 function crossSite(): AppError {
   return new AppError('forbidden', "A session may open the WebSocket only from this server's own pages.");
-}
-
-function sameToken(expected: string, given: string): boolean {
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

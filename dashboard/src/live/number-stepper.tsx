@@ -2,10 +2,19 @@ import { useRef, useState } from 'preact/hooks';
 import type { InputDef } from '@onair/protocol';
 import type { LiveChannel } from './live-socket.js';
 
+/** The step a key asks for: + / = / ↑ up, − / _ / ↓ down; 0 for any other key, or one held with Ctrl, Alt or Cmd. */
+function stepOf(e: KeyboardEvent): number {
+  if (e.ctrlKey || e.altKey || e.metaKey) return 0;
+  if (e.key === '+' || e.key === '=' || e.key === 'ArrowUp') return 1;
+  if (e.key === '-' || e.key === '_' || e.key === 'ArrowDown') return -1;
+  return 0;
+}
+
 /**
- * A number input with big −/+ buttons (and the + / − keys while it has focus). Quick clicks add up: each
- * step starts from the value still waiting for its ack, not from the last value drawn, so three clicks are
- * +3. What is shown is the value on air; a step in flight is shown beside it until the server confirms.
+ * A number input with big −/+ buttons (and the + / − / ↑ / ↓ keys while it or its field has focus: in the field
+ * they step too, rather than type a sign). Quick clicks add up: each step starts from the value still waiting for
+ * its ack, not from the last value drawn, so three clicks are +3. What is shown is the value on air; a step in
+ * flight is shown beside it until the server confirms.
  */
 export function NumberStepper({
   def,
@@ -35,10 +44,11 @@ export function NumberStepper({
   };
   const step = (by: number) => send((target ?? value) + by);
   const onKey = (e: KeyboardEvent) => {
-    if (!enabled || (e.target as HTMLElement).tagName === 'INPUT') return;
-    if (e.key === '+' || e.key === '=' || e.key === 'ArrowUp') step(1);
-    else if (e.key === '-' || e.key === '_' || e.key === 'ArrowDown') step(-1);
-    else return;
+    const by = enabled ? stepOf(e) : 0;
+    if (by === 0) return;
+    // Stepping drops a half-typed number: the step starts from the value on air, as a click does.
+    setDraft(null);
+    step(by);
     e.preventDefault();
     e.stopPropagation();
   };

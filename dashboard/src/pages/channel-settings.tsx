@@ -95,9 +95,9 @@ function RenameForm({ channel, onSave }: { channel: Channel; onSave: (body: obje
       </label>
       <label>
         Frame rate
-        <select name="fps" defaultValue={String(channel.fps)} key={channel.fps}>
+        <select name="fps" key={channel.fps}>
           {FPS_CHOICES.map((fps) => (
-            <option key={fps} value={fps}>
+            <option key={fps} value={fps} selected={fps === channel.fps}>
               {fps} fps
             </option>
           ))}

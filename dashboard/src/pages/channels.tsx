@@ -1,7 +1,14 @@
 import { useState } from 'preact/hooks';
 import { formValues } from '../components/form-values.js';
 import { api } from '../api.js';
-import { channelState, FPS_CHOICES, listChannels, type Channel, type ChannelStateView } from '../channels-api.js';
+import {
+  channelState,
+  DEFAULT_FPS,
+  FPS_CHOICES,
+  listChannels,
+  type Channel,
+  type ChannelStateView,
+} from '../channels-api.js';
 import { Problem } from '../components/problem.js';
 import { useLoad } from '../components/use-load.js';
 import { href, navigate } from '../router.js';
@@ -101,9 +108,9 @@ function CreateChannel() {
       </label>
       <label>
         Frame rate
-        <select name="fps" defaultValue="60">
+        <select name="fps">
           {FPS_CHOICES.map((fps) => (
-            <option key={fps} value={fps}>
+            <option key={fps} value={fps} selected={fps === DEFAULT_FPS}>
               {fps} fps
             </option>
           ))}

@@ -218,9 +218,9 @@ function InviteForm({ onInvited }: { onInvited: (email: string, url: string) => 
       </label>
       <label>
         Role
-        <select name="role" defaultValue="operator" {...invalid(error, 'role', 'invite-role-error')}>
+        <select name="role" {...invalid(error, 'role', 'invite-role-error')}>
           {ROLES.map((r) => (
-            <option key={r.role} value={r.role}>
+            <option key={r.role} value={r.role} selected={r.role === 'operator'}>
               {r.role}
             </option>
           ))}

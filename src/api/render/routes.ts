@@ -2,10 +2,12 @@
  * The output page for OBS / vMix / CasparCG browser sources: a tiny no-cache shell whose
  * content-hashed script does the connecting, retrying and drawing, and the typefaces the script bundles
  * (content-hashed too). The token is checked by the WebSocket, so a page opened with a stale token still
- * loads and keeps retrying quietly.
+ * loads and keeps retrying; `…/access` tells the page whether its token still opens the channel, which a browser
+ * cannot learn from a refused upgrade (docs/renderer.md, "Troubleshooting").
  */
 import path from 'node:path';
 import { Hono } from 'hono';
+import { channelOpenedBy, outputTokenRefused } from '../../auth/output-token.js';
 import { AppError } from '../../errors.js';
 import { rendererPageHeaders } from '../../http/page-headers.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
@@ -32,6 +34,14 @@ export function renderRoutes(deps: ApiDeps): Hono<ApiEnv> {
     const found = c.req.param('file').endsWith('.woff2') ? fonts.get(c.req.param('file')) : null;
     if (!found) throw new AppError('not_found', 'No such font.');
     return fileResponse({ body: found.body, type: 'font/woff2' }, IMMUTABLE);
+  });
+
+  // The upgrade's own check, answered over HTTP: 204, or the upgrade's 401 (a wrong token and an unknown channel alike).
+  app.get('/render/:channelId/access', (c) => {
+    const token = c.req.query('token');
+    if (token === undefined || !channelOpenedBy(deps.engine, c.req.param('channelId'), token))
+      throw outputTokenRefused();
+    return c.body(null, 204, { 'Cache-Control': 'no-store' });
   });
 
   app.get('/render/:channelId', (c) => {
