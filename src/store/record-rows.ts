@@ -103,9 +103,12 @@ export function channelFromRow(r: ChannelRow, text: Text = asIs): ChannelRecord 
 
 export function busFromJson<E extends { sceneId: string }>(json: string, text: Text): E[] {
   if (json === '[]') return EMPTY_BUS;
-  const bus = JSON.parse(json) as E[];
+  const bus = JSON.parse(json) as (E & { itemId?: string | null; values?: Record<string, InputValue> })[];
   for (const e of bus) {
     e.sceneId = text(e.sceneId);
+    // Entries written before instances carried their own values.
+    e.itemId ??= null;
+    e.values ??= {};
     if ('since' in e && typeof e.since === 'string') e.since = text(e.since);
   }
   return bus;
@@ -176,6 +179,9 @@ export function liveFromRow(r: ChannelRow, values: InputRow[] = [], clocks: Cloc
         : new Map(clocks.map((c) => [text(c.name), { running: Boolean(c.running), ms: c.ms, at: c.at }])),
     program: busFromJson<ProgramEntry>(r.program, text),
     preview: busFromJson<PreviewEntry>(r.preview, text),
+    rundowns: new Map(),
+    schedule: [],
+    history: [],
     frame: r.frame,
     updatedAt: text(r.live_updated_at),
   };
