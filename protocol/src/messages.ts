@@ -6,7 +6,7 @@
  * `prev` is the frame number of the previous message sent for this channel. A client that sees
  * `prev` differ from the last frame it applied has missed something and asks for a `resync`.
  */
-import type { Rundown, ScheduledOp } from './rundown.js';
+import type { Rundown, RundownItem, ScheduledOp } from './rundown.js';
 import type { ClockAction, ClockState, InputValue, SceneView } from './scene.js';
 
 /**
@@ -110,6 +110,12 @@ export interface AckMessage {
   frame: number;
   /** For a clock op: the clock's state after it. */
   clock?: ClockState;
+  /** For a rundown op: the rundown after it (item states as of the tick). */
+  rundown?: Rundown;
+  /** For an item op: the item after it. */
+  item?: RundownItem;
+  /** For `schedule.add`: the entry. */
+  scheduled?: ScheduledOp;
 }
 
 export interface ErrorMessage {
@@ -156,7 +162,34 @@ export type ClientOp =
   | { op: 'trigger'; name: string }
   | { op: 'clock'; name: string; action: ClockAction; ms?: number }
   | { op: 'undo' | 'redo' }
-  | { op: 'rundown.focus'; rundownId: string; itemId?: string; move?: 'next' | 'previous' | 'first' | 'last' }
+  | { op: 'rundown.create'; name: string }
+  | { op: 'rundown.rename'; rundownId: string; name: string; version: number }
+  | { op: 'rundown.delete'; rundownId: string }
+  | {
+      op: 'rundown.item_add';
+      rundownId: string;
+      sceneId: string;
+      values?: Record<string, InputValue>;
+      label?: string;
+      notes?: string;
+      durationMs?: number | null;
+      position?: number;
+    }
+  | {
+      op: 'rundown.item_edit';
+      rundownId: string;
+      itemId: string;
+      version: number;
+      sceneId?: string;
+      values?: Record<string, InputValue>;
+      label?: string;
+      notes?: string;
+      durationMs?: number | null;
+      position?: number;
+    }
+  | { op: 'rundown.item_duplicate' | 'rundown.item_delete'; rundownId: string; itemId: string }
+  | { op: 'rundown.focus'; rundownId: string; itemId: string }
+  | { op: 'rundown.focus'; rundownId: string; move: 'next' | 'previous' | 'first' | 'last' }
   | { op: 'rundown.cue'; rundownId: string; itemId?: string }
   | { op: 'rundown.play_next'; rundownId: string }
   | { op: 'rundown.stop'; rundownId: string; itemId?: string };

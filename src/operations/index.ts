@@ -4,6 +4,8 @@ export * from './inputs.js';
 export * from './live.js';
 export * from './operation.js';
 export * from './playout.js';
+export * from './rundowns.js';
+export * from './show-time.js';
 export * from './runner.js';
 export type { Services } from './services.js';
 export * from './paging.js';

@@ -42,6 +42,7 @@ export const InputDefIn = z
     label: z.string().max(200).optional().meta({ description: 'Defaults to the name.' }),
     default: InputValueIn.optional().meta({ description: "A value of the type; a clock's is milliseconds." }),
     direction: z.enum(CLOCK_DIRECTIONS).optional().meta({ description: 'Clocks only; default `up`.' }),
+    scope: z.enum(['channel', 'item']).optional(),
     stopAt: z
       .number()
       .nullable()
@@ -153,6 +154,7 @@ export function normaliseInputs(inputs: z.infer<typeof InputDefIn>[]): InputDef[
       label: i.label ?? i.name,
       default: i.default ?? defaultFor(i.type),
     };
+    if (i.scope === 'item') def.scope = 'item';
     if (i.type !== 'clock') return def;
     const direction = i.direction ?? 'up';
     return { ...def, direction, stopAt: i.stopAt === undefined ? clockStop({ direction }) : i.stopAt };
