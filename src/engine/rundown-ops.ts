@@ -13,6 +13,10 @@ import type { FocusMove, ItemFields, Op } from './ops.js';
 
 type OpOf<K extends Op['kind']> = Extract<Op, { kind: K }>;
 
+/** The settings that raise the limits, named in the refusal like every limit's (docs/api.md, "Limits"). */
+const RUNDOWNS = 'ONAIR_LIMIT_RUNDOWNS_PER_CHANNEL';
+const ITEMS = 'ONAIR_LIMIT_ITEMS_PER_RUNDOWN';
+
 /** What an op answers with: the rundown (and item) it acted on, read once the tick is finished. */
 export interface RundownAck {
   rundownId?: string;
@@ -22,8 +26,8 @@ export interface RundownAck {
 export function createRundown(d: Draft, op: OpOf<'rundown.create'>): RundownAck {
   const limit = d.tick.limits.rundownsPerChannel;
   if (d.live.rundowns.size >= limit) {
-    throw new AppError('limit_reached', `A channel holds at most ${limit} rundowns; delete one first.`, {
-      extra: { limit },
+    throw new AppError('limit_reached', `A channel holds at most ${limit} rundowns (${RUNDOWNS}).`, {
+      extra: { limit, setting: RUNDOWNS },
     });
   }
   const now = d.tick.nowIso;
@@ -57,8 +61,8 @@ export function addItem(d: Draft, op: OpOf<'item.add'>): RundownAck {
   const rundown = requireRundown(d, op.rundownId);
   const limit = d.tick.limits.itemsPerRundown;
   if (rundown.items.length >= limit) {
-    throw new AppError('limit_reached', `A rundown holds at most ${limit} items; delete one first.`, {
-      extra: { limit },
+    throw new AppError('limit_reached', `A rundown holds at most ${limit} items (${ITEMS}).`, {
+      extra: { limit, setting: ITEMS },
     });
   }
   const def = d.requireScene(op.fields.sceneId);
@@ -96,8 +100,8 @@ export function duplicateItem(d: Draft, op: OpOf<'item.duplicate'>): RundownAck 
   const item = requireItem(rundown, op.itemId);
   if (rundown.items.length >= d.tick.limits.itemsPerRundown) {
     const limit = d.tick.limits.itemsPerRundown;
-    throw new AppError('limit_reached', `A rundown holds at most ${limit} items; delete one first.`, {
-      extra: { limit },
+    throw new AppError('limit_reached', `A rundown holds at most ${limit} items (${ITEMS}).`, {
+      extra: { limit, setting: ITEMS },
     });
   }
   const copy: RundownItem = { ...item, id: op.newItemId, state: 'ready', version: 1 };

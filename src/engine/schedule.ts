@@ -28,8 +28,9 @@ export function addScheduled(d: Draft, op: OpOf<'schedule.add'>): ScheduledOp {
   }
   const limit = d.tick.limits.scheduledPerChannel;
   if (d.live.schedule.length >= limit) {
-    throw new AppError('limit_reached', `A channel holds at most ${limit} scheduled operations; cancel one first.`, {
-      extra: { limit },
+    const setting = 'ONAIR_LIMIT_SCHEDULED_PER_CHANNEL';
+    throw new AppError('limit_reached', `A channel holds at most ${limit} scheduled operations (${setting}).`, {
+      extra: { limit, setting },
     });
   }
   checkAction(d, op.action);
