@@ -70,9 +70,21 @@ it('keeps program and preview values apart: cue B while A is on air, take moves 
   expect(taken.program[0]?.values).toEqual({ name: 'Ben B', title: 'Coach' });
   expect(taken.preview).toEqual([]);
   // A channel input is not an instance's: it is set with PATCH …/inputs.
-  await expectProblem(await call('POST', path('preview'), { sceneId: strap.id, values: { accent: '#000000' } }), 400, 'invalid_request');
-  await expectProblem(await call('POST', path('preview'), { sceneId: strap.id, values: { nmae: 'x' } }), 400, 'unknown_input');
-  await expectProblem(await call('POST', path('preview'), { sceneId: strap.id, values: { name: 5 } }), 400, 'invalid_request');
+  await expectProblem(
+    await call('POST', path('preview'), { sceneId: strap.id, values: { accent: '#000000' } }),
+    400,
+    'invalid_request',
+  );
+  await expectProblem(
+    await call('POST', path('preview'), { sceneId: strap.id, values: { nmae: 'x' } }),
+    400,
+    'unknown_input',
+  );
+  await expectProblem(
+    await call('POST', path('preview'), { sceneId: strap.id, values: { name: 5 } }),
+    400,
+    'invalid_request',
+  );
 });
 
 it('updates on air at the next frame with its own event and actor; an item edit never reaches program', async () => {
@@ -80,7 +92,10 @@ it('updates on air at the next frame with its own event and actor; an item edit 
   const item = await post<Item>(`rundowns/${rundown.id}/items`, { sceneId: strap.id, values: { name: 'Anna A' } }, 201);
   await post(`rundowns/${rundown.id}/play-next`);
   const edited = expectStatus(
-    await call<Item>('PATCH', path(`rundowns/${rundown.id}/items/${item.id}`), { values: { name: 'Typo fixed' }, version: 1 }),
+    await call<Item>('PATCH', path(`rundowns/${rundown.id}/items/${item.id}`), {
+      values: { name: 'Typo fixed' },
+      version: 1,
+    }),
     200,
   );
   expect(edited.version).toBe(2);
@@ -92,19 +107,35 @@ it('updates on air at the next frame with its own event and actor; an item edit 
   const updated = await post('update', { values: { name: 'Anna Updated' } });
   expect(updated.program[0]).toMatchObject({ itemId: item.id, values: { name: 'Anna Updated' } });
   await renderer.next(
-    (m) => m.type === 'frame' && (m as { program?: { values: Record<string, unknown> }[] }).program?.[0]?.values.name === 'Anna Updated',
+    (m) =>
+      m.type === 'frame' &&
+      (m as { program?: { values: Record<string, unknown> }[] }).program?.[0]?.values.name === 'Anna Updated',
     { since },
   );
   renderer.close();
-  const events = expectStatus(await call<{ data: { type: string; data: Record<string, unknown> }[] }>('GET', `/v1/events?channelId=${channelId}&limit=100`), 200);
+  const events = expectStatus(
+    await call<{ data: { type: string; data: Record<string, unknown> }[] }>(
+      'GET',
+      `/v1/events?channelId=${channelId}&limit=100`,
+    ),
+    200,
+  );
   const onAir = events.data.find((e) => e.type === 'channel.updated_on_air');
-  expect(onAir?.data).toMatchObject({ values: { name: 'Anna Updated' }, previous: { name: 'Anna A' }, actor: { type: 'key' } });
+  expect(onAir?.data).toMatchObject({
+    values: { name: 'Anna Updated' },
+    previous: { name: 'Anna A' },
+    actor: { type: 'key' },
+  });
   await expectProblem(await call('POST', path('update'), { layer: 3, values: { name: 'x' } }), 404, 'not_found');
 });
 
 it('runs a rundown: items with states, shared focus, cue, take, play next, stop, duplicate, reorder, delete', async () => {
   const rundown = await post<Rundown>('rundowns', { name: 'Match' }, 201);
-  const a = await post<Item>(`rundowns/${rundown.id}/items`, { sceneId: strap.id, values: { name: 'A' }, label: 'Host' }, 201);
+  const a = await post<Item>(
+    `rundowns/${rundown.id}/items`,
+    { sceneId: strap.id, values: { name: 'A' }, label: 'Host' },
+    201,
+  );
   const b = await post<Item>(`rundowns/${rundown.id}/items`, { sceneId: strap.id, values: { name: 'B' } }, 201);
   const c = await post<Item>(`rundowns/${rundown.id}/items/${b.id}/duplicate`, undefined, 201);
   expect(c).toMatchObject({ values: { name: 'B' }, state: 'ready', version: 1 });
@@ -145,9 +176,16 @@ it('answers a stale edit with 409 version_conflict and the current item, changin
   const item = await post<Item>(`rundowns/${rundown.id}/items`, { sceneId: strap.id, values: { name: 'A' } }, 201);
   const itemPath = path(`rundowns/${rundown.id}/items/${item.id}`);
   expectStatus(await call('PATCH', itemPath, { label: 'First operator', version: 1 }), 200);
-  const res = await call<{ code: string; current: Item; version: number }>('PATCH', itemPath, { label: 'Second', version: 1 });
+  const res = await call<{ code: string; current: Item; version: number }>('PATCH', itemPath, {
+    label: 'Second',
+    version: 1,
+  });
   expect(res.status).toBe(409);
-  expect(res.body).toMatchObject({ code: 'version_conflict', version: 2, current: { label: 'First operator', version: 2 } });
+  expect(res.body).toMatchObject({
+    code: 'version_conflict',
+    version: 2,
+    current: { label: 'First operator', version: 2 },
+  });
   const rundownNow = expectStatus(await call<Rundown>('GET', path(`rundowns/${rundown.id}`)), 200);
   expect(rundownNow.items[0]?.label).toBe('First operator');
   const renamed = await call('PATCH', path(`rundowns/${rundown.id}`), { name: 'Other', version: 99 });
@@ -155,10 +193,7 @@ it('answers a stale edit with 409 version_conflict and the current item, changin
 });
 
 it('refuses an item whose scene was deleted, with a clear conflict', async () => {
-  const other = expectStatus(
-    await call<Scene>('POST', path('scenes'), { name: 'Bug', template: 'logo-bug' }),
-    201,
-  );
+  const other = expectStatus(await call<Scene>('POST', path('scenes'), { name: 'Bug', template: 'logo-bug' }), 201);
   const rundown = await post<Rundown>('rundowns', { name: 'Match' }, 201);
   const item = await post<Item>(`rundowns/${rundown.id}/items`, { sceneId: other.id }, 201);
   expectStatus(await call('DELETE', path(`scenes/${other.id}`)), 204);

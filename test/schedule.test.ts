@@ -119,8 +119,13 @@ it('runs rundown ops and undo over the socket, with the same answers as REST', a
   expect(await ws.reply('p1')).toMatchObject({ type: 'ack' });
   expect((await getState(call, channelId)).program.map((e) => e.sceneId)).toEqual([score.id]);
   // The dashboard's socket hears the rundown change: the item is on air.
-  await ws.next((m) => m.type === 'frame' && ((m as { rundowns?: { items: { state: string }[] }[] }).rundowns ?? [])
-    .some((r) => r.items.some((i) => i.state === 'program')));
+  await ws.next(
+    (m) =>
+      m.type === 'frame' &&
+      ((m as { rundowns?: { items: { state: string }[] }[] }).rundowns ?? []).some((r) =>
+        r.items.some((i) => i.state === 'program'),
+      ),
+  );
   ws.send({ op: 'undo', id: 'u1' });
   expect(await ws.reply('u1')).toMatchObject({ type: 'ack' });
   expect((await getState(call, channelId)).program).toEqual([]);

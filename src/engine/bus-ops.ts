@@ -42,7 +42,12 @@ export function takePreview(d: Draft, layer: number | undefined, by: Origin): vo
 
 export function clearBuses(d: Draft, layer: number | undefined, sceneId: string | undefined, by: Origin): void {
   if (sceneId !== undefined) d.requireScene(sceneId);
-  offAir(d, (e) => (layer === undefined || e.layer === layer) && (sceneId === undefined || e.sceneId === sceneId), by, false);
+  offAir(
+    d,
+    (e) => (layer === undefined || e.layer === layer) && (sceneId === undefined || e.sceneId === sceneId),
+    by,
+    false,
+  );
 }
 
 /**
@@ -129,7 +134,10 @@ function maybeItem(d: Draft, itemId: string): ReturnType<typeof findItem> | null
   }
 }
 
-function ownValues(d: Draft, inst: { sceneId: string; values?: Record<string, InputValue> | undefined }): Record<string, InputValue> {
+function ownValues(
+  d: Draft,
+  inst: { sceneId: string; values?: Record<string, InputValue> | undefined },
+): Record<string, InputValue> {
   return inst.values ? mergedValues({}, itemValues(d.requireScene(inst.sceneId), inst.values)) : {};
 }
 

@@ -23,7 +23,15 @@ import { closestName } from './closest-name.js';
 import type { EngineEvent, EngineEventType } from './events.js';
 import { validatePatch, type InputRegistry } from './input-registry.js';
 import type { ChannelRecord, LiveState, SceneRecord } from './model.js';
-import { coalesced, isRecorded, touched, type HistoryKind, type HistoryMark, type HistoryRecord, type HistorySide } from './history.js';
+import {
+  coalesced,
+  isRecorded,
+  touched,
+  type HistoryKind,
+  type HistoryMark,
+  type HistoryRecord,
+  type HistorySide,
+} from './history.js';
 import type { Op, OpKind, Origin } from './ops.js';
 import {
   addItem,
@@ -126,7 +134,11 @@ export class Draft {
   applyOp(op: Op): AckExtra {
     const kind = RECORDED_KINDS[op.kind];
     if (kind === undefined || !isRecorded(op.by)) return this.dispatch(op);
-    const mark: HistoryMark = { program: this.live.program, preview: this.live.preview, values: new Map(this.live.values) };
+    const mark: HistoryMark = {
+      program: this.live.program,
+      preview: this.live.preview,
+      values: new Map(this.live.values),
+    };
     const ack = this.dispatch(op);
     const moved = touched(mark, this.live);
     if (moved) this.record(kind, op.by, moved);

@@ -10,7 +10,10 @@ import type { Draft } from './draft.js';
 import { checkValue } from './input-registry.js';
 
 /** The values checked; `null` gives an input back to the channel's value. */
-export function itemValues(def: SceneDefinition, values: Readonly<Record<string, unknown>>): Record<string, InputValue> {
+export function itemValues(
+  def: SceneDefinition,
+  values: Readonly<Record<string, unknown>>,
+): Record<string, InputValue> {
   const out: Record<string, InputValue> = {};
   for (const name of Object.keys(values)) {
     const input = def.inputs.find((i) => i.name === name);

@@ -131,6 +131,7 @@ function checkAction(d: Draft, action: ScheduledAction): void {
 }
 
 function insert(d: Draft, entry: ScheduledOp): void {
-  d.setSchedule([...d.live.schedule, entry].sort((a, b) => a.frame - b.frame || a.createdAt.localeCompare(b.createdAt)));
+  d.setSchedule(
+    [...d.live.schedule, entry].sort((a, b) => a.frame - b.frame || a.createdAt.localeCompare(b.createdAt)),
+  );
 }
-

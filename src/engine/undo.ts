@@ -14,8 +14,20 @@ export function revisit(d: Draft, direction: 'undo' | 'redo', by: Origin): void 
   const target = nextToRevisit(d.live.history, direction);
   restore(d, direction === 'undo' ? target.before! : target.after!, by);
   const { frame, nowIso } = d.tick;
-  d.pushHistory({ id: `his_${d.tick.eventId().slice(4)}`, kind: direction, actor: by.actor, frame, at: nowIso, of: target.id });
-  d.event(direction === 'undo' ? 'channel.undone' : 'channel.redone', { of: target.id, kind: target.kind, frame, ...by });
+  d.pushHistory({
+    id: `his_${d.tick.eventId().slice(4)}`,
+    kind: direction,
+    actor: by.actor,
+    frame,
+    at: nowIso,
+    of: target.id,
+  });
+  d.event(direction === 'undo' ? 'channel.undone' : 'channel.redone', {
+    of: target.id,
+    kind: target.kind,
+    frame,
+    ...by,
+  });
 }
 
 function restore(d: Draft, side: HistorySide, by: Origin): void {
@@ -24,13 +36,15 @@ function restore(d: Draft, side: HistorySide, by: Origin): void {
     const layer = Number(key);
     const current = entryAt(d.live.program, layer) ?? null;
     if (entry === null) offAir(d, (e) => e.layer === layer, by, false);
-    else if (fits(entry) && current !== entry) toAir(d, { sceneId: entry.sceneId, layer, itemId: entry.itemId, values: entry.values }, by);
+    else if (fits(entry) && current !== entry)
+      toAir(d, { sceneId: entry.sceneId, layer, itemId: entry.itemId, values: entry.values }, by);
   }
   let preview: PreviewEntry[] = d.live.preview;
   for (const [key, entry] of Object.entries(side.preview)) {
     const layer = Number(key);
     if (entry === null) preview = without(preview, (e) => e.layer === layer);
-    else if (fits(entry)) preview = withEntry(preview, { sceneId: entry.sceneId, layer, itemId: entry.itemId, values: entry.values });
+    else if (fits(entry))
+      preview = withEntry(preview, { sceneId: entry.sceneId, layer, itemId: entry.itemId, values: entry.values });
   }
   if (preview !== d.live.preview) d.setPreview(preview);
   const values = new Map<string, InputValue>();

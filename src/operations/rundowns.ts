@@ -37,10 +37,7 @@ export const ItemUpdate = z
   .strictObject({ sceneId: Id.optional(), ...ItemFieldsIn, version: Version })
   .meta({ id: 'ItemUpdate' });
 export const FocusIn = z
-  .union([
-    z.strictObject({ itemId: Id }),
-    z.strictObject({ move: z.enum(['next', 'previous', 'first', 'last']) }),
-  ])
+  .union([z.strictObject({ itemId: Id }), z.strictObject({ move: z.enum(['next', 'previous', 'first', 'last']) })])
   .meta({ id: 'FocusIn', description: '`{ itemId }` or `{ move: "next" | "previous" | "first" | "last" }`.' });
 export const ItemRefIn = z
   .strictObject({ itemId: Id.optional().meta({ description: 'Default: the focused item.' }) })
@@ -139,7 +136,10 @@ export const focusRundown = op('rundown.focus', FocusCall, async (ctx, b) =>
 );
 
 /** The playout ops of a rundown answer with the channel's state, like the bus ops. */
-async function played(ctx: ChannelContext, o: DistributiveOmit<Op, 'by'>): Promise<{ frame: number; state: ChannelState }> {
+async function played(
+  ctx: ChannelContext,
+  o: DistributiveOmit<Op, 'by'>,
+): Promise<{ frame: number; state: ChannelState }> {
   const { frame } = await submitted(ctx, o);
   return { frame, state: ctx.services.engine.state(ctx.channel.id) };
 }

@@ -46,9 +46,13 @@ function action(op: z.infer<typeof ScheduledActionIn>): ScheduledAction {
   if (sceneId !== undefined && itemId === undefined && rundownId === undefined) {
     return values === undefined ? { kind, sceneId } : { kind, sceneId, values };
   }
-  throw new AppError('invalid_request', 'A scheduled cue or program names a sceneId (with values), or a rundownId and an itemId.', {
-    errors: [{ path: 'op', message: 'sceneId, or rundownId and itemId' }],
-  });
+  throw new AppError(
+    'invalid_request',
+    'A scheduled cue or program names a sceneId (with values), or a rundownId and an itemId.',
+    {
+      errors: [{ path: 'op', message: 'sceneId, or rundownId and itemId' }],
+    },
+  );
 }
 
 export const scheduleOp: ChannelOperation<z.infer<typeof ScheduleIn>, unknown> = {
@@ -92,7 +96,9 @@ export const cancelScheduled: ChannelOperation<{ scheduleId: string }, null> = {
   },
 };
 
-function revisitOp(kind: 'undo' | 'redo'): ChannelOperation<Record<string, never>, { frame: number; state: ChannelState }> {
+function revisitOp(
+  kind: 'undo' | 'redo',
+): ChannelOperation<Record<string, never>, { frame: number; state: ChannelState }> {
   return {
     name: kind,
     scope: 'channel',

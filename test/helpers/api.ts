@@ -50,7 +50,13 @@ export interface State {
   serverTime: string;
   fps: number;
   /** One entry per layer, sorted by layer. */
-  program: { sceneId: string; layer: number; since: string; itemId: string | null; values: Record<string, InputValue> }[];
+  program: {
+    sceneId: string;
+    layer: number;
+    since: string;
+    itemId: string | null;
+    values: Record<string, InputValue>;
+  }[];
   preview: { sceneId: string; layer: number; itemId: string | null; values: Record<string, InputValue> }[];
   inputs: Record<string, InputValue>;
   clocks: Record<string, ClockState>;

@@ -48,11 +48,11 @@ export function playoutRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     route(op, `post ${path}`, { summary, params: ChannelIdParam, body, ok: [...ok], answer: (out) => out.state });
   const optional = { optionalBody: true };
 
-  bus('/channels/{id}/preview', cue, "Cue a scene (with its values) or an item into preview, on its layer", SceneRef);
+  bus('/channels/{id}/preview', cue, 'Cue a scene (with its values) or an item into preview, on its layer', SceneRef);
   bus('/channels/{id}/program', cut, 'Put a scene (with its values) or an item straight to air (a cut)', SceneRef);
-  bus('/channels/{id}/update', update, "Update on air: new item values for the instance on program", UpdateIn);
+  bus('/channels/{id}/update', update, 'Update on air: new item values for the instance on program', UpdateIn);
   route(continueOnAir, 'post /channels/{id}/continue', {
-    summary: "The next step of the scene on air (its `next` trigger)",
+    summary: 'The next step of the scene on air (its `next` trigger)',
     params: ChannelIdParam,
     body: ContinueIn,
     ...optional,
