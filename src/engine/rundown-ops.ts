@@ -156,9 +156,7 @@ export function playNext(d: Draft, op: OpOf<'rundown.play_next'>): RundownAck {
 export function stopItem(d: Draft, op: OpOf<'rundown.stop'>, since?: string): RundownAck {
   const rundown = requireRundown(d, op.rundownId);
   const ids =
-    op.itemId !== undefined
-      ? new Set([requireItem(rundown, op.itemId).id])
-      : new Set(rundown.items.map((i) => i.id));
+    op.itemId !== undefined ? new Set([requireItem(rundown, op.itemId).id]) : new Set(rundown.items.map((i) => i.id));
   offAir(d, (e) => e.itemId !== null && ids.has(e.itemId) && (since === undefined || e.since === since), op.by, false);
   return op.itemId !== undefined ? { rundownId: rundown.id, itemId: op.itemId } : { rundownId: rundown.id };
 }
@@ -274,4 +272,3 @@ function nextToPlay(rundown: Rundown): RundownItem {
   }
   return item;
 }
-
