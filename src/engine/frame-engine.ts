@@ -393,6 +393,8 @@ export class FrameEngine implements Engine {
       for (const a of c.acks) a.pending.reject(refusal);
       const rt = this.channels.get(c.channelId);
       if (rt && rt.requeueStructural(c)) this.markPending(rt);
+      // Scheduled entries the tick applied are still due (the state was not adopted): woken again, they run next frame.
+      if (rt && c.schedule) this.armSchedule(rt);
     }
   }
 

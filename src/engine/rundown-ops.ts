@@ -145,10 +145,10 @@ export function cueItem(d: Draft, op: OpOf<'rundown.cue'>): RundownAck {
 export function playNext(d: Draft, op: OpOf<'rundown.play_next'>): RundownAck {
   const rundown = requireRundown(d, op.rundownId);
   const item = nextToPlay(rundown);
-  const def = d.requireScene(item.sceneId);
-  // Anything else cued on that layer stays cued for later only if it is not where this item goes.
+  // Anything else cued on that layer stays cued for later only if it is not where this item goes. The cue comes
+  // first: it refuses an item whose scene was deleted with `conflict`, as rundown.cue does.
   cueInstance(d, { itemId: item.id }, op.by);
-  takePreview(d, def.layer, op.by);
+  takePreview(d, d.requireScene(item.sceneId).layer, op.by);
   const index = rundown.items.indexOf(item);
   const focus = rundown.items[index + 1]?.id ?? item.id;
   const current = d.live.rundowns.get(rundown.id)!;
