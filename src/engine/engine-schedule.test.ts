@@ -108,15 +108,36 @@ describe('schedule', () => {
     expect(h.events.find((e) => e.type === 'channel.cleared')!.data).toMatchObject({ layer: 2, actor: SYSTEM_ACTOR });
   });
 
-  // A known bug: an entry's frame is counted at the rate the channel had when it was added, and nothing counts it
-  // again when the rate changes (60 → 25 fps: the entry's frame number is reached decades later; 25 → 60: at once).
-  it.fails("applies an entry at its time after the channel's frame rate changed", async () => {
+  // An entry's frame is counted from its time at the channel's rate now: 60 → 25 fps keeps its time.
+  it("applies an entry at its time after the channel's frame rate changed", async () => {
     const h = setup();
     await h.run(CH, { kind: 'cue', sceneId: 'sc_board' });
     const at = new Date(h.time.now() + 200).toISOString();
     await h.run(CH, { kind: 'schedule.add', scheduleId: 'sch_1', at, action: { kind: 'take' } });
     h.engine.updateChannel({ ...channelRecord(CH), fps: 25 });
     await steps(h, 600);
+    expect(noSince(h.engine.state(CH).program)).toEqual([entry('sc_board', 0)]);
+  });
+
+  it('does not apply an entry early when the frame rate goes up', async () => {
+    const h = setup();
+    await h.run(CH, { kind: 'cue', sceneId: 'sc_board' });
+    h.engine.updateChannel({ ...channelRecord(CH), fps: 25 });
+    const at = new Date(h.time.now() + 2_000).toISOString();
+    // At 25 fps the harness's run() does not reach a frame: the op is submitted and the clock moved by hand.
+    const added = h.engine.submit(CH, {
+      kind: 'schedule.add',
+      scheduleId: 'sch_1',
+      at,
+      action: { kind: 'take' },
+      by: API_BY,
+    });
+    await steps(h, 200);
+    await added;
+    h.engine.updateChannel({ ...channelRecord(CH), fps: 60 });
+    await steps(h, 1_000);
+    expect(h.engine.state(CH).program).toEqual([]);
+    await steps(h, 1_500);
     expect(noSince(h.engine.state(CH).program)).toEqual([entry('sc_board', 0)]);
   });
 });

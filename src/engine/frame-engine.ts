@@ -20,7 +20,7 @@ import { followFrame } from './follow-frame.js';
 import { FrameClock } from './frame-clock.js';
 import { frameRate, frameStart, type FrameRate } from './frame-rate.js';
 import { DEFAULT_SHOW_LIMITS } from './draft.js';
-import { dueWithin } from './schedule.js';
+import { dueFrame, dueWithin } from './schedule.js';
 import { assertCompatible, type InputRegistry } from './input-registry.js';
 import type { ChannelRecord, SceneRecord, StoredChannel } from './model.js';
 import type { Op, OpResult } from './ops.js';
@@ -90,7 +90,7 @@ export class FrameEngine implements Engine {
     const next = rt.live.schedule[0];
     if (!next || !this.running || !this.placement.ticks(id)) return;
     const rate = frameRate(rt.record.fps);
-    const wait = frameStart(rate, next.frame - 1) - this.deps.time.now();
+    const wait = frameStart(rate, dueFrame(next, rt.record.fps) - 1) - this.deps.time.now();
     this.wakeups.set(
       id,
       this.deps.time.setTimer(() => {
@@ -167,6 +167,8 @@ export class FrameEngine implements Engine {
     const before = rt.record;
     if (before.fps !== record.fps) this.moveGroup(rt, before.fps, record.fps);
     rt.updateRecord(record);
+    // The next entry's frame is counted again at the new rate.
+    if (before.fps !== record.fps) this.armSchedule(rt);
     if (before.outputToken !== record.outputToken) this.send(record.id, encodeRevoke('token_rotated'), rt.live.frame);
     this.markPending(rt);
   }
@@ -337,7 +339,7 @@ export class FrameEngine implements Engine {
         const change = rt.prepare(tick);
         if (change) changes.push(change);
         // A scheduled entry due in the next frames: stay on the clock for it (the wake-up timer may fire early).
-        if (dueWithin((change?.live ?? rt.live).schedule, frame, 2)) g.pending.add(rt);
+        if (dueWithin((change?.live ?? rt.live).schedule, rt.record.fps, frame, 2)) g.pending.add(rt);
       } catch (err) {
         this.deps.onTickError?.(err, { frame, channelId: rt.record.id });
       }

@@ -8,10 +8,10 @@
 import type { Actor, ScheduledAction, ScheduledOp } from '@onair/protocol';
 import { AppError } from '../errors.js';
 import type { Draft } from './draft.js';
-import { frameAt, frameRate } from './frame-rate.js';
+import { frameAt, frameRate, type FrameRate } from './frame-rate.js';
 import { findItem, itemValues } from './item-values.js';
 import type { Op, Origin } from './ops.js';
-import { requireRundown, stopItem } from './rundown-ops.js';
+import { requireRundown } from './rundown-ops.js';
 
 /** An entry later than this after its time is missed, not played. */
 const LATE_MS = 1000;
@@ -63,9 +63,10 @@ export function cancelScheduled(d: Draft, op: OpOf<'schedule.cancel'>): void {
 /** Applies every entry due by this tick's frame, before the queued ops; each failure is an event, never a throw. */
 export function runDue(d: Draft, apply: (op: Op) => unknown): void {
   const { schedule } = d.live;
-  if (schedule.length === 0 || schedule[0]!.frame > d.tick.frame) return;
-  const due = schedule.filter((e) => e.frame <= d.tick.frame);
-  d.setSchedule(schedule.filter((e) => e.frame > d.tick.frame));
+  const fps = d.rt.record.fps;
+  if (schedule.length === 0 || dueFrame(schedule[0]!, fps) > d.tick.frame) return;
+  const due = schedule.filter((e) => dueFrame(e, fps) <= d.tick.frame);
+  d.setSchedule(schedule.filter((e) => dueFrame(e, fps) > d.tick.frame));
   for (const entry of due) {
     const system = entry.actor.type === 'system';
     const lateMs = d.tick.now - Date.parse(entry.at);
@@ -88,9 +89,17 @@ export function runDue(d: Draft, apply: (op: Op) => unknown): void {
   }
 }
 
+/**
+ * The frame whose tick applies the entry, at the channel's rate now: counted from its time, so an entry keeps its time
+ * when the channel's frame rate changes (its `frame` says where it stood when it was scheduled).
+ */
+export function dueFrame(entry: ScheduledOp, fps: FrameRate): number {
+  return frameAt(frameRate(fps), Date.parse(entry.at));
+}
+
 /** Whether the channel must tick again soon for its schedule (within `frames` of `frame`). */
-export function dueWithin(schedule: readonly ScheduledOp[], frame: number, frames: number): boolean {
-  return schedule.length > 0 && schedule[0]!.frame <= frame + frames;
+export function dueWithin(schedule: readonly ScheduledOp[], fps: FrameRate, frame: number, frames: number): boolean {
+  return schedule.length > 0 && dueFrame(schedule[0]!, fps) <= frame + frames;
 }
 
 function toOp(action: ScheduledAction, by: Origin): Op {
@@ -132,6 +141,8 @@ function checkAction(d: Draft, action: ScheduledAction): void {
 
 function insert(d: Draft, entry: ScheduledOp): void {
   d.setSchedule(
-    [...d.live.schedule, entry].sort((a, b) => a.frame - b.frame || a.createdAt.localeCompare(b.createdAt)),
+    [...d.live.schedule, entry].sort(
+      (a, b) => Date.parse(a.at) - Date.parse(b.at) || a.createdAt.localeCompare(b.createdAt),
+    ),
   );
 }
