@@ -71,7 +71,7 @@ function playoutOp<I>(
     bucket: 'updates',
     input,
     async run({ services: { engine }, channel, caller }, parsed) {
-      const { frame } = await engine.submit(channel.id, { ...op(parsed), by: originOf(caller) } as Op);
+      const { frame } = await engine.submit(channel.id, { ...op(parsed), by: originOf(caller) });
       return { frame, state: engine.state(channel.id) };
     },
   };

@@ -51,7 +51,7 @@ const WRITE: Write = 'playout:write';
 
 /** Submits a rundown op and answers with the rundown it acted on. */
 async function submitted(ctx: ChannelContext, op: DistributiveOmit<Op, 'by'>): Promise<OpResult> {
-  return ctx.services.engine.submit(ctx.channel.id, { ...op, by: originOf(ctx.caller) } as Op);
+  return ctx.services.engine.submit(ctx.channel.id, { ...op, by: originOf(ctx.caller) });
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
