@@ -327,6 +327,25 @@ describe('renderer drawing scene format v1 (fake feed)', () => {
     expect(await shown(preview)).toContain('Bruno Preview');
   });
 
+  it('takes another instance of the scene on air like another scene: the old one fades out as the new one fades in', async () => {
+    await startFeed({ program: [SCORE, { ...LOWER, itemId: 'it_a', values: { name: 'Anna Program' } }] });
+    const page = await openPage();
+    await expect.poll(() => shown(page)).toContain('Anna Program');
+    const leaves = await animationCount(page, 'scene');
+    const next = { ...LOWER, itemId: 'it_b', values: { name: 'Bruno Next' }, since: '2026-01-01T00:00:05.000Z' };
+    feed.frame({ program: [SCORE, next] });
+    const mid = Number(await styleDuringTransition(page, UNIT, 'opacity', 450));
+    expect(mid).toBeGreaterThan(0.05);
+    expect(mid).toBeLessThan(0.95);
+    expect(await animationCount(page, 'scene')).toBeGreaterThan(leaves);
+    await expect.poll(() => shown(page)).not.toContain('Anna');
+    expect(await shown(page)).toContain('Bruno Next');
+    expect(await drawn(page)).toEqual([
+      { layer: 10, sceneId: 'score' },
+      { layer: 20, sceneId: 'lower' },
+    ]);
+  });
+
   it('draws nothing for a broken image or a scene it cannot read, and every other layer still', async () => {
     const broken = { ...lowerThird(), layer: 5, elements: undefined } as unknown as SceneDefinition;
     const picture = lowerThird();

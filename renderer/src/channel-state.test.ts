@@ -118,7 +118,7 @@ describe('channel state', () => {
   });
 
   it('reports no layer change when the program is resent unchanged, or when only preview changes', () => {
-    const same = [{ sceneId: 'lower', layer: 10, itemId: null, values: {}, since }];
+    const same = [{ sceneId: 'lower', layer: 10, itemId: null, values: {}, since: '2026-01-01T00:00:00.000Z' }];
     expect(applyMessage(loaded(), frame(10, { program: same }), 0).effects.layers).toEqual([]);
     const cued = applyMessage(
       loaded(),
@@ -127,6 +127,17 @@ describe('channel state', () => {
     );
     expect(cued.state.preview).toEqual([{ sceneId: 'score', layer: 20, itemId: null, values: {} }]);
     expect(cued.effects.layers).toEqual([]);
+  });
+
+  it('reports a new instance of the scene on air as a change, and new values of the same instance as none', () => {
+    const onAir = { sceneId: 'lower', layer: 10, itemId: null, values: {}, since: '2026-01-01T00:00:00.000Z' };
+    const updated = applyMessage(loaded(), frame(10, { program: [{ ...onAir, values: { name: 'B' } }] }), 0);
+    expect(updated.state.program[0]?.values).toEqual({ name: 'B' });
+    expect(updated.effects.layers).toEqual([]);
+    const taken = applyMessage(loaded(), frame(10, { program: [{ ...onAir, itemId: 'it_b', since }] }), 0);
+    expect(taken.effects.layers).toEqual([{ layer: 10, mode: 'animate', at: 1_001_000 }]);
+    const recut = applyMessage(loaded(), frame(10, { program: [{ ...onAir, since }], cutLayers: [10] }), 0);
+    expect(recut.effects.layers).toEqual([{ layer: 10, mode: 'cut', at: 1_001_000 }]);
   });
 
   it('hands fired triggers to the stage without keeping them in the state', () => {
