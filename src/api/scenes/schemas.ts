@@ -1,6 +1,6 @@
 /** What the scene routes answer, for the OpenAPI document (docs/scenes.md). Inputs are the scene format's (src/scenes). */
 import { z } from '@hono/zod-openapi';
-import { CLOCK_DIRECTIONS, INPUT_TYPES } from '@onair/protocol';
+import { CLOCK_DIRECTIONS, INPUT_SCOPES, INPUT_TYPES } from '@onair/protocol';
 import { SceneDefinitionIn } from '../../scenes/definition-schema.js';
 
 const InputValueOut = z.union([z.number(), z.string(), z.boolean(), z.null()]);
@@ -9,6 +9,7 @@ export const InputDefOut = z.object({
   name: z.string(),
   type: z.enum(INPUT_TYPES),
   label: z.string(),
+  scope: z.enum(INPUT_SCOPES).optional().meta({ description: 'Absent: `channel`.' }),
   default: InputValueOut,
   direction: z.enum(CLOCK_DIRECTIONS).optional(),
   stopAt: z.number().nullable().optional(),
