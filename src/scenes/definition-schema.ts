@@ -47,7 +47,6 @@ export const InputDefIn = z
     }),
     default: InputValueIn.optional().meta({ description: "A value of the type; a clock's is milliseconds." }),
     direction: z.enum(CLOCK_DIRECTIONS).optional().meta({ description: 'Clocks only; default `up`.' }),
-    scope: z.enum(['channel', 'item']).optional(),
     stopAt: z
       .number()
       .nullable()
@@ -163,7 +162,6 @@ export function normaliseInputs(inputs: z.infer<typeof InputDefIn>[]): InputDef[
       ...(i.scope === undefined ? {} : { scope: i.scope }),
       default: i.default ?? defaultFor(i.type),
     };
-    if (i.scope === 'item') def.scope = 'item';
     if (i.type !== 'clock') return def;
     const direction = i.direction ?? 'up';
     return { ...def, direction, stopAt: i.stopAt === undefined ? clockStop({ direction }) : i.stopAt };
