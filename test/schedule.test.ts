@@ -110,7 +110,7 @@ it('still takes at its time after a restart in between', async () => {
 it('runs rundown ops and undo over the socket, with the same answers as REST', async () => {
   const rundown = expectStatus(await call<{ id: string }>('POST', path('rundowns'), { name: 'Show' }), 201);
   const ws = await RenderClient.connect(server.url, channelId, { key: server.key, scenes: 'all' });
-  const snapshot = await ws.next<{ rundowns?: { id: string }[] }>((m) => m.type === 'snapshot');
+  const snapshot = (await ws.next((m) => m.type === 'snapshot')) as { rundowns?: { id: string }[] };
   expect(snapshot.rundowns?.map((r) => r.id)).toEqual([rundown.id]);
   ws.send({ op: 'rundown.item_add', id: 'a1', rundownId: rundown.id, sceneId: score.id, label: 'Score' });
   const added = await ws.reply('a1');
