@@ -51,6 +51,8 @@ export type { HookPostOptions } from './resources/hooks.js';
 export { Channels } from './resources/channels.js';
 export { Scenes } from './resources/scenes.js';
 export { Playout } from './resources/playout.js';
+export { Rundowns } from './resources/rundowns.js';
+export { Schedule } from './resources/schedule.js';
 export { Templates } from './resources/templates.js';
 export { Events } from './resources/events.js';
 export { Keys } from './resources/keys.js';

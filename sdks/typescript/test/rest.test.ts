@@ -126,7 +126,7 @@ describe('playout', () => {
   it('cues in preview, takes to program, and the state shows it; triggers and clocks answer their frame', async () => {
     const { channel, scene } = await scoreboardChannel(client, 'SDK playout');
     const cued = await client.playout.preview(channel.id, scene.id);
-    expect(cued.preview).toEqual([{ sceneId: scene.id, layer: scene.layer }]);
+    expect(cued.preview).toEqual([{ sceneId: scene.id, layer: scene.layer, itemId: null, values: {} }]);
     const taken = await client.playout.take(channel.id);
     expect(taken.program).toMatchObject([{ sceneId: scene.id, layer: scene.layer }]);
     expect(taken.preview).toEqual([]);

@@ -6,6 +6,8 @@ from .hooks import Hooks
 from .incoming_hooks import IncomingHooks
 from .keys import Keys
 from .playout import Playout
+from .rundowns import Rundowns
+from .schedule import Schedule
 from .scenes import Scenes
 from .templates import Templates, TemplateList
 from .webhooks import Webhooks
@@ -17,6 +19,8 @@ __all__ = [
     "IncomingHooks",
     "Keys",
     "Playout",
+    "Rundowns",
+    "Schedule",
     "Scenes",
     "Templates",
     "TemplateList",
