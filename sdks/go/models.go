@@ -209,9 +209,20 @@ type DeclaredInput struct {
 	Direction *ClockDirection `json:"direction,omitempty"`
 	Label     string          `json:"label"`
 	Name      string          `json:"name"`
-	StopAt    *float64        `json:"stopAt,omitempty"`
-	Type      InputType       `json:"type"`
+	// Scope: Absent: `channel`.
+	Scope  *DeclaredInputScope `json:"scope,omitempty"`
+	StopAt *float64            `json:"stopAt,omitempty"`
+	Type   InputType           `json:"type"`
 }
+
+// DeclaredInputScope is one of "channel", "item".
+type DeclaredInputScope string
+
+// The values of DeclaredInputScope.
+const (
+	DeclaredInputScopeChannel DeclaredInputScope = "channel"
+	DeclaredInputScopeItem    DeclaredInputScope = "item"
+)
 
 // Event is the Event schema of the onair API.
 type Event struct {
@@ -913,22 +924,15 @@ type SceneInput struct {
 	// Direction: Clocks only; default `up`.
 	Direction *ClockDirection `json:"direction,omitempty"`
 	// Label: Defaults to the name.
-	Label *string          `json:"label,omitempty"`
-	Name  string           `json:"name"`
-	Scope *SceneInputScope `json:"scope,omitempty"`
+	Label *string `json:"label,omitempty"`
+	Name  string  `json:"name"`
+	// Scope: `channel` (absent): one value shared by every scene of the channel. `item`: each instance on a bus
+	// carries its own (a name, a title). A clock is always `channel`.
+	Scope *DeclaredInputScope `json:"scope,omitempty"`
 	// StopAt: Clocks only: ms at which a running clock stops; default 0 down, null up.
 	StopAt *float64  `json:"stopAt,omitempty"`
 	Type   InputType `json:"type"`
 }
-
-// SceneInputScope is one of "channel", "item".
-type SceneInputScope string
-
-// The values of SceneInputScope.
-const (
-	SceneInputScopeChannel SceneInputScope = "channel"
-	SceneInputScopeItem    SceneInputScope = "item"
-)
 
 // SceneList is the SceneList schema of the onair API.
 type SceneList struct {

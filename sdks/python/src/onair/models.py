@@ -229,6 +229,8 @@ class _SceneInputsItemRequired(TypedDict):
 
 class SceneInputsItem(_SceneInputsItemRequired, total=False):
     """The ``SceneInputsItem`` object."""
+    #: Absent: `channel`.
+    scope: Literal["channel", "item"]
     direction: Literal["up", "down"]
     stopAt: Optional[float]
 
@@ -263,11 +265,12 @@ class SceneInput(_SceneInputRequired, total=False):
     """The ``SceneInput`` object."""
     #: Defaults to the name.
     label: str
+    #: `channel` (absent): one value shared by every scene of the channel. `item`: each instance on a bus carries its own (a name, a title). A clock is always `channel`.
+    scope: Literal["channel", "item"]
     #: A value of the type; a clock's is milliseconds.
     default: Union[float, str, bool, None]
     #: Clocks only; default `up`.
     direction: Literal["up", "down"]
-    scope: Literal["channel", "item"]
     #: Clocks only: ms at which a running clock stops; default 0 down, null up.
     stopAt: Optional[float]
 
@@ -840,6 +843,8 @@ class _TemplateInputsItemRequired(TypedDict):
 
 class TemplateInputsItem(_TemplateInputsItemRequired, total=False):
     """The ``TemplateInputsItem`` object."""
+    #: Absent: `channel`.
+    scope: Literal["channel", "item"]
     direction: Literal["up", "down"]
     stopAt: Optional[float]
 

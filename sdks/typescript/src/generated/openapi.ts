@@ -910,7 +910,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
                 /** @description payload_too_large */
                 413: {
@@ -1156,7 +1158,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
                 /** @description payload_too_large */
                 413: {
@@ -1267,7 +1271,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
                 /** @description payload_too_large */
                 413: {
@@ -2037,7 +2043,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
                 /** @description conflict (an Idempotency-Key reused, or still running) */
                 409: {
@@ -2179,7 +2187,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
                 /** @description payload_too_large */
                 413: {
@@ -2435,7 +2445,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
                 /** @description conflict (an Idempotency-Key reused, or still running) */
                 409: {
@@ -3159,7 +3171,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
                 /** @description payload_too_large */
                 413: {
@@ -3530,7 +3544,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
                 /** @description payload_too_large */
                 413: {
@@ -4061,7 +4077,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
                 /** @description payload_too_large */
                 413: {
@@ -4682,7 +4700,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
                 /** @description payload_too_large */
                 413: {
@@ -4811,7 +4831,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
                 /** @description payload_too_large */
                 413: {
@@ -7825,7 +7847,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
                 /** @description payload_too_large */
                 413: {
@@ -8757,7 +8781,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
                 /** @description payload_too_large */
                 413: {
@@ -8882,7 +8908,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
                 /** @description payload_too_large */
                 413: {
@@ -8999,7 +9027,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
                 /** @description payload_too_large */
                 413: {
@@ -9702,7 +9732,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
                 /** @description payload_too_large */
                 413: {
@@ -9878,6 +9910,11 @@ export interface components {
                 /** @enum {string} */
                 type: "number" | "text" | "boolean" | "color" | "image" | "clock";
                 label: string;
+                /**
+                 * @description Absent: `channel`.
+                 * @enum {string}
+                 */
+                scope?: "channel" | "item";
                 default: number | string | boolean | null;
                 /** @enum {string} */
                 direction?: "up" | "down";
@@ -9924,6 +9961,11 @@ export interface components {
             type: "number" | "text" | "boolean" | "color" | "image" | "clock";
             /** @description Defaults to the name. */
             label?: string;
+            /**
+             * @description `channel` (absent): one value shared by every scene of the channel. `item`: each instance on a bus carries its own (a name, a title). A clock is always `channel`.
+             * @enum {string}
+             */
+            scope?: "channel" | "item";
             /** @description A value of the type; a clock's is milliseconds. */
             default?: number | string | boolean | null;
             /**
@@ -9931,8 +9973,6 @@ export interface components {
              * @enum {string}
              */
             direction?: "up" | "down";
-            /** @enum {string} */
-            scope?: "channel" | "item";
             /** @description Clocks only: ms at which a running clock stops; default 0 down, null up. */
             stopAt?: number | null;
         };
@@ -10371,6 +10411,11 @@ export interface components {
                 /** @enum {string} */
                 type: "number" | "text" | "boolean" | "color" | "image" | "clock";
                 label: string;
+                /**
+                 * @description Absent: `channel`.
+                 * @enum {string}
+                 */
+                scope?: "channel" | "item";
                 default: number | string | boolean | null;
                 /** @enum {string} */
                 direction?: "up" | "down";
