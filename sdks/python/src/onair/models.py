@@ -41,12 +41,17 @@ __all__ = [
     "SceneIn",
     "SceneList",
     "SceneUpdate",
+    "SceneVersionList",
+    "SceneVersion",
+    "SceneVersionSavedBy",
     "InputsResult",
     "InputsPatch",
     "State",
     "StateProgramItem",
     "StatePreviewItem",
     "ClockState",
+    "SceneRefVariant1",
+    "SceneRefVariant2",
     "SceneRef",
     "TakeIn",
     "ClearIn",
@@ -117,7 +122,7 @@ class WebhookDelivery(TypedDict):
     """The ``WebhookDelivery`` object."""
     #: `evt_…`: the same as `X-Service-Delivery`, identical across retries.
     id: str
-    type: Literal["channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated", "channel.cleared", "webhook.ping"]
+    type: Literal["channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated", "channel.cleared", "channel.updated_on_air", "channel.undone", "channel.redone", "channel.schedule_missed", "channel.schedule_failed", "rundown.item_cued", "rundown.item_taken", "rundown.item_stopped", "webhook.ping"]
     orgId: str
     #: A ping carries the subscription's channel, or null when it has none.
     channelId: Optional[str]
@@ -494,6 +499,29 @@ class SceneUpdate(_SceneUpdateRequired, total=False):
     name: str
 
 
+class SceneVersionList(TypedDict):
+    """The ``SceneVersionList`` object."""
+    #: Newest first; the last 50 saves.
+    data: List[SceneVersion]
+
+
+class SceneVersion(TypedDict):
+    """The ``SceneVersion`` object."""
+    #: 1 for the scene as created, one more for each save since.
+    version: int
+    name: str
+    savedAt: str
+    savedBy: SceneVersionSavedBy
+
+
+class SceneVersionSavedBy(TypedDict):
+    """The ``SceneVersionSavedBy`` object."""
+    type: Literal["user", "key", "hook", "source", "schedule", "system"]
+    id: str
+    #: The user's email or the key's name; `onair` for the server itself.
+    name: str
+
+
 class InputsResult(TypedDict):
     """The ``InputsResult`` object."""
     channelId: str
@@ -543,9 +571,24 @@ class ClockState(TypedDict):
     at: float
 
 
-class SceneRef(TypedDict):
-    """The ``SceneRef`` object."""
+class _SceneRefVariant1Required(TypedDict):
     sceneId: str
+
+
+class SceneRefVariant1(_SceneRefVariant1Required, total=False):
+    """The ``SceneRefVariant1`` object."""
+    #: This instance's item values (its scene's item inputs).
+    values: Dict[str, Union[float, str, bool, None]]
+
+
+class SceneRefVariant2(TypedDict):
+    """The ``SceneRefVariant2`` object."""
+    #: A rundown item: its scene, with its values.
+    itemId: str
+
+
+#: `{ sceneId, values? }` or `{ itemId }`.
+SceneRef = Union[SceneRefVariant1, SceneRefVariant2]
 
 
 class TakeIn(TypedDict, total=False):
@@ -631,7 +674,7 @@ class Event(TypedDict):
     """The ``Event`` object."""
     #: `evt_…`; ids sort by creation.
     id: str
-    type: Literal["channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated", "channel.cleared"]
+    type: Literal["channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated", "channel.cleared", "channel.updated_on_air", "channel.undone", "channel.redone", "channel.schedule_missed", "channel.schedule_failed", "rundown.item_cued", "rundown.item_taken", "rundown.item_stopped"]
     orgId: str
     channelId: str
     createdAt: str
@@ -710,7 +753,7 @@ class _WebhookInRequired(TypedDict):
 class WebhookIn(_WebhookInRequired, total=False):
     """The ``WebhookIn`` object."""
     #: Empty or absent: every event type, including types added later.
-    events: List[Literal["channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated", "channel.cleared"]]
+    events: List[Literal["channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated", "channel.cleared", "channel.updated_on_air", "channel.undone", "channel.redone", "channel.schedule_missed", "channel.schedule_failed", "rundown.item_cued", "rundown.item_taken", "rundown.item_stopped"]]
     #: Only this channel's events.
     channelId: str
     description: str
