@@ -5,9 +5,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createKey, setupOwner } from './helpers/access-fixtures.js';
-import { api, expectStatus, type Api, type Channel, type Scene } from './helpers/api.js';
+import { api, expectStatus, type Api, type Channel, type Scene as SceneFields } from './helpers/api.js';
 import { expectProblem } from './helpers/problem.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+
+type Scene = SceneFields & { createdAt: string; updatedAt: string };
 
 interface Version {
   version: number;
