@@ -26,6 +26,7 @@ import {
   type PendingOp,
   type StoredChannel,
 } from '../src/engine/index.js';
+import { SYSTEM_ACTOR } from '@onair/protocol';
 import { newId } from '../src/ids.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { scoreboard } from '../src/templates/scoreboard.js';
@@ -60,7 +61,7 @@ async function setup(channels: number): Promise<Setup> {
     };
     await store.insertChannel(channel);
     const scene = { id: newId('sc'), channelId: channel.id, name: 'score', definition: scoreboard.definition };
-    await store.insertScene({ ...scene, createdAt: now, updatedAt: now });
+    await store.insertScene({ ...scene, createdAt: now, updatedAt: now }, SYSTEM_ACTOR);
   }
   const loaded: StoredChannel[] = await store.loadChannels();
   return { store, dir, runtimes: loaded.map((s) => new ChannelRuntime(s.channel, s.scenes, s.live)) };

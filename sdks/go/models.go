@@ -957,6 +957,29 @@ type SceneUpdate struct {
 	Name       *string         `json:"name,omitempty"`
 }
 
+// SceneVersion is the SceneVersion schema of the onair API.
+type SceneVersion struct {
+	Name    string              `json:"name"`
+	SavedAt string              `json:"savedAt"`
+	SavedBy SceneVersionSavedBy `json:"savedBy"`
+	// Version: 1 for the scene as created, one more for each save since.
+	Version int64 `json:"version"`
+}
+
+// SceneVersionList is the SceneVersionList schema of the onair API.
+type SceneVersionList struct {
+	// Data: Newest first; the last 50 saves.
+	Data []SceneVersion `json:"data"`
+}
+
+// SceneVersionSavedBy is the SceneVersionSavedBy schema of the onair API.
+type SceneVersionSavedBy struct {
+	ID string `json:"id"`
+	// Name: The user's email or the key's name; `onair` for the server itself.
+	Name string    `json:"name"`
+	Type ActorType `json:"type"`
+}
+
 // ScheduleIn is the ScheduleIn schema of the onair API.
 type ScheduleIn struct {
 	// At: When, ISO 8601 with a zone (Z or an offset).

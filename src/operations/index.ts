@@ -16,4 +16,5 @@ export * from './channels.js';
 export * from './events.js';
 export * from './keys.js';
 export * from './scenes.js';
+export * from './scene-versions.js';
 export * from './templates.js';

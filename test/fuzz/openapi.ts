@@ -104,6 +104,9 @@ export function realId(op: Operation, param: string, ws: Workspace, world: World
       return world.invitationId;
     case 'name':
       return op.path.includes('/clocks/') ? 'gameClock' : 'flashScoreA';
+    case 'version':
+      // A scene keeps the version it was created as.
+      return '1';
     default:
       throw new Error(`${op.name}: no fixture for {${param}}`);
   }

@@ -94,6 +94,8 @@ export function fillPath(op: Operation, ids: Ids): string {
   const filled = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     // {name} is a trigger of the scoreboard template on triggers routes, its game clock on clocks routes.
     if (name === 'name') return op.path.includes('/clocks/') ? 'gameClock' : 'flashScoreA';
+    // A scene keeps the version it was created as.
+    if (name === 'version') return '1';
     const value = (ids as unknown as Record<string, string | undefined>)[name];
     if (value === undefined) throw new Error(`${op.name}: no fixture for {${name}}; add one to access-openapi.ts`);
     return value;

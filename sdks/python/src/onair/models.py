@@ -41,6 +41,9 @@ __all__ = [
     "SceneIn",
     "SceneList",
     "SceneUpdate",
+    "SceneVersionList",
+    "SceneVersion",
+    "SceneVersionSavedBy",
     "InputsResult",
     "InputsPatch",
     "State",
@@ -518,6 +521,29 @@ class _SceneUpdateRequired(TypedDict):
 
 class SceneUpdate(_SceneUpdateRequired, total=False):
     """The ``SceneUpdate`` object."""
+    name: str
+
+
+class SceneVersionList(TypedDict):
+    """The ``SceneVersionList`` object."""
+    #: Newest first; the last 50 saves.
+    data: List[SceneVersion]
+
+
+class SceneVersion(TypedDict):
+    """The ``SceneVersion`` object."""
+    #: 1 for the scene as created, one more for each save since.
+    version: int
+    name: str
+    savedAt: str
+    savedBy: SceneVersionSavedBy
+
+
+class SceneVersionSavedBy(TypedDict):
+    """The ``SceneVersionSavedBy`` object."""
+    type: Literal["user", "key", "hook", "source", "schedule", "system"]
+    id: str
+    #: The user's email or the key's name; `onair` for the server itself.
     name: str
 
 
