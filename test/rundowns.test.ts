@@ -47,7 +47,7 @@ async function itemStrap(): Promise<Scene> {
 
 beforeEach(async () => {
   server = await startTestServer();
-  call = api(server.url, server.key);
+  call = api(() => server.url, server.key);
   const channel = expectStatus(await call<Channel>('POST', '/v1/channels', { name: 'Show' }), 201);
   channelId = channel.id;
   strap = await itemStrap();
@@ -70,17 +70,17 @@ it('keeps program and preview values apart: cue B while A is on air, take moves 
   expect(taken.program[0]?.values).toEqual({ name: 'Ben B', title: 'Coach' });
   expect(taken.preview).toEqual([]);
   // A channel input is not an instance's: it is set with PATCH …/inputs.
-  await expectProblem(
+  expectProblem(
     await call('POST', path('preview'), { sceneId: strap.id, values: { accent: '#000000' } }),
     400,
     'invalid_request',
   );
-  await expectProblem(
+  expectProblem(
     await call('POST', path('preview'), { sceneId: strap.id, values: { nmae: 'x' } }),
     400,
     'unknown_input',
   );
-  await expectProblem(
+  expectProblem(
     await call('POST', path('preview'), { sceneId: strap.id, values: { name: 5 } }),
     400,
     'invalid_request',
@@ -126,7 +126,7 @@ it('updates on air at the next frame with its own event and actor; an item edit 
     previous: { name: 'Anna A' },
     actor: { type: 'key' },
   });
-  await expectProblem(await call('POST', path('update'), { layer: 3, values: { name: 'x' } }), 404, 'not_found');
+  expectProblem(await call('POST', path('update'), { layer: 3, values: { name: 'x' } }), 404, 'not_found');
 });
 
 it('runs a rundown: items with states, shared focus, cue, take, play next, stop, duplicate, reorder, delete', async () => {
@@ -167,8 +167,8 @@ it('runs a rundown: items with states, shared focus, cue, take, play next, stop,
   expect((await read()).items.map((i) => i.id)).toEqual([c.id, a.id, b.id]);
   expectStatus(await call('DELETE', path(`rundowns/${rundown.id}/items/${a.id}`)), 204);
   expect((await read()).items.map((i) => i.id)).toEqual([c.id, b.id]);
-  await expectProblem(await call('POST', path(`rundowns/${rundown.id}/cue`), { itemId: 'it_nope' }), 404, 'not_found');
-  await expectProblem(await call('POST', path(`rundowns/rd_nope/cue`)), 404, 'not_found');
+  expectProblem(await call('POST', path(`rundowns/${rundown.id}/cue`), { itemId: 'it_nope' }), 404, 'not_found');
+  expectProblem(await call('POST', path(`rundowns/rd_nope/cue`)), 404, 'not_found');
 });
 
 it('answers a stale edit with 409 version_conflict and the current item, changing nothing', async () => {
@@ -197,12 +197,12 @@ it('refuses an item whose scene was deleted, with a clear conflict', async () =>
   const rundown = await post<Rundown>('rundowns', { name: 'Match' }, 201);
   const item = await post<Item>(`rundowns/${rundown.id}/items`, { sceneId: other.id }, 201);
   expectStatus(await call('DELETE', path(`scenes/${other.id}`)), 204);
-  await expectProblem(await call('POST', path(`rundowns/${rundown.id}/cue`), { itemId: item.id }), 409, 'conflict');
+  expectProblem(await call('POST', path(`rundowns/${rundown.id}/cue`), { itemId: item.id }), 409, 'conflict');
 });
 
 it('undoes a take, a clear-all and a value change, and redoes them; nothing to undo is a 409', async () => {
   const score = expectStatus(await call<Scene>('POST', path('scenes'), { name: 'Score', template: 'scoreboard' }), 201);
-  await expectProblem(await call('POST', path('undo')), 409, 'nothing_to_undo');
+  expectProblem(await call('POST', path('undo')), 409, 'nothing_to_undo');
   await post('program', { sceneId: score.id });
   await post('preview', { sceneId: strap.id, values: { name: 'Next' } });
   const beforeTake = await getState(call, channelId);
@@ -223,4 +223,35 @@ it('undoes a take, a clear-all and a value change, and redoes them; nothing to u
   expectStatus(await call('PATCH', path('inputs'), { scoreA: 3 }), 200);
   expect((await post('undo')).inputs.scoreA).toBe(0);
   expect((await post('redo')).inputs.scoreA).toBe(3);
+});
+
+it('lists the history with who did each action, and undoes across a restart from the stored history', async () => {
+  const score = expectStatus(await call<Scene>('POST', path('scenes'), { name: 'Score', template: 'scoreboard' }), 201);
+  await post('program', { sceneId: strap.id, values: { name: 'On air' } });
+  await post('update', { values: { name: 'Updated' } });
+  await post('preview', { sceneId: score.id });
+  await post('take');
+  interface Action {
+    id: string;
+    kind: string;
+    actor: { type: string; id: string };
+    of?: string;
+  }
+  const history = expectStatus(await call<{ data: Action[] }>('GET', path('history')), 200).data;
+  expect(history.map((a) => a.kind)).toEqual(['take', 'cue', 'update', 'cut']);
+  for (const a of history) expect(a.actor.type).toBe('key');
+
+  await server.restart();
+  const undone = await post('undo');
+  expect(undone.program.map((e) => e.sceneId)).toEqual([strap.id]);
+  expect(undone.preview.map((e) => e.sceneId)).toEqual([score.id]);
+  const after = expectStatus(await call<{ data: Action[] }>('GET', path('history')), 200).data;
+  expect(after[0]).toMatchObject({ kind: 'undo', of: history[0]!.id });
+  // Paged, newest first.
+  const page = expectStatus(
+    await call<{ data: Action[]; nextCursor: string | null }>('GET', path('history?limit=2')),
+    200,
+  );
+  expect(page.data.map((a) => a.id)).toEqual(after.slice(0, 2).map((a) => a.id));
+  expect(page.nextCursor).not.toBeNull();
 });

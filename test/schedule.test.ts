@@ -46,7 +46,7 @@ const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 /** The frame a renderer first sees the score on program in. */
 async function takenFrame(renderer: RenderClient): Promise<number> {
   const frame = await renderer.next<FrameMessage>(
-    (m) => m.type === 'frame' && ((m as FrameMessage).program ?? []).some((e) => e.sceneId === score.id),
+    (m) => m.type === 'frame' && (m.program ?? []).some((e) => e.sceneId === score.id),
     { timeoutMs: 30_000 },
   );
   return frame.frame;
@@ -69,12 +69,12 @@ it('takes in the frame that holds the time (±1), lists it until then, and answe
 }, 60_000);
 
 it('refuses a time in the past or an unknown scene, and cancels what is scheduled', async () => {
-  await expectProblem(
+  expectProblem(
     await call('POST', path('schedule'), { at: inMs(-5000), op: { kind: 'take' } }),
     400,
     'invalid_request',
   );
-  await expectProblem(
+  expectProblem(
     await call('POST', path('schedule'), { at: inMs(5000), op: { kind: 'program', sceneId: 'sc_nope' } }),
     404,
     'not_found',
@@ -84,12 +84,12 @@ it('refuses a time in the past or an unknown scene, and cancels what is schedule
     201,
   );
   expectStatus(await call('DELETE', path(`schedule/${scheduled.id}`)), 204);
-  await expectProblem(await call('DELETE', path(`schedule/${scheduled.id}`)), 404, 'not_found');
+  expectProblem(await call('DELETE', path(`schedule/${scheduled.id}`)), 404, 'not_found');
   // Past its time, nothing was taken.
   const renderer = await RenderClient.connect(server.url, channelId, { token });
   await renderer.next((m) => m.type === 'snapshot');
   const seen = await renderer.collectFor(2500);
-  expect(seen.filter((m) => m.type === 'frame' && (m as FrameMessage).program)).toEqual([]);
+  expect(seen.filter((m) => m.type === 'frame' && m.program)).toEqual([]);
   renderer.close();
 }, 60_000);
 

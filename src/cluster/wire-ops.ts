@@ -57,7 +57,7 @@ export const ForwardReply = z.object({
 export type ForwardReply = z.infer<typeof ForwardReply>;
 
 export function toWire(op: Op): WireOp {
-  return (op.kind === 'patch' ? { ...op, values: Object.fromEntries(op.values) } : op) as WireOp;
+  return op.kind === 'patch' ? { ...op, values: Object.fromEntries(op.values) } : op;
 }
 
 export function fromWire(op: WireOp): Op {

@@ -8,6 +8,7 @@ import type { ScheduledAction } from '@onair/protocol';
 import type { ChannelState } from '../engine/index.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
+import { Paging } from './paging.js';
 import { ItemValuesIn } from './playout.js';
 import { originOf, type ChannelOperation } from './operation.js';
 
@@ -114,3 +115,15 @@ function revisitOp(
 
 export const undo = revisitOp('undo');
 export const redo = revisitOp('redo');
+
+/** The on-air history undo walks, newest first (read from the store: any node answers it alike). */
+export const listHistory: ChannelOperation<z.infer<typeof Paging>, unknown> = {
+  name: 'history.list',
+  scope: 'channel',
+  permission: 'channels:read',
+  bucket: 'reads',
+  input: Paging,
+  async run({ services: { store }, channel }, { cursor, limit }) {
+    return store.listHistory(channel.id, { cursor, limit });
+  },
+};

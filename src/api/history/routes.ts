@@ -1,10 +1,11 @@
 /** Undo, redo and the on-air history they walk (docs/rundowns.md, "Undo"): declarations over operations/show-time.ts. */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { redo, undo } from '../../operations/index.js';
+import { listHistory, redo, undo } from '../../operations/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { StateOut } from '../inputs/schemas.js';
 import { routeBinder } from '../route-spec.js';
-import { ChannelIdParam } from '../schemas/common.js';
+import { HistoryList } from '../rundowns/schemas.js';
+import { ChannelIdParam, ListQuery } from '../schemas/common.js';
 
 export function historyRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
@@ -23,6 +24,12 @@ export function historyRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     ok,
     more: { 409: 'nothing_to_undo: nothing to redo' },
     answer: (out) => out.state,
+  });
+  route(listHistory, 'get /channels/{id}/history', {
+    summary: 'The on-air actions undo walks, newest first, with who did each',
+    params: ChannelIdParam,
+    query: ListQuery,
+    ok: [200, 'History', HistoryList],
   });
   return app;
 }
