@@ -49,7 +49,15 @@ export function buildSketchSnapshot(
     fps: channel.fps,
     width: channel.width,
     height: channel.height,
-    program: [{ sceneId: scene.id, layer: scene.definition.layer, since: new Date(serverTime).toISOString() }],
+    program: [
+      {
+        sceneId: scene.id,
+        layer: scene.definition.layer,
+        itemId: null,
+        values: {},
+        since: new Date(serverTime).toISOString(),
+      },
+    ],
     preview: [],
     scenes: [scene],
     inputs,
