@@ -7,8 +7,14 @@ export function ConfirmButton({
   question,
   confirmLabel,
   onConfirm,
+  label,
+  small = false,
 }: {
   children: ComponentChildren;
+  /** The trigger's accessible name, when its text is a symbol. */
+  label?: string;
+  /** A compact trigger (an icon in a list row). */
+  small?: boolean;
   question: string;
   confirmLabel: string;
   onConfirm: () => void | Promise<void>;
@@ -16,7 +22,7 @@ export function ConfirmButton({
   const [asking, setAsking] = useState(false);
   if (!asking)
     return (
-      <button type="button" class="danger" onClick={() => setAsking(true)}>
+      <button type="button" class={small ? 'danger icon' : 'danger'} aria-label={label} onClick={() => setAsking(true)}>
         {children}
       </button>
     );
