@@ -27,7 +27,17 @@ export function ConfirmButton({
       </button>
     );
   return (
-    <span class="confirm" role="group" aria-label={question}>
+    <span
+      class="confirm"
+      role="group"
+      aria-label={question}
+      onKeyDown={(e) => {
+        // Esc takes the question back (and is not the live view's "stop" key while it is asked).
+        if (e.key !== 'Escape') return;
+        e.stopPropagation();
+        setAsking(false);
+      }}
+    >
       <span>{question}</span>
       <button
         type="button"

@@ -59,7 +59,8 @@ export function EventFeed({ channelId, state }: { channelId: string; state: Chan
       <h2 id="events-title">Events</h2>
       {failed && <p class="hint">The event log cannot be read just now; retrying.</p>}
       {events.length === 0 && <p class="empty">No events in the last minute.</p>}
-      <ol class="event-feed">
+      {/* It scrolls: keyboard users reach it with Tab. */}
+      <ol class="event-feed" tabIndex={0} aria-label="Events, newest first">
         {events.map((e) => (
           <li key={e.id} data-type={e.type}>
             <time dateTime={e.createdAt}>{new Date(e.createdAt).toLocaleTimeString()}</time> {summary(e, state)}{' '}

@@ -49,12 +49,14 @@ export const SHORTCUTS: readonly Shortcut[] = [
 
 /**
  * The action a key press asks for, or null. Never while typing in a field (Ctrl + Z there is the field's own undo),
- * never with Alt, never for a held key's repeats. Space on a focused button, link or checkbox is that control's own.
+ * never with Alt, never for a held key's repeats. Space on a focused button, link or checkbox is that control's own;
+ * ↑ / ↓ in a focused list that scrolls (the event feed) scroll it.
  */
 export function shortcutOf(e: KeyboardEvent): ShortcutAction | null {
   if (e.altKey || e.repeat || isTyping(e.target)) return null;
   if (e.ctrlKey || e.metaKey) return undoKey(e);
   if (e.key === ' ') return isControl(e.target) ? null : 'playNext';
+  if ((e.key === 'ArrowUp' || e.key === 'ArrowDown') && isScrollRegion(e.target)) return null;
   return SINGLE_KEYS[e.key === 'X' && !e.shiftKey ? 'x' : e.key] ?? null;
 }
 
@@ -97,4 +99,9 @@ function isTyping(target: EventTarget | null): boolean {
 function isControl(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   return !!el && (['BUTTON', 'A', 'SUMMARY'].includes(el.tagName) || el.getAttribute('role') === 'button');
+}
+
+function isScrollRegion(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && el !== document.body && !isControl(el) && el.scrollHeight > el.clientHeight;
 }

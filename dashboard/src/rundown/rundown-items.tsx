@@ -61,8 +61,8 @@ function ItemRow({
         disabled={!canPlay}
         onMouseDown={keepFocus}
         onClick={() => focusOn(show, item)}
-        aria-label={`Focus ${name}`}
       >
+        <span class="visually-hidden">Focus </span>
         <span class="item-name">{name}</span>
         <span class="item-scene">
           {scene?.name ?? 'scene deleted'}

@@ -29,7 +29,14 @@ export function RundownPanel({
         {rundowns.length > 0 && (
           <label class="inline">
             <span class="visually-hidden">Open rundown</span>
-            <select value={rundown?.id ?? ''} onChange={(e) => onPick(e.currentTarget.value)}>
+            <select
+              value={rundown?.id ?? ''}
+              onChange={(e) => {
+                onPick(e.currentTarget.value);
+                // The keys (Space, arrows) act on the rundown again at once, not on this menu.
+                e.currentTarget.blur();
+              }}
+            >
               {rundowns.map((r) => (
                 <option key={r.id} value={r.id}>
                   {r.name}
