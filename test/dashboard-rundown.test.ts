@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { setupOwner } from './helpers/access-fixtures.js';
 import { api, expectStatus, getState, type Api, type Channel, type Scene } from './helpers/api.js';
 import { launchChromium } from './helpers/browser.js';
-import { saveScreenshot, signedInPage } from './helpers/dashboard.js';
+import { accessibilityViolations, saveScreenshot, signedInPage } from './helpers/dashboard.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 interface Item {
@@ -168,6 +168,7 @@ it('fits monitors, rundown and the focused item on a 1280×720 screen; items fro
     .poll(() => page.locator('.event-feed li[data-type="channel.played"]').first().textContent(), { timeout: 20_000 })
     .toMatch(new RegExp(`by ${ownerEmail} \\(dashboard\\)`));
   await saveScreenshot(page, 'live-rundown');
+  expect(await accessibilityViolations(page)).toEqual([]);
 }, 60_000);
 
 it('asks before Clear all (Cancel and Esc keep the air), clears on confirm, and Ctrl+Z brings the air back', async () => {
