@@ -328,6 +328,22 @@ it('refuses a save of an item someone else changed meanwhile, says so, and shows
     .toBe('Anna from elsewhere');
   const read = expectStatus(await call<Rundown>('GET', path(`rundowns/${rundown.id}`)), 200);
   expect(read.items[0]!.values.name).toBe('Anna from elsewhere');
+
+  // Edited again from what is saved now, it saves.
+  const now = page.getByRole('region', { name: 'Focused item: Anna from elsewhere' });
+  await now.getByLabel('Duration (s)').fill('2.5');
+  await now.getByLabel('Label').fill('Opening guest');
+  await now.getByRole('button', { name: 'Save item' }).click();
+  await expect
+    .poll(async () => {
+      const item = expectStatus(await call<Rundown>('GET', path(`rundowns/${rundown.id}`)), 200).items[0] as Item & {
+        durationMs: number | null;
+        label: string;
+      };
+      return [item.durationMs, item.label, item.values.name];
+    })
+    .toEqual([2500, 'Opening guest', 'Anna from elsewhere']);
+  await expect.poll(() => page.getByRole('alert').filter({ hasText: 'someone else changed' }).count()).toBe(0);
 }, 60_000);
 
 it('says in the scene editor that the scene is on air and what Save does, and asks before leaving unsaved changes', async () => {

@@ -1,5 +1,6 @@
+import { useEffect, useState } from 'preact/hooks';
 import type { InputValue, RundownItem } from '@onair/protocol';
-import { changesOf, itemInputs, type ItemDraft } from './item-drafts.js';
+import { changesOf, itemInputs, type ItemDraft, type ItemDrafts } from './item-drafts.js';
 import { ItemValueInput } from './item-value-input.js';
 import { focusedItem, nameOf, saveItem, type Show } from './show-actions.js';
 
@@ -14,7 +15,7 @@ export function ItemEditor({ show, canPlay }: { show: Show; canPlay: boolean }) 
     <section class="panel item-editor" aria-labelledby="item-title">
       <h2 id="item-title">{item ? `Focused item: ${nameOf(show, item)}` : 'Focused item'}</h2>
       {item ? (
-        <ItemForm show={show} item={item} canPlay={canPlay} />
+        <ItemForm key={item.id} show={show} item={item} canPlay={canPlay} />
       ) : (
         <p class="empty">{show.rundown ? 'No item is focused: click one, or use ↑ / ↓.' : 'Open a rundown first.'}</p>
       )}
@@ -60,39 +61,7 @@ function ItemForm({ show, item, canPlay }: { show: Show; item: RundownItem; canP
           />
         ))}
       </fieldset>
-      <div class="item-meta">
-        <label>
-          Label
-          <input
-            value={draft?.label ?? item.label}
-            readOnly={readOnly}
-            maxLength={200}
-            onInput={(e) => drafts.edit(item, { label: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          Duration (s)
-          <input
-            type="number"
-            min={0.1}
-            step={0.1}
-            placeholder="stays"
-            value={seconds(draft?.durationMs !== undefined ? draft.durationMs : item.durationMs)}
-            readOnly={readOnly}
-            onInput={(e) => drafts.edit(item, { durationMs: durationOf(e.currentTarget.value) })}
-          />
-        </label>
-        <label class="wide">
-          Notes
-          <textarea
-            rows={2}
-            value={draft?.notes ?? item.notes}
-            readOnly={readOnly}
-            maxLength={2000}
-            onInput={(e) => drafts.edit(item, { notes: e.currentTarget.value })}
-          />
-        </label>
-      </div>
+      <ItemMeta item={item} draft={draft} drafts={drafts} readOnly={readOnly} />
       {canPlay && (
         <div class="row item-buttons">
           <button type="submit" class="primary" disabled={!dirty}>
@@ -113,6 +82,60 @@ function ItemForm({ show, item, canPlay }: { show: Show; item: RundownItem; canP
         </div>
       )}
     </form>
+  );
+}
+
+/** Label, duration and notes. The duration is shown as typed (seconds) until the draft is saved or dropped. */
+function ItemMeta({
+  item,
+  draft,
+  drafts,
+  readOnly,
+}: {
+  item: RundownItem;
+  draft: ItemDraft | undefined;
+  drafts: ItemDrafts;
+  readOnly: boolean;
+}) {
+  const [durationText, setDurationText] = useState<string | null>(null);
+  useEffect(() => {
+    if (draft?.durationMs === undefined) setDurationText(null);
+  }, [draft?.durationMs]);
+  return (
+    <div class="item-meta">
+      <label>
+        Label
+        <input
+          value={draft?.label ?? item.label}
+          readOnly={readOnly}
+          maxLength={200}
+          onInput={(e) => drafts.edit(item, { label: e.currentTarget.value })}
+        />
+      </label>
+      <label>
+        Duration (s)
+        <input
+          inputMode="decimal"
+          placeholder="stays"
+          value={durationText ?? seconds(item.durationMs)}
+          readOnly={readOnly}
+          onInput={(e) => {
+            setDurationText(e.currentTarget.value);
+            drafts.edit(item, { durationMs: durationOf(e.currentTarget.value) });
+          }}
+        />
+      </label>
+      <label class="wide">
+        Notes
+        <textarea
+          rows={2}
+          value={draft?.notes ?? item.notes}
+          readOnly={readOnly}
+          maxLength={2000}
+          onInput={(e) => drafts.edit(item, { notes: e.currentTarget.value })}
+        />
+      </label>
+    </div>
   );
 }
 
