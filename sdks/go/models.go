@@ -374,6 +374,23 @@ type GroupElement struct {
 	Y         float64 `json:"y"`
 }
 
+// HistoryAction is the HistoryAction schema of the onair API.
+type HistoryAction struct {
+	Actor Actor  `json:"actor"`
+	At    string `json:"at"`
+	Frame int64  `json:"frame"`
+	ID    string `json:"id"`
+	Kind  string `json:"kind"`
+	// Of: For undo and redo: the action taken back or done again.
+	Of *string `json:"of,omitempty"`
+}
+
+// HistoryList is the HistoryList schema of the onair API.
+type HistoryList struct {
+	Data       []HistoryAction `json:"data"`
+	NextCursor *string         `json:"nextCursor"`
+}
+
 // ImageElement is the ImageElement schema of the onair API.
 type ImageElement struct {
 	DelayMs *float64         `json:"delayMs,omitempty"`

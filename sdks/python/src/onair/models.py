@@ -80,6 +80,8 @@ __all__ = [
     "ScheduleInOpVariant2",
     "ScheduleInOpVariant3",
     "ScheduleList",
+    "HistoryList",
+    "HistoryAction",
     "TemplateList",
     "Template",
     "TemplateInputsItem",
@@ -840,6 +842,26 @@ class ScheduleInOpVariant3(_ScheduleInOpVariant3Required, total=False):
 class ScheduleList(TypedDict):
     """The ``ScheduleList`` object."""
     data: List[ScheduledOp]
+
+
+class HistoryList(TypedDict):
+    """The ``HistoryList`` object."""
+    data: List[HistoryAction]
+    nextCursor: Optional[str]
+
+
+class _HistoryActionRequired(TypedDict):
+    id: str
+    kind: str
+    actor: Actor
+    frame: int
+    at: str
+
+
+class HistoryAction(_HistoryActionRequired, total=False):
+    """The ``HistoryAction`` object."""
+    #: For undo and redo: the action taken back or done again.
+    of: str
 
 
 class TemplateList(TypedDict):
