@@ -53,6 +53,7 @@ export { Scenes } from './resources/scenes.js';
 export { Playout } from './resources/playout.js';
 export { Rundowns } from './resources/rundowns.js';
 export { Schedule } from './resources/schedule.js';
+export { History } from './resources/history.js';
 export { Templates } from './resources/templates.js';
 export { Events } from './resources/events.js';
 export { Keys } from './resources/keys.js';

@@ -109,3 +109,31 @@ it('schedules a take, lists it, cancels it, and refuses a time in the past', asy
     code: 'invalid_request',
   });
 });
+
+it('lists the history newest first with its actor: a cue, a take, the undo of the take; paged and iterated', async () => {
+  const { channel, scene } = await strapChannel('SDK history');
+  const me = await client.me();
+  const key = (await client.keys.list()).data.find((k) => k.id === me.key?.id);
+  await client.playout.preview(channel.id, { sceneId: scene.id, values: { name: 'Anna' } });
+  await client.playout.take(channel.id);
+  await client.playout.undo(channel.id);
+  const { data, nextCursor } = await client.history.list(channel.id);
+  expect(data.map((a) => a.kind)).toEqual(['undo', 'take', 'cue']);
+  expect(nextCursor).toBeNull();
+  expect(data[0]!.of).toBe(data[1]!.id);
+  expect(data[1]!.of).toBeUndefined();
+  for (const action of data) {
+    expect(action.actor).toEqual({ type: 'key', id: key!.id, name: key!.name });
+    expect(Number.isNaN(Date.parse(action.at))).toBe(false);
+  }
+  expect(data[0]!.frame).toBeGreaterThan(data[2]!.frame);
+
+  const first = await client.history.list(channel.id, { limit: 2 });
+  expect(first.data.map((a) => a.id)).toEqual([data[0]!.id, data[1]!.id]);
+  expect(first.nextCursor).not.toBeNull();
+  const rest = await client.history.list(channel.id, { limit: 2, cursor: first.nextCursor! });
+  expect(rest.data.map((a) => a.id)).toEqual([data[2]!.id]);
+  const all: string[] = [];
+  for await (const action of client.history.listAll(channel.id, { limit: 1 })) all.push(action.id);
+  expect(all).toEqual(data.map((a) => a.id));
+});
