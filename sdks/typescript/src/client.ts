@@ -3,7 +3,8 @@
  * client (`client.live(channelId)`).
  */
 import { HttpClient, type FetchLike, type RequestOptions } from './http.js';
-import { LiveChannel, type LiveChannelOptions } from './live/channel.js';
+import { LiveChannel } from './live/channel.js';
+import type { LiveChannelOptions } from './live/types.js';
 import { Channels } from './resources/channels.js';
 import { Events } from './resources/events.js';
 import { History } from './resources/history.js';

@@ -22,15 +22,19 @@ export {
   type SignatureHeaders,
   type VerifyWebhookOptions,
 } from './webhooks.js';
-export {
-  LiveChannel,
-  type LiveAck,
-  type LiveChannelOptions,
-  type LiveCloseInfo,
-  type LiveEvents,
-  type LiveOpOptions,
-  type LiveStatus,
-} from './live/channel.js';
+export { LiveChannel } from './live/channel.js';
+export { LiveOps } from './live/ops.js';
+export { LiveRundowns } from './live/rundowns.js';
+export type {
+  LiveAck,
+  LiveChannelOptions,
+  LiveCloseInfo,
+  LiveEvents,
+  LiveItemAck,
+  LiveOpOptions,
+  LiveRundownAck,
+  LiveStatus,
+} from './live/types.js';
 export type { ReconnectOptions } from './live/reconnect.js';
 export type { WebSocketConstructor, WebSocketLike } from './live/socket.js';
 export type {
