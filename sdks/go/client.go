@@ -40,6 +40,8 @@ type Client struct {
 	Rundowns *RundownsService
 	// Schedule sets operations at a time.
 	Schedule *ScheduleService
+	// History reads the on-air actions undo and redo walk, with who did each.
+	History *HistoryService
 	// Templates lists the built-in scene templates.
 	Templates *TemplatesService
 	// Events reads the event log.
@@ -130,6 +132,7 @@ func NewClient(apiKey string, opts ...Option) *Client {
 	c.Playout = &PlayoutService{c}
 	c.Rundowns = &RundownsService{c}
 	c.Schedule = &ScheduleService{c}
+	c.History = &HistoryService{c}
 	c.Templates = &TemplatesService{c}
 	c.Events = &EventsService{c}
 	c.Keys = &KeysService{c}

@@ -17,7 +17,7 @@ func strapChannel(ctx context.Context, t *testing.T, client *onair.Client) (chan
 	t.Helper()
 	channel, err := client.Channels.Create(ctx, onair.ChannelIn{Name: "go-sdk rundown"})
 	check(t, err)
-	item := onair.SceneInputScopeItem
+	item := onair.DeclaredInputScopeItem
 	def := onair.SceneDefinition{
 		Layer:  onair.Ptr[int64](20),
 		Inputs: []onair.SceneInput{{Name: "name", Type: onair.InputTypeText, Default: "", Scope: &item}},
@@ -195,4 +195,92 @@ func TestIntegrationScheduleATakeListAndCancelIt(t *testing.T) {
 	past := onair.FormatTime(time.Now().Add(-time.Minute))
 	_, err = client.Schedule.Create(ctx, ch, onair.ScheduleIn{At: past, Op: onair.ScheduleInOp{Kind: &take}})
 	asAPIError(t, err, 400, "invalid_request")
+}
+
+func TestIntegrationHistoryListsACueATakeAndItsUndoNewestFirstWithTheActor(t *testing.T) {
+	client, ctx := integration(t), testContext(t)
+	ch, sc := strapChannel(ctx, t, client)
+	me, err := client.Me(ctx)
+	check(t, err)
+	key, err := client.Keys.Get(ctx, me.Key.ID)
+	check(t, err)
+	_, err = client.Playout.Preview(ctx, ch, onair.SceneRef{SceneID: &sc, Values: map[string]any{"name": "Anna"}})
+	check(t, err)
+	_, err = client.Playout.Take(ctx, ch, onair.TakeIn{})
+	check(t, err)
+	_, err = client.Playout.Undo(ctx, ch)
+	check(t, err)
+
+	page, err := client.History.List(ctx, ch, onair.ListOptions{})
+	check(t, err)
+	var kinds []string
+	for _, a := range page.Data {
+		kinds = append(kinds, a.Kind)
+		if want := (onair.Actor{Type: onair.ActorTypeKey, ID: key.ID, Name: key.Name}); a.Actor != want {
+			t.Fatalf("actor of %s: %+v, want %+v", a.Kind, a.Actor, want)
+		}
+	}
+	if !reflect.DeepEqual(kinds, []string{"undo", "take", "cue"}) || page.NextCursor != nil {
+		t.Fatalf("history: %v, next %v", kinds, page.NextCursor)
+	}
+	undo, take, cue := page.Data[0], page.Data[1], page.Data[2]
+	if undo.Of == nil || *undo.Of != take.ID || take.Of != nil || undo.Frame <= cue.Frame {
+		t.Fatalf("undo %+v of take %+v", undo, take)
+	}
+
+	first, err := client.History.List(ctx, ch, onair.ListOptions{Limit: 2})
+	check(t, err)
+	if len(first.Data) != 2 || first.Data[0].ID != undo.ID || first.NextCursor == nil {
+		t.Fatalf("first page: %+v", first)
+	}
+	var walked []string
+	it := client.History.ListAll(ctx, ch, onair.ListOptions{Limit: 1})
+	for it.Next() {
+		walked = append(walked, it.Value().ID)
+	}
+	check(t, it.Err())
+	if !reflect.DeepEqual(walked, []string{undo.ID, take.ID, cue.ID}) {
+		t.Fatalf("walked: %v", walked)
+	}
+}
+
+func TestIntegrationSceneVersionsListedAndRestored(t *testing.T) {
+	client, ctx := integration(t), testContext(t)
+	ch, sc := strapChannel(ctx, t, client)
+	scene, err := client.Scenes.Get(ctx, ch, sc)
+	check(t, err)
+	changed := scene.Definition
+	changed.Elements = []onair.SceneElement{{Text: &onair.TextElement{
+		X: 100, Y: 900, Width: 800, Height: 80, Text: "{name}", FontSize: 64,
+	}}}
+	_, err = client.Scenes.Replace(ctx, ch, sc, onair.SceneUpdate{Name: onair.Ptr("Strap 2"), Definition: changed})
+	check(t, err)
+
+	versions, err := client.Scenes.Versions(ctx, ch, sc)
+	check(t, err)
+	type saved struct {
+		version int64
+		name    string
+		by      onair.ActorType
+	}
+	var got []saved
+	for _, v := range versions.Data {
+		got = append(got, saved{v.Version, v.Name, v.SavedBy.Type})
+	}
+	if want := []saved{{2, "Strap 2", onair.ActorTypeKey}, {1, "Strap", onair.ActorTypeKey}}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("versions: %+v", got)
+	}
+
+	restored, err := client.Scenes.RestoreVersion(ctx, ch, sc, 1)
+	check(t, err)
+	if restored.ID != sc || restored.Name != "Strap" || restored.Definition.Elements[0].Text.FontSize != 48 {
+		t.Fatalf("restored: %+v", restored)
+	}
+	versions, err = client.Scenes.Versions(ctx, ch, sc)
+	check(t, err)
+	if versions.Data[0].Version != 3 || versions.Data[0].Name != "Strap" {
+		t.Fatalf("after restore: %+v", versions.Data[0])
+	}
+	_, err = client.Scenes.RestoreVersion(ctx, ch, sc, 99)
+	asAPIError(t, err, 404, "not_found")
 }

@@ -106,3 +106,27 @@ class Rundowns(AgainstAServer):
         with self.assertRaises(ApiError) as refused:
             self.client.schedule.create(ch, past, {"kind": "take"})
         self.assertEqual((refused.exception.status, refused.exception.code), (400, "invalid_request"))
+
+    def test_history_lists_a_cue_a_take_and_its_undo_newest_first_with_the_actor(self) -> None:
+        channel, scene = self.strap_channel()
+        ch = channel["id"]
+        key_id = self.client.me()["key"]["id"]
+        key = next(k for k in self.client.keys.iterate() if k["id"] == key_id)
+        self.client.playout.preview(ch, {"sceneId": scene["id"], "values": {"name": "Anna"}})
+        self.client.playout.take(ch)
+        self.client.playout.undo(ch)
+        page = self.client.history.list(ch)
+        actions = page["data"]
+        self.assertEqual([a["kind"] for a in actions], ["undo", "take", "cue"])
+        self.assertIsNone(page["nextCursor"])
+        self.assertEqual(actions[0]["of"], actions[1]["id"])
+        self.assertNotIn("of", actions[1])
+        for action in actions:
+            self.assertEqual(action["actor"], {"type": "key", "id": key["id"], "name": key["name"]})
+        self.assertGreater(actions[0]["frame"], actions[2]["frame"])
+
+        first = self.client.history.list(ch, limit=2)
+        self.assertEqual([a["id"] for a in first["data"]], [a["id"] for a in actions[:2]])
+        rest = self.client.history.list(ch, limit=2, cursor=first["nextCursor"])
+        self.assertEqual([a["id"] for a in rest["data"]], [actions[2]["id"]])
+        self.assertEqual([a["id"] for a in self.client.history.iterate(ch, limit=1)], [a["id"] for a in actions])

@@ -3,9 +3,11 @@
  * client (`client.live(channelId)`).
  */
 import { HttpClient, type FetchLike, type RequestOptions } from './http.js';
-import { LiveChannel, type LiveChannelOptions } from './live/channel.js';
+import { LiveChannel } from './live/channel.js';
+import type { LiveChannelOptions } from './live/types.js';
 import { Channels } from './resources/channels.js';
 import { Events } from './resources/events.js';
+import { History } from './resources/history.js';
 import { Hooks } from './resources/hooks.js';
 import { IncomingHooks } from './resources/incoming-hooks.js';
 import { Keys } from './resources/keys.js';
@@ -40,6 +42,7 @@ export class OnairClient {
   readonly playout: Playout;
   readonly rundowns: Rundowns;
   readonly schedule: Schedule;
+  readonly history: History;
   readonly templates: Templates;
   readonly events: Events;
   readonly keys: Keys;
@@ -65,6 +68,7 @@ export class OnairClient {
     this.playout = new Playout(this.http);
     this.rundowns = new Rundowns(this.http);
     this.schedule = new Schedule(this.http);
+    this.history = new History(this.http);
     this.templates = new Templates(this.http);
     this.events = new Events(this.http);
     this.keys = new Keys(this.http);

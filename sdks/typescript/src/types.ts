@@ -52,6 +52,8 @@ export type ItemUpdate = Schemas['ItemUpdate'];
 export type FocusIn = Schemas['FocusIn'];
 export type ItemRefIn = Schemas['ItemRefIn'];
 export type Actor = Schemas['Actor'];
+export type HistoryAction = Schemas['HistoryAction'];
+export type HistoryList = Schemas['HistoryList'];
 export type ScheduledOp = Schemas['ScheduledOp'];
 export type ScheduleList = Schemas['ScheduleList'];
 /** What `schedule.create` sends: `at` may also be a Date. */

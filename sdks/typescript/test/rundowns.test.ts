@@ -109,3 +109,88 @@ it('schedules a take, lists it, cancels it, and refuses a time in the past', asy
     code: 'invalid_request',
   });
 });
+
+it('lists the history newest first with its actor: a cue, a take, the undo of the take; paged and iterated', async () => {
+  const { channel, scene } = await strapChannel('SDK history');
+  const me = await client.me();
+  const key = (await client.keys.list()).data.find((k) => k.id === me.key?.id);
+  await client.playout.preview(channel.id, { sceneId: scene.id, values: { name: 'Anna' } });
+  await client.playout.take(channel.id);
+  await client.playout.undo(channel.id);
+  const { data, nextCursor } = await client.history.list(channel.id);
+  expect(data.map((a) => a.kind)).toEqual(['undo', 'take', 'cue']);
+  expect(nextCursor).toBeNull();
+  expect(data[0]!.of).toBe(data[1]!.id);
+  expect(data[1]!.of).toBeUndefined();
+  for (const action of data) {
+    expect(action.actor).toEqual({ type: 'key', id: key!.id, name: key!.name });
+    expect(Number.isNaN(Date.parse(action.at))).toBe(false);
+  }
+  expect(data[0]!.frame).toBeGreaterThan(data[2]!.frame);
+
+  const first = await client.history.list(channel.id, { limit: 2 });
+  expect(first.data.map((a) => a.id)).toEqual([data[0]!.id, data[1]!.id]);
+  expect(first.nextCursor).not.toBeNull();
+  const rest = await client.history.list(channel.id, { limit: 2, cursor: first.nextCursor! });
+  expect(rest.data.map((a) => a.id)).toEqual([data[2]!.id]);
+  const all: string[] = [];
+  for await (const action of client.history.listAll(channel.id, { limit: 1 })) all.push(action.id);
+  expect(all).toEqual(data.map((a) => a.id));
+});
+
+it('runs a rundown over the live socket: creates, play next, update, undo and redo; state has rundowns and schedule', async () => {
+  const { channel, scene } = await strapChannel('SDK live rundown');
+  const live = client.live(channel.id);
+  try {
+    await live.ready(15_000);
+    const { rundown } = await live.rundowns.create({ name: 'Live' });
+    expect(rundown).toMatchObject({ channelId: channel.id, name: 'Live', items: [] });
+    const renamed = await live.rundowns.update(rundown.id, { name: 'Live show', version: rundown.version });
+    expect(renamed.rundown).toMatchObject({ name: 'Live show', version: rundown.version + 1 });
+    const { item: anna } = await live.rundowns.addItem(rundown.id, { sceneId: scene.id, values: { name: 'Anna' } });
+    const { item: ben } = await live.rundowns.addItem(rundown.id, { sceneId: scene.id, values: { name: 'Ben' } });
+    expect(anna).toMatchObject({ sceneId: scene.id, values: { name: 'Anna' }, state: 'ready' });
+    const focused = await live.rundowns.focus(rundown.id, { move: 'first' });
+    expect(focused.rundown.focus).toBe(anna.id);
+    await live.waitFor((s) => s.rundowns[rundown.id]?.items.length === 2, 10_000);
+
+    const { frame } = await live.rundowns.playNext(rundown.id);
+    const played = await live.waitFor((s) => s.frame >= frame && s.program.length === 1, 10_000);
+    expect(played.program).toMatchObject([{ itemId: anna.id, values: { name: 'Anna' } }]);
+    await live.waitFor((s) => s.rundowns[rundown.id]?.items[0]?.state === 'program', 10_000);
+    await live.update({ values: { name: 'Anna (live)' } });
+    await live.waitFor((s) => s.program[0]?.values.name === 'Anna (live)', 10_000);
+    await live.undo();
+    await live.waitFor((s) => s.program[0]?.values.name === 'Anna', 10_000);
+    await live.undo();
+    await live.waitFor((s) => s.program.length === 0, 10_000);
+    await live.redo();
+    await live.waitFor((s) => s.program[0]?.itemId === anna.id, 10_000);
+
+    // Cue and cut take an instance: a scene with its values, or a rundown item.
+    await live.preview({ sceneId: scene.id, values: { name: 'Guest' } });
+    await live.waitFor((s) => s.preview[0]?.values.name === 'Guest', 10_000);
+    await live.program({ itemId: ben.id });
+    await live.waitFor((s) => s.program[0]?.itemId === ben.id && s.program[0]?.values.name === 'Ben', 10_000);
+    await expect(live.continue()).rejects.toMatchObject({ code: 'unknown_trigger' });
+    await live.rundowns.stop(rundown.id, { itemId: ben.id });
+    await live.waitFor((s) => s.program.length === 0, 10_000);
+
+    const scheduled = await client.schedule.create(channel.id, {
+      at: new Date(Date.now() + 600_000),
+      op: { kind: 'take' },
+    });
+    await live.waitFor((s) => s.schedule.some((op) => op.id === scheduled.id), 10_000);
+    const copy = await live.rundowns.duplicateItem(rundown.id, ben.id);
+    const { item: edited } = await live.rundowns.updateItem(rundown.id, copy.item.id, {
+      label: 'Copy',
+      version: copy.item.version,
+    });
+    expect(edited.label).toBe('Copy');
+    await live.rundowns.deleteItem(rundown.id, copy.item.id);
+    await live.rundowns.delete(rundown.id);
+    await live.waitFor((s) => s.rundowns[rundown.id] === undefined, 10_000);
+  } finally {
+    live.close();
+  }
+});

@@ -9,6 +9,7 @@ from .models import Me
 from .resources import (
     Channels,
     Events,
+    History,
     Hooks,
     IncomingHooks,
     Keys,
@@ -40,10 +41,10 @@ class Client:
         max_retry_wait: the longest ``Retry-After`` (seconds) worth waiting; a longer one raises at once.
 
     Resource groups: :attr:`channels`, :attr:`scenes`, :attr:`playout`, :attr:`rundowns`, :attr:`schedule`,
-    :attr:`templates`, :attr:`events`, :attr:`keys`, :attr:`webhooks`, :attr:`incoming_hooks`, :attr:`hooks`; and
-    :meth:`me`. Calls return the answer's JSON as plain dicts (typed with :mod:`onair.models`) and raise
-    :class:`onair.ApiError` or :class:`onair.TransportError`. A client holds no connection and may be shared by
-    threads.
+    :attr:`history`, :attr:`templates`, :attr:`events`, :attr:`keys`, :attr:`webhooks`, :attr:`incoming_hooks`,
+    :attr:`hooks`; and :meth:`me`. Calls return the answer's JSON as plain dicts (typed with :mod:`onair.models`)
+    and raise :class:`onair.ApiError` or :class:`onair.TransportError`. A client holds no connection and may be
+    shared by threads.
     """
 
     def __init__(
@@ -67,6 +68,7 @@ class Client:
         self.playout = Playout(self._transport)
         self.rundowns = Rundowns(self._transport)
         self.schedule = Schedule(self._transport)
+        self.history = History(self._transport)
         self.templates = Templates(self._transport)
         self.events = Events(self._transport)
         self.keys = Keys(self._transport)

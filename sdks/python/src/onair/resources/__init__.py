@@ -2,6 +2,7 @@
 
 from .channels import Channels
 from .events import Events
+from .history import History
 from .hooks import Hooks
 from .incoming_hooks import IncomingHooks
 from .keys import Keys
@@ -15,6 +16,7 @@ from .webhooks import Webhooks
 __all__ = [
     "Channels",
     "Events",
+    "History",
     "Hooks",
     "IncomingHooks",
     "Keys",
