@@ -107,6 +107,12 @@ export function realId(op: Operation, param: string, ws: Workspace, world: World
     case 'version':
       // A scene keeps the version it was created as.
       return '1';
+    case 'rundownId':
+      return del && op.path.endsWith('{rundownId}') ? ws.victimRundownId : ws.rundownId;
+    case 'itemId':
+      return del ? ws.victimItemId : ws.itemId;
+    case 'scheduleId':
+      return del ? ws.victimScheduleId : ws.scheduleId;
     default:
       throw new Error(`${op.name}: no fixture for {${param}}`);
   }
