@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   ChannelRuntime,
+  DEFAULT_SHOW_LIMITS,
   encodeFrame,
   MemoryBroker,
   toFrameMessage,
@@ -25,9 +26,11 @@ import {
   type PendingOp,
   type StoredChannel,
 } from '../src/engine/index.js';
+import { SYSTEM_ACTOR } from '@onair/protocol';
 import { newId } from '../src/ids.js';
 import { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { scoreboard } from '../src/templates/scoreboard.js';
+import { BENCH_BY } from './lib/bench-origin.js';
 import { isMain, runAsCommand, type BenchOptions } from './lib/cli.js';
 import { fmt, infoRow, ratioRow, type Row, type Table } from './lib/table.js';
 
@@ -58,7 +61,7 @@ async function setup(channels: number): Promise<Setup> {
     };
     await store.insertChannel(channel);
     const scene = { id: newId('sc'), channelId: channel.id, name: 'score', definition: scoreboard.definition };
-    await store.insertScene({ ...scene, createdAt: now, updatedAt: now });
+    await store.insertScene({ ...scene, createdAt: now, updatedAt: now }, SYSTEM_ACTOR);
   }
   const loaded: StoredChannel[] = await store.loadChannels();
   return { store, dir, runtimes: loaded.map((s) => new ChannelRuntime(s.channel, s.scenes, s.live)) };
@@ -69,13 +72,13 @@ const noop = () => undefined;
 /** Every channel's patch for tick `n`, prepared by the engine's runtime (one bind_updated event each). */
 function prepare(runtimes: ChannelRuntime[], n: number, eventId: () => string): ChannelChange[] {
   const now = Date.now();
-  const tick = { frame: n, now, nowIso: new Date(now).toISOString(), eventId };
+  const tick = { frame: n, now, nowIso: new Date(now).toISOString(), eventId, limits: DEFAULT_SHOW_LIMITS };
   return runtimes.map((rt) => {
     const values = new Map([
       ['scoreA', n],
       ['scoreB', n + 1],
     ]);
-    const pending: PendingOp = { op: { kind: 'patch', values, source: 'api' }, resolve: noop, reject: noop };
+    const pending: PendingOp = { op: { kind: 'patch', values, by: BENCH_BY }, resolve: noop, reject: noop };
     rt.queue.push(pending);
     return rt.prepare(tick)!;
   });
@@ -96,7 +99,7 @@ function makeEvents(changes: ChannelChange[]): number {
       orgId: c.orgId,
       channelId: c.channelId,
       createdAt: c.live.updatedAt,
-      data: { inputs, previous: inputs, frame: c.frame, source: 'api' },
+      data: { inputs, previous: inputs, frame: c.frame, ...BENCH_BY },
     };
     if (event.id) made++;
   }

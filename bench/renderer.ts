@@ -29,8 +29,8 @@ interface Phase {
 }
 
 const SINCE = '2026-01-01T00:00:00.000Z';
-const SCORE = { sceneId: 'score', layer: 10, since: SINCE };
-const LOWER = { sceneId: 'lower', layer: 20, since: SINCE };
+const SCORE = { sceneId: 'score', layer: 10, itemId: null, values: {}, since: SINCE };
+const LOWER = { sceneId: 'lower', layer: 20, itemId: null, values: {}, since: SINCE };
 
 /**
  * Frame intervals and long tasks, recorded by the page from its first script on. A string, not a function:

@@ -74,6 +74,10 @@ const EnvSchema = z.object({
   ONAIR_LIMIT_CREATES_PER_ACCOUNT: limit(120),
   ONAIR_LIMIT_CREATES_PER_ADDRESS: limit(300),
   ONAIR_LIMIT_HOOK_POSTS_PER_ADDRESS: limit(100),
+  ONAIR_LIMIT_RUNDOWNS_PER_CHANNEL: limit(20),
+  ONAIR_LIMIT_ITEMS_PER_RUNDOWN: limit(500),
+  ONAIR_LIMIT_SCHEDULED_PER_CHANNEL: limit(100),
+  ONAIR_LIMIT_HISTORY_DEPTH: z.coerce.number().int().min(100).max(10_000).default(200),
   ONAIR_LIMIT_EVENT_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   // WebSocket limits (docs/api.md, "Real-time WebSocket"); 0 turns a limit off.
   ONAIR_WS_MAX_PER_CHANNEL: wsLimit(DEFAULT_SOCKET_LIMITS.connectionsPerChannel),
@@ -212,6 +216,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       createsPerAddressPerMinute: e.ONAIR_LIMIT_CREATES_PER_ADDRESS,
       hookPostsPerAddressPerSecond: e.ONAIR_LIMIT_HOOK_POSTS_PER_ADDRESS,
       eventDays: e.ONAIR_LIMIT_EVENT_DAYS,
+      rundownsPerChannel: e.ONAIR_LIMIT_RUNDOWNS_PER_CHANNEL,
+      itemsPerRundown: e.ONAIR_LIMIT_ITEMS_PER_RUNDOWN,
+      scheduledPerChannel: e.ONAIR_LIMIT_SCHEDULED_PER_CHANNEL,
+      historyDepth: e.ONAIR_LIMIT_HISTORY_DEPTH,
     },
     socketLimits: {
       connectionsPerChannel: e.ONAIR_WS_MAX_PER_CHANNEL,

@@ -102,6 +102,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     committer: store,
     broker,
     newEventId: () => newId('evt'),
+    limits: {
+      rundownsPerChannel: config.limits.rundownsPerChannel,
+      itemsPerRundown: config.limits.itemsPerRundown,
+      scheduledPerChannel: config.limits.scheduledPerChannel,
+      historyDepth: config.limits.historyDepth,
+    },
     onTickError: repeatedOnce((err, ctx, repeats) =>
       logger.error({ err, ...ctx, ...(repeats ? { repeats } : {}) }, 'tick error contained'),
     ),

@@ -35,6 +35,7 @@ import {
   type Ids,
   type Operation,
   incomingHookOf,
+  showOf,
   WEBHOOK_ENV,
   WEBHOOK_URL,
 } from './helpers/access-openapi.js';
@@ -63,6 +64,7 @@ beforeEach(async () => {
     invitationId: 'inv_0000000000000000000000000000000a',
     webhookId: webhook.id,
     ...(await incomingHookOf(root, channelId)),
+    ...(await showOf(root, channelId, sceneId)),
   };
   definition = expectStatus(await root<Scene>('GET', `/v1/channels/${channelId}/scenes/${sceneId}`), 200).definition;
   ops = await operations(server.url);
@@ -72,6 +74,12 @@ afterEach(async () => {
   for (const c of clients.splice(0)) c.close();
   await server.dispose();
 });
+
+/** Routes whose fixture the operation itself refuses once admitted (see below), with the code it answers. */
+const ANSWERED_BY_THE_OPERATION: Record<string, string> = {
+  'POST /channels/{id}/continue': 'unknown_trigger',
+  'PATCH /channels/{id}/rundowns/{rundownId}': 'version_conflict',
+};
 
 const isPermission = (p: unknown): p is (typeof ALL_PERMISSIONS)[number] =>
   (ALL_PERMISSIONS as readonly unknown[]).includes(p);
@@ -167,6 +175,13 @@ describe('permissions', () => {
     for (const op of sideEffectsLast(ops.filter((o) => isPermission(o.permission)))) {
       const res = await send(only.get(op.permission as string)!, op);
       answers.push(`${op.name} → ${res.status}`);
+      // Admitted, and answered by the operation itself: the scoreboard on air has no `next` step to continue to; an
+      // edit names a version that earlier routes here (an item added, …) have moved on.
+      const answered = ANSWERED_BY_THE_OPERATION[op.name];
+      if (answered) {
+        expect(res.body, op.name).toMatchObject({ code: answered });
+        continue;
+      }
       expect(res.status, `${op.name}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
     }
     expect(answers.length).toBeGreaterThan(15);

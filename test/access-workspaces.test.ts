@@ -28,6 +28,7 @@ import {
   bodyFor,
   operations,
   incomingHookOf,
+  showOf,
   WEBHOOK_ENV,
   WEBHOOK_URL,
   type Ids,
@@ -50,6 +51,9 @@ let b: ScoreboardChannel & {
   webhookId: string;
   hookId: string;
   token: string;
+  rundownId: string;
+  itemId: string;
+  scheduleId: string;
 };
 
 beforeEach(async () => {
@@ -75,6 +79,7 @@ beforeEach(async () => {
     invitationId: expectStatus(invited, 201).id,
     webhookId: webhook.id,
     ...(await incomingHookOf(ws.call, channel.channelId)),
+    ...(await showOf(ws.call, channel.channelId, channel.sceneId)),
   };
 });
 
@@ -91,6 +96,9 @@ const FAKE: Required<Ids> = {
   webhookId: 'wh_0000000000000000000000000000beef',
   hookId: 'hook_0000000000000000000000000000beef',
   token: 'NoSuchToken0000000000000000000beef',
+  rundownId: 'rd_0000000000000000000000000000beef',
+  itemId: 'it_0000000000000000000000000000beef',
+  scheduleId: 'sch_0000000000000000000000000000beef',
 };
 const PERMISSION_BASED = /:/;
 
@@ -108,6 +116,9 @@ describe('a caller of workspace A and the resources of workspace B', () => {
       webhookId: b.webhookId,
       hookId: b.hookId,
       token: b.token,
+      rundownId: b.rundownId,
+      itemId: b.itemId,
+      scheduleId: b.scheduleId,
     };
     const before = stableState(await getState(b.call, b.channelId));
     // A public route's token is the credential, whoever holds it (an incoming webhook's URL): not a workspace id.

@@ -24,6 +24,7 @@ import {
   fillPath,
   operations,
   incomingHookOf,
+  showOf,
   WEBHOOK_ENV,
   WEBHOOK_URL,
   type Ids,
@@ -54,6 +55,7 @@ beforeEach(async () => {
     invitationId: 'inv_0000000000000000000000000000000a',
     webhookId: expectStatus(await owner.call<{ id: string }>('POST', '/v1/webhooks', { url: WEBHOOK_URL }), 201).id,
     ...(await incomingHookOf(owner.call, channelId)),
+    ...(await showOf(owner.call, channelId, sceneId)),
   };
 });
 

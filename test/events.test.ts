@@ -92,17 +92,21 @@ describe('GET /v1/events', () => {
     ]);
     expect(data.map((e) => e.id)).toEqual(data.map((e) => e.id).sort());
     const [cued, loaded, played, patched, bound, fired, clock, cleared] = data;
-    expect(cued!.data).toEqual({ sceneId: scoreA, bus: 'preview', layer: 10, source: 'api' });
-    expect(loaded!.data).toEqual({ sceneId: scoreA, bus: 'program', layer: 10, source: 'api' });
-    expect(played!.data).toEqual({ sceneId: scoreA, previousSceneId: null, layer: 10, source: 'api' });
+    // Who did it: the test's key (its id and name).
+    const actor = cued!.data.actor;
+    expect(actor).toMatchObject({ type: 'key' });
+    const by = { source: 'api', actor };
+    expect(cued!.data).toEqual({ sceneId: scoreA, bus: 'preview', layer: 10, itemId: null, ...by });
+    expect(loaded!.data).toEqual({ sceneId: scoreA, bus: 'program', layer: 10, itemId: null, ...by });
+    expect(played!.data).toEqual({ sceneId: scoreA, previousSceneId: null, layer: 10, itemId: null, ...by });
     expect(patched!.data).toMatchObject({ inputs: { scoreA: 1 }, previous: { scoreA: 0 }, source: 'api' });
-    expect(bound!.data).toEqual({ sceneId: scoreA, trigger: 'flashScoreA', source: 'api' });
-    expect(fired!.data).toEqual({ sceneId: scoreA, trigger: 'flashScoreB', source: 'api' });
+    expect(bound!.data).toEqual({ sceneId: scoreA, trigger: 'flashScoreA', ...by });
+    expect(fired!.data).toEqual({ sceneId: scoreA, trigger: 'flashScoreB', ...by });
     expect(clock!.data).toMatchObject({
       inputs: { gameClock: { running: true, ms: 720_000 } },
       previous: { gameClock: { running: false, ms: 720_000 } },
     });
-    expect(cleared!.data).toEqual({ sceneId: scoreA, layer: 10, source: 'api' });
+    expect(cleared!.data).toEqual({ sceneId: scoreA, layer: 10, itemId: null, ...by });
     const [first] = data;
     expect(first).toMatchObject({ orgId: expect.any(String) as string, channelId: a });
     expect(Date.parse(first!.createdAt)).not.toBeNaN();

@@ -24,6 +24,9 @@ const NOTHING = {
   keyId: 'key_00000000000000000000000000000000',
   webhookId: 'wh_00000000000000000000000000000000',
   hookId: 'hook_00000000000000000000000000000000',
+  rundownId: 'rd_00000000000000000000000000000000',
+  itemId: 'it_00000000000000000000000000000000',
+  scheduleId: 'sch_00000000000000000000000000000000',
 };
 const SUB_IDS = Object.keys(NOTHING).map((name) => `{${name}}`);
 const OPERATOR = ['channels:read', 'inputs:write', 'playout:write'];

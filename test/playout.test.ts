@@ -77,16 +77,16 @@ it('cues a scene into preview on its layer, replacing what was cued there, witho
   const { state, frame } = await playout('preview', { sceneId: score.id });
   expect(state).toMatchObject({ program: [] });
   expect(state.preview).toEqual([
-    { sceneId: score.id, layer: 10 },
-    { sceneId: strap.id, layer: 20 },
+    { sceneId: score.id, layer: 10, itemId: null, values: {} },
+    { sceneId: strap.id, layer: 20, itemId: null, values: {} },
   ]);
   expect(frame.preview).toEqual(state.preview);
   expect(frame).not.toHaveProperty('program');
 
   await playout('preview', { sceneId: score2.id });
   expect(renderer.mirror!.preview).toEqual([
-    { sceneId: score2.id, layer: 10 },
-    { sceneId: strap.id, layer: 20 },
+    { sceneId: score2.id, layer: 10, itemId: null, values: {} },
+    { sceneId: strap.id, layer: 20, itemId: null, values: {} },
   ]);
 });
 
@@ -113,7 +113,7 @@ it('takes one layer only; a layer with nothing cued is 409 preview_empty', async
   await playout('preview', { sceneId: score.id });
   const { state } = await playout('take', { layer: 20 });
   expect(scenesOf(state.program)).toEqual([strap.id]);
-  expect(state.preview).toEqual([{ sceneId: score.id, layer: 10 }]);
+  expect(state.preview).toEqual([{ sceneId: score.id, layer: 10, itemId: null, values: {} }]);
   expectProblem(await call('POST', path('take'), { layer: 20 }), 409, 'preview_empty');
 });
 
@@ -149,7 +149,7 @@ it('cuts a scene straight to air on its layer, replacing what was there alone, a
 
   const { state, frame } = await playout('program', { sceneId: score2.id });
   expect(scenesOf(state.program)).toEqual([score2.id, strap.id]);
-  expect(state.preview).toEqual([{ sceneId: score2.id, layer: 10 }]);
+  expect(state.preview).toEqual([{ sceneId: score2.id, layer: 10, itemId: null, values: {} }]);
   expect(frame.cutLayers).toEqual([10]);
   expect(frame.program).toEqual(state.program);
 });
@@ -227,7 +227,7 @@ it('refuses to move a scene on a bus to another layer (409), and allows it once 
   const put = expectStatus(await call<Scene>('PUT', `/v1/channels/${channelId}/scenes/${strap.id}`, moved), 200);
   expect(put.layer).toBe(42);
   const { state } = await playout('preview', { sceneId: strap.id });
-  expect(state.preview).toEqual([{ sceneId: strap.id, layer: 42 }]);
+  expect(state.preview).toEqual([{ sceneId: strap.id, layer: 42, itemId: null, values: {} }]);
 });
 
 it('gives a renderer that connects later the buses in its snapshot', async () => {

@@ -23,8 +23,8 @@ let browser: Browser;
 let feed: FakeFeed;
 
 const since = '2026-01-01T00:00:00.000Z';
-const SCORE = { sceneId: 'score', layer: 10, since };
-const LOWER = { sceneId: 'lower', layer: 20, since };
+const SCORE = { sceneId: 'score', layer: 10, itemId: null, values: {}, since };
+const LOWER = { sceneId: 'lower', layer: 20, itemId: null, values: {}, since };
 
 async function startFeed(over: Parameters<typeof startFakeFeed>[0] = {}): Promise<FakeFeed> {
   feed = await startFakeFeed({
@@ -142,7 +142,7 @@ describe('renderer drawing scene format v1 (fake feed)', () => {
   it('slides from an edge and wipes with clip-path, between their ends mid-way', async () => {
     await startFeed();
     const page = await openPage();
-    feed.frame({ program: [SCORE, { sceneId: 'slide', layer: 20, since }] });
+    feed.frame({ program: [SCORE, { sceneId: 'slide', layer: 20, itemId: null, values: {}, since }] });
     const slid = await styleDuringTransition(page, UNIT, 'transform', 450);
     const tx = Number(/matrix\(1, 0, 0, 1, (-?[\d.]+), 0\)/.exec(slid)?.[1]);
     expect(tx).toBeLessThan(-100);
@@ -150,7 +150,7 @@ describe('renderer drawing scene format v1 (fake feed)', () => {
 
     feed.frame({ program: [SCORE], cutLayers: [20] });
     await expect.poll(() => page.evaluate(() => document.querySelector('[data-layer="20"]'))).toBeNull();
-    feed.frame({ program: [SCORE, { sceneId: 'wipe', layer: 20, since }] });
+    feed.frame({ program: [SCORE, { sceneId: 'wipe', layer: 20, itemId: null, values: {}, since }] });
     const clip = await styleDuringTransition(page, UNIT, 'clipPath', 450);
     const right = Number(/inset\(0(?:px|%) ([\d.]+)%/.exec(clip)?.[1]);
     expect(right).toBeGreaterThan(5);
@@ -293,7 +293,7 @@ describe('renderer drawing scene format v1 (fake feed)', () => {
   });
 
   it('draws the preview bus with a PREVIEW badge, and without it when clean', async () => {
-    await startFeed({ preview: [{ sceneId: 'lower', layer: 20 }] });
+    await startFeed({ preview: [{ sceneId: 'lower', layer: 20, itemId: null, values: {} }] });
     const page = await openPage('bus=preview');
     expect(await shown(page)).toContain('PREVIEW');
     expect(await shown(page)).toContain('Jane Doe');
@@ -305,6 +305,47 @@ describe('renderer drawing scene format v1 (fake feed)', () => {
     expect(await shown(program)).not.toContain('PREVIEW');
   });
 
+  it('draws each bus its own instance of one scene, and a value updated on air at once, with no transition', async () => {
+    await startFeed({
+      program: [SCORE, { ...LOWER, itemId: 'it_a', values: { name: 'Anna Program' } }],
+      preview: [{ sceneId: 'lower', layer: 20, itemId: 'it_b', values: { name: 'Bruno Preview' } }],
+    });
+    const program = await openPage();
+    const preview = await openPage('bus=preview&clean=1');
+    await expect.poll(() => shown(program)).toContain('Anna Program');
+    await expect.poll(() => shown(preview)).toContain('Bruno Preview');
+    expect(await shown(program)).not.toContain('Bruno');
+    expect(await shown(preview)).not.toContain('Anna');
+    // The channel's value is drawn for what an instance does not carry (the title).
+    expect(await shown(program)).toContain('Host');
+
+    const before = await animationCount(program, 'scene');
+    feed.frame({ program: [SCORE, { ...LOWER, itemId: 'it_a', values: { name: 'Anna Updated' } }] });
+    await expect.poll(() => shown(program)).toContain('Anna Updated');
+    expect(await animationCount(program, 'scene')).toBe(before);
+    expect(await animationCount(program, 'unit')).toBe(0);
+    expect(await shown(preview)).toContain('Bruno Preview');
+  });
+
+  it('takes another instance of the scene on air like another scene: the old one fades out as the new one fades in', async () => {
+    await startFeed({ program: [SCORE, { ...LOWER, itemId: 'it_a', values: { name: 'Anna Program' } }] });
+    const page = await openPage();
+    await expect.poll(() => shown(page)).toContain('Anna Program');
+    const leaves = await animationCount(page, 'scene');
+    const next = { ...LOWER, itemId: 'it_b', values: { name: 'Bruno Next' }, since: '2026-01-01T00:00:05.000Z' };
+    feed.frame({ program: [SCORE, next] });
+    const mid = Number(await styleDuringTransition(page, UNIT, 'opacity', 450));
+    expect(mid).toBeGreaterThan(0.05);
+    expect(mid).toBeLessThan(0.95);
+    expect(await animationCount(page, 'scene')).toBeGreaterThan(leaves);
+    await expect.poll(() => shown(page)).not.toContain('Anna');
+    expect(await shown(page)).toContain('Bruno Next');
+    expect(await drawn(page)).toEqual([
+      { layer: 10, sceneId: 'score' },
+      { layer: 20, sceneId: 'lower' },
+    ]);
+  });
+
   it('draws nothing for a broken image or a scene it cannot read, and every other layer still', async () => {
     const broken = { ...lowerThird(), layer: 5, elements: undefined } as unknown as SceneDefinition;
     const picture = lowerThird();
@@ -314,7 +355,11 @@ describe('renderer drawing scene format v1 (fake feed)', () => {
     ];
     await startFeed();
     feed.channel.scenes.push(view('broken', broken), view('picture', { ...picture, layer: 30 }));
-    feed.channel.program = [{ sceneId: 'broken', layer: 5, since }, SCORE, { sceneId: 'picture', layer: 30, since }];
+    feed.channel.program = [
+      { sceneId: 'broken', layer: 5, itemId: null, values: {}, since },
+      SCORE,
+      { sceneId: 'picture', layer: 30, itemId: null, values: {}, since },
+    ];
     feed.channel.inputs.logo = `${feed.url}/test/red.png`;
     const page = await openPage();
     expect(await shown(page)).toContain('LIONS');

@@ -13,6 +13,9 @@
  * reach of their shadows) must be fully transparent. A mismatch leaves the screenshot and a diff image
  * (differing pixels in red) in .tmp/templates-render/.
  *
+ * Besides the pictures: the lower third's name is an item input, so two instances of it, one on program and one
+ * cued in preview, each draw their own.
+ *
  * After a deliberate change to a template or to the renderer, look at the new pictures and refresh them:
  *
  *   UPDATE_REFERENCES=1 npx vitest run test/templates-render.test.ts
@@ -268,5 +271,26 @@ describe('built-in templates drawn by the output page', () => {
     const corners = CORNERS.map(([x, y]) => alphaAt(image, x, y) > 0);
     expect(corners).toEqual(CORNERS.map(() => fullStage));
     matchReference(id, png);
+  });
+
+  it("lower-third: program and preview each draw their own instance's name, and the channel's title", async () => {
+    const channel = expectStatus(await call<Channel>('POST', '/v1/channels', { name: 'instances' }), 201);
+    const ch = `/v1/channels/${channel.id}`;
+    const scene = expectStatus(await call<Scene>('POST', `${ch}/scenes`, { name: 'L3', template: 'lower-third' }), 201);
+    expectStatus(await call('PATCH', `${ch}/inputs`, { title: 'Touchline reporter' }), 200);
+    expectStatus(await call('POST', `${ch}/program`, { sceneId: scene.id, values: { name: 'Anna Program' } }), 200);
+    expectStatus(await call('POST', `${ch}/preview`, { sceneId: scene.id, values: { name: 'Bruno Preview' } }), 200);
+    const [program, preview] = await Promise.all([browser.newPage(), browser.newPage()]);
+    try {
+      await Promise.all([program.goto(channel.outputUrl), preview.goto(`${channel.previewUrl}&clean=1`)]);
+      const text = (page: Page) => page.evaluate(() => document.body.innerText.toLowerCase());
+      await expect.poll(() => text(program), { timeout: 20_000 }).toContain('anna program');
+      await expect.poll(() => text(preview), { timeout: 20_000 }).toContain('bruno preview');
+      expect(await text(program)).toContain('touchline reporter');
+      expect(await text(program)).not.toContain('bruno');
+      expect(await text(preview)).not.toContain('anna');
+    } finally {
+      await Promise.all([program.close(), preview.close()]);
+    }
   });
 });

@@ -4,6 +4,7 @@
  * per round, a round per event-loop turn, until stopped or `maxMs` is up.
  */
 import type { Engine, ManualTime } from '../../src/engine/index.js';
+import { BENCH_BY } from '../lib/bench-origin.js';
 
 export type Stop = () => void;
 
@@ -13,7 +14,7 @@ export function driveEngine(engine: Engine, channelIds: string[], maxMs: number)
   const until = performance.now() + maxMs;
   const lane = async (id: string) => {
     for (let n = 1; running && performance.now() < until; n++) {
-      await engine.submit(id, { kind: 'patch', values: new Map([['scoreA', n]]), source: 'api' });
+      await engine.submit(id, { kind: 'patch', values: new Map([['scoreA', n]]), by: BENCH_BY });
     }
   };
   for (const id of channelIds) void lane(id).catch(() => (running = false));
@@ -44,7 +45,7 @@ export function driveEngineFrames(
     for (let k = 0; k < perTurn; k++) {
       n++;
       const acks = channelIds.map((id) =>
-        engine.submit(id, { kind: 'patch', values: new Map([['scoreA', n]]), source: 'api' }),
+        engine.submit(id, { kind: 'patch', values: new Map([['scoreA', n]]), by: BENCH_BY }),
       );
       time.advance(frameMs);
       await Promise.all(acks);

@@ -20,6 +20,7 @@ import {
 } from '../../src/engine/index.js';
 import type { ClockState } from '@onair/protocol';
 import { scoreboard } from '../../src/templates/scoreboard.js';
+import { BENCH_BY } from '../lib/bench-origin.js';
 import { childConfig, memorySnapshot, ready, serveParent, sleep } from '../lib/child.js';
 import { summary } from '../lib/stats.js';
 
@@ -51,8 +52,11 @@ function stored(i: number): StoredChannel {
   const live = {
     values: new Map(),
     clocks: NO_CLOCKS,
-    program: [{ sceneId: scene.id, layer: 0, since: now }],
+    program: [{ sceneId: scene.id, layer: 0, itemId: null, values: {}, since: now }],
     preview: [],
+    rundowns: new Map(),
+    schedule: [],
+    history: [],
     frame: 0,
     updatedAt: now,
   };
@@ -86,7 +90,7 @@ async function busy(seconds: number) {
   const cpu0 = process.cpuUsage();
   const until = performance.now() + seconds * 1000;
   for (let n = 1; performance.now() < until; n++) {
-    await engine.submit(active, { kind: 'patch', values: new Map([['scoreA', n]]), source: 'api' });
+    await engine.submit(active, { kind: 'patch', values: new Map([['scoreA', n]]), by: BENCH_BY });
   }
   const cpu = process.cpuUsage(cpu0);
   const stats1 = engine.clockStats()[0];
@@ -102,7 +106,7 @@ async function drive(ticks: number) {
   if (!manual) throw new Error('drive needs the driven mode');
   const cpu0 = process.cpuUsage();
   for (let n = 1; n <= ticks; n++) {
-    const ack = engine.submit(active, { kind: 'patch', values: new Map([['scoreA', n]]), source: 'api' });
+    const ack = engine.submit(active, { kind: 'patch', values: new Map([['scoreA', n]]), by: BENCH_BY });
     manual.advance(FRAME_MS);
     await ack;
   }

@@ -9,6 +9,7 @@ import { mintKey } from '../../src/auth/mint-key.js';
 import type { ChannelRecord, SceneRecord } from '../../src/engine/index.js';
 import { newId, newOutputToken, sha256Hex } from '../../src/ids.js';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { SYSTEM_ACTOR } from '@onair/protocol';
 import { scoreboard } from '../../src/templates/scoreboard.js';
 
 export const BENCH_KEY = 'onair_sk_Bench0123456789abcdefghijklmnopqrstuv';
@@ -100,6 +101,6 @@ async function seedOne(store: SqliteStore, orgId: string, i: number): Promise<Se
     updatedAt: now,
   };
   await store.insertChannel(channel);
-  await store.insertScene(scene);
+  await store.insertScene(scene, SYSTEM_ACTOR);
   return { id: channel.id, token: channel.outputToken, sceneId: scene.id };
 }

@@ -35,7 +35,8 @@ let frame = 0;
 /** An envelope like onair's `channel.bind_updated` (src/webhooks/outbox-dispatcher.ts, envelope). */
 function envelope(): Buffer {
   frame++;
-  const data = { inputs: { scoreA: frame }, previous: { scoreA: frame - 1 }, frame, source: 'api' };
+  const actor = { type: 'key', id: 'key_bench', name: 'bench' };
+  const data = { inputs: { scoreA: frame }, previous: { scoreA: frame - 1 }, frame, source: 'api', actor };
   const channelId = 'ch_01a2013fb0e2756d886c117e9c09be46';
   const createdAt = new Date(performance.timeOrigin + performance.now()).toISOString();
   return Buffer.from(

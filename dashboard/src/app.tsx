@@ -2,6 +2,7 @@
  * The dashboard's frame: who is signed in, the workspace switcher, the navigation, and the view the URL
  * names. Every view talks to the server through the public /v1 API and the WebSocket only.
  */
+import { LeaveDialog } from './components/leave-dialog.js';
 import { LoginPage } from './pages/login.js';
 import { ChannelsPage } from './pages/channels.js';
 import { ChannelSettingsPage } from './pages/channel-settings.js';
@@ -81,6 +82,7 @@ export function App() {
         </div>
       </header>
       <View />
+      <LeaveDialog />
     </>
   );
 }

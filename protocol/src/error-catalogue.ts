@@ -12,6 +12,8 @@ export const ERROR_CATALOGUE = {
   unknown_trigger: { status: 404, title: 'Unknown trigger' },
   conflict: { status: 409, title: 'Conflict' },
   preview_empty: { status: 409, title: 'Preview is empty' },
+  version_conflict: { status: 409, title: 'Version conflict' },
+  nothing_to_undo: { status: 409, title: 'Nothing to undo' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   endpoint_refused: { status: 422, title: 'Endpoint refused' },

@@ -27,8 +27,8 @@ const snapshot: SnapshotMessage = {
   width: 1920,
   height: 1080,
   program: [
-    { sceneId: 'b', layer: 20, since: 't' },
-    { sceneId: 'a', layer: 10, since: 't' },
+    { sceneId: 'b', layer: 20, since: 't', itemId: null, values: {} },
+    { sceneId: 'a', layer: 10, since: 't', itemId: null, values: {} },
   ],
   preview: [],
   scenes: [scene('a'), scene('b')],

@@ -7,6 +7,7 @@
  * (whether they are in sync, an estimate of the server's clock, what to animate).
  */
 import type { FrameMessage, PreviewEntry, ProgramEntry, SnapshotMessage } from './messages.js';
+import type { Rundown, ScheduledOp } from './rundown.js';
 import type { ClockState, InputValue, SceneView } from './scene.js';
 
 export interface LiveState {
@@ -28,6 +29,10 @@ export interface LiveState {
   inputs: Record<string, InputValue>;
   /** Every declared clock: `ms` at server time `at`, moving while `running`. */
   clocks: Record<string, ClockState>;
+  /** `scenes=all` connections only: the channel's rundowns, by id ({} otherwise). */
+  rundowns: Record<string, Rundown>;
+  /** `scenes=all` connections only: what is scheduled, soonest first ([] otherwise). */
+  schedule: ScheduledOp[];
 }
 
 /** What a client shows before its first snapshot: nothing, on a stage of the default size. */
@@ -44,6 +49,8 @@ export function emptyLiveState(): LiveState {
     scenes: {},
     inputs: {},
     clocks: {},
+    rundowns: {},
+    schedule: [],
   };
 }
 
@@ -60,6 +67,8 @@ export function stateFromSnapshot(msg: SnapshotMessage): LiveState {
     scenes: byId(msg.scenes),
     inputs: plainRecord(msg.inputs),
     clocks: plainRecord(msg.clocks),
+    rundowns: byId(msg.rundowns),
+    schedule: [...(msg.schedule ?? [])],
   };
 }
 
@@ -75,6 +84,10 @@ export function applyFrame<S extends LiveState>(state: S, msg: FrameMessage): S 
   if (msg.program !== undefined) next.program = byLayer(msg.program);
   if (msg.preview !== undefined) next.preview = byLayer(msg.preview);
   if (msg.scenes || msg.removedScenes) next.scenes = merged(state.scenes, byId(msg.scenes), msg.removedScenes);
+  if (msg.rundowns || msg.removedRundowns) {
+    next.rundowns = merged(state.rundowns, byId(msg.rundowns), msg.removedRundowns);
+  }
+  if (msg.schedule !== undefined) next.schedule = [...msg.schedule];
   if (msg.fps !== undefined) next.fps = msg.fps;
   if (msg.width !== undefined) next.width = msg.width;
   if (msg.height !== undefined) next.height = msg.height;
@@ -93,9 +106,9 @@ function merged<T>(
   return next;
 }
 
-function byId(scenes: readonly SceneView[] | undefined): Record<string, SceneView> {
-  const out = plainRecord<SceneView>({});
-  for (const scene of scenes ?? []) out[scene.id] = scene;
+function byId<T extends { id: string }>(records: readonly T[] | undefined): Record<string, T> {
+  const out = plainRecord<T>({});
+  for (const record of records ?? []) out[record.id] = record;
   return out;
 }
 

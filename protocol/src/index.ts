@@ -4,10 +4,12 @@
  * the SDK's single generated copy (sdks/typescript/src/generated/protocol.ts), so a module comes after those
  * whose values it uses.
  */
+export * from './actor.js';
 export * from './close-codes.js';
 export * from './rules.js';
 export * from './error-catalogue.js';
 export * from './scene.js';
+export * from './rundown.js';
 export * from './messages.js';
 export * from './parse-server-message.js';
 export * from './backoff.js';

@@ -6,21 +6,31 @@
  * `prev` is the frame number of the previous message sent for this channel. A client that sees
  * `prev` differ from the last frame it applied has missed something and asks for a `resync`.
  */
+import type { Rundown, RundownItem, ScheduledOp } from './rundown.js';
 import type { ClockAction, ClockState, InputValue, SceneView } from './scene.js';
 
-/** A scene on air on one layer. */
-export interface ProgramEntry {
+/**
+ * A scene instance on a bus: the scene, and the values that belong to this instance (its item-scoped inputs:
+ * a name, a title), set when it was cued or cut, from a rundown item or given directly. What an instance draws for an
+ * input is its own value, else the channel's, else the scene's default (instanceValue).
+ */
+export interface BusEntry {
   sceneId: string;
   layer: number;
+  /** The rundown item it was cued from; null when it was cued by scene. */
+  itemId: string | null;
+  /** The instance's own values (item-scoped inputs only); `{}` when it has none. */
+  values: Record<string, InputValue>;
+}
+
+/** A scene on air on one layer. */
+export interface ProgramEntry extends BusEntry {
   /** ISO 8601 time at which the scene went to air. */
   since: string;
 }
 
 /** A scene cued in preview on one layer. */
-export interface PreviewEntry {
-  sceneId: string;
-  layer: number;
-}
+export type PreviewEntry = BusEntry;
 
 /** A trigger that fired in this frame: renderers drawing the scene play it once. */
 export interface FiredTrigger {
@@ -51,6 +61,10 @@ export interface SnapshotMessage {
   inputs: Record<string, InputValue>;
   /** State of every declared clock input. */
   clocks: Record<string, ClockState>;
+  /** `scenes=all` connections only (the dashboard): the channel's rundowns, in creation order. */
+  rundowns?: Rundown[];
+  /** `scenes=all` connections only: what is scheduled, soonest first. */
+  schedule?: ScheduledOp[];
 }
 
 /** Only what changed in this frame; a key that is absent did not change. */
@@ -80,6 +94,11 @@ export interface FrameMessage {
   clocks?: Record<string, ClockState>;
   removedClocks?: string[];
   triggers?: FiredTrigger[];
+  /** `scenes=all` connections only: rundowns created or changed (each whole: items, focus, item states). */
+  rundowns?: Rundown[];
+  removedRundowns?: string[];
+  /** `scenes=all` connections only: the whole schedule, when it changed. */
+  schedule?: ScheduledOp[];
   fps?: number;
   width?: number;
   height?: number;
@@ -91,6 +110,12 @@ export interface AckMessage {
   frame: number;
   /** For a clock op: the clock's state after it. */
   clock?: ClockState;
+  /** For a rundown op: the rundown after it (item states as of the tick). */
+  rundown?: Rundown;
+  /** For an item op: the item after it. */
+  item?: RundownItem;
+  /** For `schedule.add`: the entry. */
+  scheduled?: ScheduledOp;
 }
 
 export interface ErrorMessage {
@@ -120,17 +145,54 @@ export const SCENE_SCOPES: readonly SceneScope[] = ['buses', 'all'];
 export type ServerMessage = SnapshotMessage | FrameMessage | AckMessage | ErrorMessage | HeartbeatMessage;
 
 /**
- * An operation a client asks for, before it gets the `id` its ack or error answers to. `cue` puts a scene on the
- * preview bus, `cut` straight on the program bus; `preview` and `program` are their older names, still accepted.
+ * An operation a client asks for, before it gets the `id` its ack or error answers to (docs/api.md, "Operations over
+ * the socket"): the REST operations under the same names, with the same bodies. `cue` puts a scene on the preview bus,
+ * `cut` straight on the program bus; `preview` and `program` are their older names, still accepted.
  */
 export type ClientOp =
   | { op: 'patch'; inputs: Record<string, InputValue> }
-  | { op: 'cue' | 'preview'; sceneId: string }
-  | { op: 'cut' | 'program'; sceneId: string }
+  | { op: 'cue' | 'preview'; sceneId: string; values?: Record<string, InputValue> }
+  | { op: 'cue' | 'preview'; itemId: string }
+  | { op: 'cut' | 'program'; sceneId: string; values?: Record<string, InputValue> }
+  | { op: 'cut' | 'program'; itemId: string }
   | { op: 'take'; layer?: number }
   | { op: 'clear'; layer?: number; sceneId?: string }
+  | { op: 'update'; layer?: number; sceneId?: string; values: Record<string, InputValue> }
+  | { op: 'continue'; layer?: number }
   | { op: 'trigger'; name: string }
-  | { op: 'clock'; name: string; action: ClockAction; ms?: number };
+  | { op: 'clock'; name: string; action: ClockAction; ms?: number }
+  | { op: 'undo' | 'redo' }
+  | { op: 'rundown.create'; name: string }
+  | { op: 'rundown.rename'; rundownId: string; name: string; version: number }
+  | { op: 'rundown.delete'; rundownId: string }
+  | {
+      op: 'rundown.item_add';
+      rundownId: string;
+      sceneId: string;
+      values?: Record<string, InputValue>;
+      label?: string;
+      notes?: string;
+      durationMs?: number | null;
+      position?: number;
+    }
+  | {
+      op: 'rundown.item_edit';
+      rundownId: string;
+      itemId: string;
+      version: number;
+      sceneId?: string;
+      values?: Record<string, InputValue>;
+      label?: string;
+      notes?: string;
+      durationMs?: number | null;
+      position?: number;
+    }
+  | { op: 'rundown.item_duplicate' | 'rundown.item_delete'; rundownId: string; itemId: string }
+  | { op: 'rundown.focus'; rundownId: string; itemId: string }
+  | { op: 'rundown.focus'; rundownId: string; move: 'next' | 'previous' | 'first' | 'last' }
+  | { op: 'rundown.cue'; rundownId: string; itemId?: string }
+  | { op: 'rundown.play_next'; rundownId: string }
+  | { op: 'rundown.stop'; rundownId: string; itemId?: string };
 
 export type ClientMessage = { op: 'resync' } | (ClientOp & { id: string });
 

@@ -7,6 +7,8 @@
  * once: each bus holds one scene per layer, and higher layers draw above lower ones.
  */
 
+import type { BusEntry } from './messages.js';
+
 export const SCENE_FORMAT_VERSION = 1;
 
 export const INPUT_TYPES = ['number', 'text', 'boolean', 'color', 'image', 'clock'] as const;
@@ -15,10 +17,19 @@ export type InputType = (typeof INPUT_TYPES)[number];
 /** A value an input can hold. `null` on the wire means "back to the scene default". */
 export type InputValue = number | string | boolean | null;
 
+/**
+ * Whose value an input holds: the channel's (scores, clocks: one value shared by every scene, set by PATCH, hooks
+ * and data sources) or the item's (names, titles: each instance on a bus carries its own, from its rundown item).
+ */
+export const INPUT_SCOPES = ['channel', 'item'] as const;
+export type InputScope = (typeof INPUT_SCOPES)[number];
+
 export interface InputDef {
   name: string;
   type: InputType;
   label: string;
+  /** Absent: `channel`. Clocks are always channel inputs. */
+  scope?: InputScope;
   /** For a clock: the time it starts from and returns to on `reset`, in milliseconds. */
   default: InputValue;
   /** Clocks only: counting `up` or `down` (default `up`). */
@@ -216,6 +227,20 @@ export interface SceneView {
  * a placeholder (and reported as an unknown input) rather than drawn as text.
  */
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/**
+ * What an instance on a bus draws for an input: its own value (an item-scoped input it carries), else the
+ * channel's, else the scene's default. `channel` holds the channel's effective values (defaults filled in).
+ */
+export function instanceValue(
+  entry: Pick<BusEntry, 'values'> | undefined,
+  name: string,
+  channel: Readonly<Record<string, InputValue>>,
+): InputValue | undefined {
+  const own = entry && Object.prototype.hasOwnProperty.call(entry.values, name) ? entry.values[name] : undefined;
+  if (own !== undefined && own !== null) return own;
+  return Object.prototype.hasOwnProperty.call(channel, name) ? channel[name] : undefined;
+}
 
 /** Replaces `{name}` placeholders with the formatted input value ('' for unknown names). */
 export function interpolate(template: string, format: (name: string) => string): string {

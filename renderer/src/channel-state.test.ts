@@ -12,7 +12,7 @@ function snapshot(over: Partial<SnapshotMessage> = {}): SnapshotMessage {
     fps: 50,
     width: 1920,
     height: 1080,
-    program: [{ sceneId: 'lower', layer: 10, since: '2026-01-01T00:00:00.000Z' }],
+    program: [{ sceneId: 'lower', layer: 10, itemId: null, values: {}, since: '2026-01-01T00:00:00.000Z' }],
     preview: [],
     scenes: [sceneView('lower', { layer: 10 }), sceneView('score', { layer: 20 })],
     inputs: { name: 'Jane' },
@@ -51,8 +51,8 @@ describe('channel state', () => {
 
   it('sorts the buses by layer', () => {
     const program = [
-      { sceneId: 'score', layer: 20, since },
-      { sceneId: 'lower', layer: 10, since },
+      { sceneId: 'score', layer: 20, itemId: null, values: {}, since },
+      { sceneId: 'lower', layer: 10, itemId: null, values: {}, since },
     ];
     const state = applyMessage(initialState(), snapshot({ program }), 0).state;
     expect(state.program.map((e) => e.layer)).toEqual([10, 20]);
@@ -104,8 +104,8 @@ describe('channel state', () => {
 
   it('reports each program layer a frame changes: animated, or cut when listed in cutLayers', () => {
     const program = [
-      { sceneId: 'score', layer: 20, since },
-      { sceneId: 'other', layer: 30, since },
+      { sceneId: 'score', layer: 20, itemId: null, values: {}, since },
+      { sceneId: 'other', layer: 30, itemId: null, values: {}, since },
     ];
     const { state, effects } = applyMessage(loaded(), frame(10, { program, cutLayers: [30] }), 0);
     expect(state.program.map((e) => e.sceneId)).toEqual(['score', 'other']);
@@ -118,11 +118,26 @@ describe('channel state', () => {
   });
 
   it('reports no layer change when the program is resent unchanged, or when only preview changes', () => {
-    const same = [{ sceneId: 'lower', layer: 10, since }];
+    const same = [{ sceneId: 'lower', layer: 10, itemId: null, values: {}, since: '2026-01-01T00:00:00.000Z' }];
     expect(applyMessage(loaded(), frame(10, { program: same }), 0).effects.layers).toEqual([]);
-    const cued = applyMessage(loaded(), frame(10, { preview: [{ sceneId: 'score', layer: 20 }] }), 0);
-    expect(cued.state.preview).toEqual([{ sceneId: 'score', layer: 20 }]);
+    const cued = applyMessage(
+      loaded(),
+      frame(10, { preview: [{ sceneId: 'score', layer: 20, itemId: null, values: {} }] }),
+      0,
+    );
+    expect(cued.state.preview).toEqual([{ sceneId: 'score', layer: 20, itemId: null, values: {} }]);
     expect(cued.effects.layers).toEqual([]);
+  });
+
+  it('reports a new instance of the scene on air as a change, and new values of the same instance as none', () => {
+    const onAir = { sceneId: 'lower', layer: 10, itemId: null, values: {}, since: '2026-01-01T00:00:00.000Z' };
+    const updated = applyMessage(loaded(), frame(10, { program: [{ ...onAir, values: { name: 'B' } }] }), 0);
+    expect(updated.state.program[0]?.values).toEqual({ name: 'B' });
+    expect(updated.effects.layers).toEqual([]);
+    const taken = applyMessage(loaded(), frame(10, { program: [{ ...onAir, itemId: 'it_b', since }] }), 0);
+    expect(taken.effects.layers).toEqual([{ layer: 10, mode: 'animate', at: 1_001_000 }]);
+    const recut = applyMessage(loaded(), frame(10, { program: [{ ...onAir, since }], cutLayers: [10] }), 0);
+    expect(recut.effects.layers).toEqual([{ layer: 10, mode: 'cut', at: 1_001_000 }]);
   });
 
   it('hands fired triggers to the stage without keeping them in the state', () => {

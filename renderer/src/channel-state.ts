@@ -88,14 +88,14 @@ function withSample(state: ChannelState, serverTime: number, receivedAt: number)
     : { ...state, serverClock, serverOffsetMs: serverOffset(serverClock) };
 }
 
-/** Each layer whose scene changed: animated, unless the frame lists it as a cut. */
+/** Each layer whose instance changed: animated, unless the frame lists it as a cut. */
 function programChanges(
   before: readonly ProgramEntry[],
   after: readonly ProgramEntry[],
   msg: FrameMessage,
 ): LayerChange[] {
-  const was = new Map(before.map((e) => [e.layer, e.sceneId]));
-  const now = new Map(after.map((e) => [e.layer, e.sceneId]));
+  const was = new Map(before.map((e) => [e.layer, instanceKey(e)]));
+  const now = new Map(after.map((e) => [e.layer, instanceKey(e)]));
   const layers = new Set([...was.keys(), ...now.keys()]);
   const cuts = new Set(msg.cutLayers ?? []);
   const changes: LayerChange[] = [];
@@ -104,6 +104,15 @@ function programChanges(
     changes.push({ layer, mode: cuts.has(layer) ? 'cut' : 'animate', at: msg.serverTime });
   }
   return changes;
+}
+
+/**
+ * Which instance is on air: every take or cut puts a new one there, with its own `since`, even of the scene already
+ * on that layer (the next name on the lower third leaves and enters like any other scene); an update on air keeps
+ * the instance and changes only its values, drawn in place.
+ */
+function instanceKey(e: ProgramEntry): string {
+  return JSON.stringify([e.sceneId, e.itemId, e.since]);
 }
 
 /** After a lost connection anything may have been missed: wait for the next snapshot. */

@@ -18,8 +18,18 @@ describe('layer plan', () => {
 
   it('redraws a scene whose definition changed without a transition', () => {
     const changed = sceneView('a', { layer: 5 });
-    const change = { layer: 0, mode: 'animate' as const, at: 5 };
-    expect(plan({ drawn: a, wanted: changed, change })).toEqual({ kind: 'rebuild' });
+    expect(plan({ drawn: a, wanted: changed })).toEqual({ kind: 'rebuild' });
+  });
+
+  it('gives way to a new instance of the drawn scene a frame put on program, and draws one in place on preview', () => {
+    const change = { layer: 0, mode: 'animate' as const, at: 7 };
+    expect(plan({ drawn: a, wanted: a, change })).toEqual({ kind: 'change', mode: 'animate', at: 7 });
+    expect(plan({ drawn: a, wanted: sceneView('a'), change: { ...change, mode: 'cut' } })).toMatchObject({
+      kind: 'change',
+      mode: 'cut',
+    });
+    // A preview page hears of program's changes too: they do not rebuild what it draws.
+    expect(plan({ drawn: a, wanted: a, change, bus: 'preview' })).toEqual({ kind: 'keep' });
   });
 
   it('animates a change a frame made, cuts one listed as a cut', () => {

@@ -75,6 +75,24 @@ describe('scene values', () => {
     expect(values.isTrue('show')).toBe(false);
   });
 
+  it("draws an instance's own values before the channel's, and the channel's for what it does not carry", () => {
+    const entry = { values: { home: 'Bears', show: false, tint: '#0000ff' } };
+    const values = createSceneValues(scene, sources({ entry }));
+    expect(values.fill('{home} {score}')).toBe('Bears 3');
+    expect(values.isTrue('show')).toBe(false);
+    expect(values.color('{tint}')).toBe('#0000ff');
+    expect(createSceneValues(scene, sources({ entry: { values: {} } })).text('home')).toBe('Lions');
+    expect(createSceneValues(scene, sources({ entry: { values: { home: null } } })).text('home')).toBe('Lions');
+  });
+
+  it("lets page overrides win over an instance's own values too", () => {
+    const values = createSceneValues(
+      scene,
+      sources({ entry: { values: { home: 'Bears' } }, overrides: { home: 'Cubs' } }),
+    );
+    expect(values.text('home')).toBe('Cubs');
+  });
+
   it('treats only true (or the string an XML update sends) as true', () => {
     const values = createSceneValues(scene, sources({ inputs: { show: true, score: 1, home: 'true' } }));
     expect(values.isTrue('show')).toBe(true);

@@ -1,15 +1,18 @@
 /**
- * Resolves what a scene shows for one drawing pass: `{inputName}` placeholders, colour references, flags
- * and clocks. The page's local overrides come first (CasparCG `update`), then clocks, then the channel's
- * inputs. Pure, so the tests run in Node.
+ * Resolves what one instance of a scene shows for one drawing pass: `{inputName}` placeholders, colour references,
+ * flags and clocks. The page's local overrides come first (CasparCG `update`), then clocks, then the instance's own
+ * values (its item inputs, carried by its bus entry), then the channel's inputs (instanceValue, docs/scenes.md,
+ * "Channel and item values"). Pure, so the tests run in Node.
  */
 import {
   clockTime,
   HEX_COLOR,
+  instanceValue,
   interpolate,
   settledClock,
   WHOLE_PLACEHOLDER,
   type ClockFormat,
+  type BusEntry,
   type ClockState,
   type ColorRef,
   type InputDef,
@@ -20,7 +23,10 @@ import { own } from './channel-state.js';
 import { formatClock, formatValue } from './format.js';
 
 export interface ValueSources {
+  /** The channel's values. */
   inputs: Readonly<Record<string, InputValue>>;
+  /** The bus entry of the instance drawn: its own values come before the channel's. None: the channel's only. */
+  entry?: Pick<BusEntry, 'values'> | undefined;
   overrides: Readonly<Record<string, InputValue>>;
   clocks: Readonly<Record<string, ClockState>>;
   /** Estimated server time now, in epoch ms. */
@@ -70,7 +76,7 @@ export function createSceneValues(scene: SceneView, sources: ValueSources): Scen
   }
 
   function value(name: string): InputValue | undefined {
-    return own(sources.overrides, name) ?? own(sources.inputs, name);
+    return own(sources.overrides, name) ?? instanceValue(sources.entry, name, sources.inputs);
   }
 
   const values: SceneValues = {
@@ -78,7 +84,7 @@ export function createSceneValues(scene: SceneView, sources: ValueSources): Scen
       const override = own(sources.overrides, name);
       if (override !== undefined) return formatValue(override);
       if (own(defs, name)?.type === 'clock' || own(sources.clocks, name)) return values.clock(name, 'm:ss');
-      return formatValue(own(sources.inputs, name));
+      return formatValue(instanceValue(sources.entry, name, sources.inputs));
     },
     fill: (template) => interpolate(template, (name) => values.text(name)),
     isTrue(name) {

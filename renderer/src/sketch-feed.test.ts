@@ -14,7 +14,7 @@ const snapshot: SnapshotMessage = {
   fps: 50,
   width: 1920,
   height: 1080,
-  program: [{ sceneId: 'sc_1', layer: 10, since: '2026-01-01T00:00:00.000Z' }],
+  program: [{ sceneId: 'sc_1', layer: 10, itemId: null, values: {}, since: '2026-01-01T00:00:00.000Z' }],
   preview: [],
   scenes: [
     {

@@ -3,9 +3,10 @@
  * one element per layer stacked by layer number. It is created by the first drawing of a loaded state,
  * so nothing paints before the first snapshot; a snapshot is drawn settled, with no in-animation.
  */
-import type { FiredTrigger, InputValue, SceneView } from '@onair/protocol';
+import type { BusEntry, FiredTrigger, InputValue, SceneView } from '@onair/protocol';
 import { own, type ChannelState } from './channel-state.js';
 import { setStyles } from './dom-writer.js';
+import { createDrawnEntries } from './drawn-entries.js';
 import type { Effects, LayerChange } from './effects.js';
 import type { FontLoader } from './font-loader.js';
 import { planLayer } from './layer-plan.js';
@@ -66,6 +67,7 @@ export function createStage({ win, params, fonts, now }: StageDeps): Stage {
   let shown = true;
   let prefetched: ChannelState['scenes'] | null = null;
   const fits = createFitQueue();
+  const entries = createDrawnEntries();
 
   function ensureRoot(): HTMLElement {
     if (root) return root;
@@ -117,10 +119,13 @@ export function createStage({ win, params, fonts, now }: StageDeps): Stage {
     slots.delete(layer);
   }
 
+  function busOf(state: ChannelState): readonly BusEntry[] {
+    return params.bus === 'preview' ? state.preview : state.program;
+  }
+
   function wantedOnBus(state: ChannelState): Map<number, SceneView> {
-    const entries = params.bus === 'preview' ? state.preview : state.program;
     const wanted = new Map<number, SceneView>();
-    for (const entry of entries) {
+    for (const entry of busOf(state)) {
       const scene = own(state.scenes, entry.sceneId);
       if (scene) wanted.set(entry.layer, scene);
     }
@@ -171,11 +176,13 @@ export function createStage({ win, params, fonts, now }: StageDeps): Stage {
 
   function writeValues(state: ChannelState, overrides: Overrides, serverNow: number, liveOnly: boolean): boolean {
     let moving = false;
-    for (const slot of slots.values()) {
+    const bus = busOf(state);
+    for (const [layer, slot] of slots) {
       const dom = slot.current();
       if (!dom || (liveOnly && !dom.live)) continue;
       guarded(`scene ${dom.scene.id}`, () => {
-        const values = createSceneValues(dom.scene, { ...state, overrides, serverNow });
+        const entry = entries.entryFor(dom, layer, bus);
+        const values = createSceneValues(dom.scene, { ...state, entry, overrides, serverNow });
         if (liveOnly) dom.tick(values, fits);
         else dom.update(values, fits);
         moving ||= values.moving();

@@ -1,6 +1,6 @@
 // Package onair is the official Go client of onair, the live broadcast graphics engine: channels, scenes,
-// inputs, playout, events, API keys, outgoing webhooks (with signature verification) and incoming hooks (with
-// signing).
+// inputs, playout, rundowns, the schedule, undo, events, API keys, outgoing webhooks (with signature
+// verification) and incoming hooks (with signing).
 //
 // Create a client once and share it; it is safe for concurrent use:
 //
@@ -34,8 +34,14 @@ type Client struct {
 	Channels *ChannelsService
 	// Scenes manages the scenes of a channel.
 	Scenes *ScenesService
-	// Playout cues, takes, cuts and clears scenes, fires triggers and drives clocks.
+	// Playout cues, takes, cuts, clears and updates what is on air, fires triggers, drives clocks, and undoes.
 	Playout *PlayoutService
+	// Rundowns manages a channel's rundowns and their items, and plays them.
+	Rundowns *RundownsService
+	// Schedule sets operations at a time.
+	Schedule *ScheduleService
+	// History reads the on-air actions undo and redo walk, with who did each.
+	History *HistoryService
 	// Templates lists the built-in scene templates.
 	Templates *TemplatesService
 	// Events reads the event log.
@@ -124,6 +130,9 @@ func NewClient(apiKey string, opts ...Option) *Client {
 	c.Channels = &ChannelsService{c}
 	c.Scenes = &ScenesService{c}
 	c.Playout = &PlayoutService{c}
+	c.Rundowns = &RundownsService{c}
+	c.Schedule = &ScheduleService{c}
+	c.History = &HistoryService{c}
 	c.Templates = &TemplatesService{c}
 	c.Events = &EventsService{c}
 	c.Keys = &KeysService{c}

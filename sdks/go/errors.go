@@ -36,7 +36,8 @@ type APIError struct {
 	// RetryAfter is the answer's Retry-After (429 and 503), zero when absent.
 	RetryAfter time.Duration
 	// Extra holds the problem's other members, such as permission (forbidden), input and closest
-	// (unknown_input), trigger (unknown_trigger), bucket (rate_limited) or reason (endpoint_refused).
+	// (unknown_input), trigger (unknown_trigger), bucket (rate_limited), reason (endpoint_refused), or current
+	// and version (version_conflict). Member decodes one into a type of yours.
 	Extra map[string]any
 	// Body is the raw answer body.
 	Body []byte
@@ -55,6 +56,32 @@ func (e *APIError) Error() string {
 		b.WriteString(" (request " + e.RequestID + ")")
 	}
 	return b.String()
+}
+
+// Member decodes the problem member name (one of Extra) into out, a pointer. found is false when the problem has
+// no such member.
+func (e *APIError) Member(name string, out any) (found bool, err error) {
+	v, ok := e.Extra[name]
+	if !ok {
+		return false, nil
+	}
+	data, err := json.Marshal(v)
+	if err == nil {
+		err = json.Unmarshal(data, out)
+	}
+	if err != nil {
+		return true, fmt.Errorf("onair: reading the problem's %q: %w", name, err)
+	}
+	return true, nil
+}
+
+// Current decodes, on a 409 version_conflict (an edit that sent a stale version), the record as it is now into
+// out: a *RundownItem or *Rundown, with its current Version. found is false on other errors.
+//
+//	var item onair.RundownItem
+//	if found, _ := apiErr.Current(&item); found { … }
+func (e *APIError) Current(out any) (found bool, err error) {
+	return e.Member("current", out)
 }
 
 // newAPIError reads a refusal: a problem document when there is one, otherwise the status and a start of the body.

@@ -34,7 +34,7 @@ func (o EventListOptions) query() url.Values {
 		q.Set("type", string(o.Type))
 	}
 	if !o.Since.IsZero() {
-		q.Set("since", o.Since.UTC().Format("2006-01-02T15:04:05.000Z07:00"))
+		q.Set("since", FormatTime(o.Since))
 	}
 	if o.Limit != 0 {
 		q.Set("limit", strconv.Itoa(o.Limit))

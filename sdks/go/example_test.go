@@ -28,7 +28,7 @@ func Example() {
 	if _, err := client.Channels.PatchInputs(ctx, channel.ID, map[string]any{"home": "LEEDS", "scoreA": 3}); err != nil {
 		log.Fatal(err)
 	}
-	if _, err := client.Playout.Preview(ctx, channel.ID, onair.SceneRef{SceneID: scene.ID}); err != nil {
+	if _, err := client.Playout.Preview(ctx, channel.ID, onair.SceneRef{SceneID: &scene.ID}); err != nil {
 		log.Fatal(err)
 	}
 	state, err := client.Playout.Take(ctx, channel.ID, onair.TakeIn{})

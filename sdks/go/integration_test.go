@@ -218,7 +218,7 @@ func TestIntegrationPlayout(t *testing.T) {
 	client, ctx := integration(t), testContext(t)
 	ch, sc := f.channel.ID, f.scene.ID
 
-	state, err := client.Playout.Preview(ctx, ch, onair.SceneRef{SceneID: sc})
+	state, err := client.Playout.Preview(ctx, ch, onair.SceneRef{SceneID: &sc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func TestIntegrationPlayout(t *testing.T) {
 	if err != nil || len(state.Program) != 0 {
 		t.Fatalf("clear: %+v, %v", state, err)
 	}
-	state, err = client.Playout.Program(ctx, ch, onair.SceneRef{SceneID: sc})
+	state, err = client.Playout.Program(ctx, ch, onair.SceneRef{SceneID: &sc})
 	if err != nil || len(state.Program) != 1 || state.Program[0].SceneID != sc {
 		t.Fatalf("program (cut): %+v, %v", state, err)
 	}

@@ -15,6 +15,27 @@ type AcceptInviteIn struct {
 	Token    string  `json:"token"`
 }
 
+// Actor is the Actor schema of the onair API.
+type Actor struct {
+	ID string `json:"id"`
+	// Name: The user's email, the key's or hook's name.
+	Name string    `json:"name"`
+	Type ActorType `json:"type"`
+}
+
+// ActorType is one of "user", "key", "hook", "source", "schedule", "system".
+type ActorType string
+
+// The values of ActorType.
+const (
+	ActorTypeUser     ActorType = "user"
+	ActorTypeKey      ActorType = "key"
+	ActorTypeHook     ActorType = "hook"
+	ActorTypeSource   ActorType = "source"
+	ActorTypeSchedule ActorType = "schedule"
+	ActorTypeSystem   ActorType = "system"
+)
+
 // AnimationPreset is one of "flash", "pulse", "highlight".
 type AnimationPreset string
 
@@ -176,15 +197,32 @@ type ClockState struct {
 // ColorRef is the ColorRef schema of the onair API.
 type ColorRef = string
 
+// ContinueIn is the ContinueIn schema of the onair API.
+type ContinueIn struct {
+	// Layer: Only the scene on this layer.
+	Layer *int64 `json:"layer,omitempty"`
+}
+
 // DeclaredInput is part of the onair API (Scene.inputs[]).
 type DeclaredInput struct {
 	Default   any             `json:"default"`
 	Direction *ClockDirection `json:"direction,omitempty"`
 	Label     string          `json:"label"`
 	Name      string          `json:"name"`
-	StopAt    *float64        `json:"stopAt,omitempty"`
-	Type      InputType       `json:"type"`
+	// Scope: Absent: `channel`.
+	Scope  *DeclaredInputScope `json:"scope,omitempty"`
+	StopAt *float64            `json:"stopAt,omitempty"`
+	Type   InputType           `json:"type"`
 }
+
+// DeclaredInputScope is one of "channel", "item".
+type DeclaredInputScope string
+
+// The values of DeclaredInputScope.
+const (
+	DeclaredInputScopeChannel DeclaredInputScope = "channel"
+	DeclaredInputScopeItem    DeclaredInputScope = "item"
+)
 
 // Event is the Event schema of the onair API.
 type Event struct {
@@ -205,16 +243,25 @@ type EventList struct {
 }
 
 // EventType is one of "channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated",
-// "channel.cleared".
+// "channel.cleared", "channel.updated_on_air", "channel.undone", "channel.redone", "channel.schedule_missed",
+// "channel.schedule_failed", "rundown.item_cued", "rundown.item_taken", "rundown.item_stopped".
 type EventType string
 
 // The values of EventType.
 const (
-	EventTypeChannelPlayed       EventType = "channel.played"
-	EventTypeChannelSceneLoaded  EventType = "channel.scene_loaded"
-	EventTypeChannelTriggerFired EventType = "channel.trigger_fired"
-	EventTypeChannelBindUpdated  EventType = "channel.bind_updated"
-	EventTypeChannelCleared      EventType = "channel.cleared"
+	EventTypeChannelPlayed         EventType = "channel.played"
+	EventTypeChannelSceneLoaded    EventType = "channel.scene_loaded"
+	EventTypeChannelTriggerFired   EventType = "channel.trigger_fired"
+	EventTypeChannelBindUpdated    EventType = "channel.bind_updated"
+	EventTypeChannelCleared        EventType = "channel.cleared"
+	EventTypeChannelUpdatedOnAir   EventType = "channel.updated_on_air"
+	EventTypeChannelUndone         EventType = "channel.undone"
+	EventTypeChannelRedone         EventType = "channel.redone"
+	EventTypeChannelScheduleMissed EventType = "channel.schedule_missed"
+	EventTypeChannelScheduleFailed EventType = "channel.schedule_failed"
+	EventTypeRundownItemCued       EventType = "rundown.item_cued"
+	EventTypeRundownItemTaken      EventType = "rundown.item_taken"
+	EventTypeRundownItemStopped    EventType = "rundown.item_stopped"
 )
 
 // FieldError is part of the onair API (Problem.errors[]).
@@ -268,6 +315,25 @@ type FillGradient struct {
 	Stops []GradientStop `json:"stops"`
 }
 
+// FocusIn: `{ itemId }` or `{ move: "next" | "previous" | "first" | "last" }`.
+//
+// Set the fields of one shape; leave the others nil.
+type FocusIn struct {
+	ItemID *string      `json:"itemId,omitempty"`
+	Move   *FocusInMove `json:"move,omitempty"`
+}
+
+// FocusInMove is one of "next", "previous", "first", "last".
+type FocusInMove string
+
+// The values of FocusInMove.
+const (
+	FocusInMoveNext     FocusInMove = "next"
+	FocusInMovePrevious FocusInMove = "previous"
+	FocusInMoveFirst    FocusInMove = "first"
+	FocusInMoveLast     FocusInMove = "last"
+)
+
 // FontFamily is one of "Inter", "Oswald", "Barlow Condensed", "Roboto Mono".
 type FontFamily string
 
@@ -306,6 +372,23 @@ type GroupElement struct {
 	Width     float64 `json:"width"`
 	X         float64 `json:"x"`
 	Y         float64 `json:"y"`
+}
+
+// HistoryAction is the HistoryAction schema of the onair API.
+type HistoryAction struct {
+	Actor Actor  `json:"actor"`
+	At    string `json:"at"`
+	Frame int64  `json:"frame"`
+	ID    string `json:"id"`
+	Kind  string `json:"kind"`
+	// Of: For undo and redo: the action taken back or done again.
+	Of *string `json:"of,omitempty"`
+}
+
+// HistoryList is the HistoryList schema of the onair API.
+type HistoryList struct {
+	Data       []HistoryAction `json:"data"`
+	NextCursor *string         `json:"nextCursor"`
 }
 
 // ImageElement is the ImageElement schema of the onair API.
@@ -477,6 +560,41 @@ type InvitationList struct {
 	NextCursor *string      `json:"nextCursor"`
 }
 
+// ItemIn is the ItemIn schema of the onair API.
+type ItemIn struct {
+	// DurationMs: On air, the item leaves by itself after this long (auto-out); null: it stays.
+	DurationMs *int64  `json:"durationMs,omitempty"`
+	Label      *string `json:"label,omitempty"`
+	Notes      *string `json:"notes,omitempty"`
+	// Position: Where in the list (0: first).
+	Position *int64     `json:"position,omitempty"`
+	SceneID  string     `json:"sceneId"`
+	Values   ItemValues `json:"values,omitempty"`
+}
+
+// ItemRefIn is the ItemRefIn schema of the onair API.
+type ItemRefIn struct {
+	// ItemID: Default: the focused item.
+	ItemID *string `json:"itemId,omitempty"`
+}
+
+// ItemUpdate is the ItemUpdate schema of the onair API.
+type ItemUpdate struct {
+	// DurationMs: On air, the item leaves by itself after this long (auto-out); null: it stays.
+	DurationMs *int64  `json:"durationMs,omitempty"`
+	Label      *string `json:"label,omitempty"`
+	Notes      *string `json:"notes,omitempty"`
+	// Position: Where in the list (0: first).
+	Position *int64     `json:"position,omitempty"`
+	SceneID  *string    `json:"sceneId,omitempty"`
+	Values   ItemValues `json:"values,omitempty"`
+	// Version: The version you read: a stale one answers 409.
+	Version int64 `json:"version"`
+}
+
+// ItemValues: The instance's own values: item inputs of its scene; null removes one.
+type ItemValues map[string]any
+
 // Key is the Key schema of the onair API.
 type Key struct {
 	ChannelIDs  []string `json:"channelIds"`
@@ -618,8 +736,10 @@ const (
 
 // PreviewEntry is part of the onair API (State.preview[]).
 type PreviewEntry struct {
-	Layer   int64  `json:"layer"`
-	SceneID string `json:"sceneId"`
+	ItemID  *string        `json:"itemId"`
+	Layer   int64          `json:"layer"`
+	SceneID string         `json:"sceneId"`
+	Values  map[string]any `json:"values"`
 }
 
 // Problem is the Problem schema of the onair API.
@@ -634,9 +754,11 @@ type Problem struct {
 
 // ProgramEntry is part of the onair API (State.program[]).
 type ProgramEntry struct {
-	Layer   int64  `json:"layer"`
-	SceneID string `json:"sceneId"`
-	Since   string `json:"since"`
+	ItemID  *string        `json:"itemId"`
+	Layer   int64          `json:"layer"`
+	SceneID string         `json:"sceneId"`
+	Since   string         `json:"since"`
+	Values  map[string]any `json:"values"`
 }
 
 // Role is one of "owner", "operator", "viewer".
@@ -648,6 +770,60 @@ const (
 	RoleOperator Role = "operator"
 	RoleViewer   Role = "viewer"
 )
+
+// Rundown is the Rundown schema of the onair API.
+type Rundown struct {
+	ChannelID string `json:"channelId"`
+	CreatedAt string `json:"createdAt"`
+	// Focus: The item operators are on, shared by everyone.
+	Focus     *string       `json:"focus"`
+	ID        string        `json:"id"`
+	Items     []RundownItem `json:"items"`
+	Name      string        `json:"name"`
+	UpdatedAt string        `json:"updatedAt"`
+	Version   int64         `json:"version"`
+}
+
+// RundownIn is the RundownIn schema of the onair API.
+type RundownIn struct {
+	Name string `json:"name"`
+}
+
+// RundownItem is the RundownItem schema of the onair API.
+type RundownItem struct {
+	DurationMs *int64           `json:"durationMs"`
+	ID         string           `json:"id"`
+	Label      string           `json:"label"`
+	Notes      string           `json:"notes"`
+	SceneID    string           `json:"sceneId"`
+	State      RundownItemState `json:"state"`
+	// Values: The item's own values (its scene's item inputs).
+	Values  map[string]any `json:"values"`
+	Version int64          `json:"version"`
+}
+
+// RundownItemState is one of "ready", "preview", "program", "done".
+type RundownItemState string
+
+// The values of RundownItemState.
+const (
+	RundownItemStateReady   RundownItemState = "ready"
+	RundownItemStatePreview RundownItemState = "preview"
+	RundownItemStateProgram RundownItemState = "program"
+	RundownItemStateDone    RundownItemState = "done"
+)
+
+// RundownList is the RundownList schema of the onair API.
+type RundownList struct {
+	Data []Rundown `json:"data"`
+}
+
+// RundownUpdate is the RundownUpdate schema of the onair API.
+type RundownUpdate struct {
+	Name string `json:"name"`
+	// Version: The version you read: a stale one answers 409.
+	Version int64 `json:"version"`
+}
 
 // Scene is the Scene schema of the onair API.
 type Scene struct {
@@ -767,6 +943,9 @@ type SceneInput struct {
 	// Label: Defaults to the name.
 	Label *string `json:"label,omitempty"`
 	Name  string  `json:"name"`
+	// Scope: `channel` (absent): one value shared by every scene of the channel. `item`: each instance on a bus
+	// carries its own (a name, a title). A clock is always `channel`.
+	Scope *DeclaredInputScope `json:"scope,omitempty"`
 	// StopAt: Clocks only: ms at which a running clock stops; default 0 down, null up.
 	StopAt *float64  `json:"stopAt,omitempty"`
 	Type   InputType `json:"type"`
@@ -778,15 +957,93 @@ type SceneList struct {
 	NextCursor *string `json:"nextCursor"`
 }
 
-// SceneRef is the SceneRef schema of the onair API.
+// SceneRef: `{ sceneId, values? }` or `{ itemId }`.
+//
+// Set the fields of one shape; leave the others nil.
 type SceneRef struct {
-	SceneID string `json:"sceneId"`
+	// ItemID: A rundown item: its scene, with its values.
+	ItemID  *string `json:"itemId,omitempty"`
+	SceneID *string `json:"sceneId,omitempty"`
+	// Values: This instance's item values (its scene's item inputs).
+	Values map[string]any `json:"values,omitempty"`
 }
 
 // SceneUpdate is the SceneUpdate schema of the onair API.
 type SceneUpdate struct {
 	Definition SceneDefinition `json:"definition"`
 	Name       *string         `json:"name,omitempty"`
+}
+
+// SceneVersion is the SceneVersion schema of the onair API.
+type SceneVersion struct {
+	Name    string              `json:"name"`
+	SavedAt string              `json:"savedAt"`
+	SavedBy SceneVersionSavedBy `json:"savedBy"`
+	// Version: 1 for the scene as created, one more for each save since.
+	Version int64 `json:"version"`
+}
+
+// SceneVersionList is the SceneVersionList schema of the onair API.
+type SceneVersionList struct {
+	// Data: Newest first; the last 50 saves.
+	Data []SceneVersion `json:"data"`
+}
+
+// SceneVersionSavedBy is the SceneVersionSavedBy schema of the onair API.
+type SceneVersionSavedBy struct {
+	ID string `json:"id"`
+	// Name: The user's email or the key's name; `onair` for the server itself.
+	Name string    `json:"name"`
+	Type ActorType `json:"type"`
+}
+
+// ScheduleIn is the ScheduleIn schema of the onair API.
+type ScheduleIn struct {
+	// At: When, ISO 8601 with a zone (Z or an offset).
+	At string `json:"at"`
+	// Op: `{ kind: "take", layer? }`, `{ kind: "clear", layer?, sceneId? }`, or `{ kind: "cue" | "program" }` with
+	// `sceneId` (and `values`) or `rundownId` and `itemId`.
+	Op ScheduleInOp `json:"op"`
+}
+
+// ScheduleInOp: `{ kind: "take", layer? }`, `{ kind: "clear", layer?, sceneId? }`, or `{ kind: "cue" | "program"
+// }` with `sceneId` (and `values`) or `rundownId` and `itemId`.
+//
+// Set the fields of one shape; leave the others nil.
+type ScheduleInOp struct {
+	ItemID    *string           `json:"itemId,omitempty"`
+	Kind      *ScheduleInOpKind `json:"kind,omitempty"`
+	Layer     *int64            `json:"layer,omitempty"`
+	RundownID *string           `json:"rundownId,omitempty"`
+	SceneID   *string           `json:"sceneId,omitempty"`
+	Values    ItemValues        `json:"values,omitempty"`
+}
+
+// ScheduleInOpKind is one of "take", "clear", "cue", "program".
+type ScheduleInOpKind string
+
+// The values of ScheduleInOpKind.
+const (
+	ScheduleInOpKindTake    ScheduleInOpKind = "take"
+	ScheduleInOpKindClear   ScheduleInOpKind = "clear"
+	ScheduleInOpKindCue     ScheduleInOpKind = "cue"
+	ScheduleInOpKindProgram ScheduleInOpKind = "program"
+)
+
+// ScheduleList is the ScheduleList schema of the onair API.
+type ScheduleList struct {
+	Data []ScheduledOp `json:"data"`
+}
+
+// ScheduledOp is the ScheduledOp schema of the onair API.
+type ScheduledOp struct {
+	Actor     Actor  `json:"actor"`
+	At        string `json:"at"`
+	CreatedAt string `json:"createdAt"`
+	// Frame: The frame that holds `at`: the op is applied in its tick.
+	Frame int64          `json:"frame"`
+	ID    string         `json:"id"`
+	Op    map[string]any `json:"op"`
 }
 
 // ServerAccount is the ServerAccount schema of the onair API.
@@ -1000,6 +1257,15 @@ func (u *TriggerAnimation) UnmarshalJSON(data []byte) error {
 	return fmt.Errorf("onair: %s is not a valid TriggerAnimation", trimmed)
 }
 
+// UpdateIn: Name the layer or the scene when several are on air.
+type UpdateIn struct {
+	// Layer: The instance on air on this layer.
+	Layer *int64 `json:"layer,omitempty"`
+	// SceneID: The instance of this scene on air.
+	SceneID *string    `json:"sceneId,omitempty"`
+	Values  ItemValues `json:"values"`
+}
+
 // User is the User schema of the onair API.
 type User struct {
 	CreatedAt string `json:"createdAt"`
@@ -1073,17 +1339,27 @@ type WebhookDelivery struct {
 }
 
 // WebhookDeliveryType is one of "channel.played", "channel.scene_loaded", "channel.trigger_fired",
-// "channel.bind_updated", "channel.cleared", "webhook.ping".
+// "channel.bind_updated", "channel.cleared", "channel.updated_on_air", "channel.undone", "channel.redone",
+// "channel.schedule_missed", "channel.schedule_failed", "rundown.item_cued", "rundown.item_taken",
+// "rundown.item_stopped", "webhook.ping".
 type WebhookDeliveryType string
 
 // The values of WebhookDeliveryType.
 const (
-	WebhookDeliveryTypeChannelPlayed       WebhookDeliveryType = "channel.played"
-	WebhookDeliveryTypeChannelSceneLoaded  WebhookDeliveryType = "channel.scene_loaded"
-	WebhookDeliveryTypeChannelTriggerFired WebhookDeliveryType = "channel.trigger_fired"
-	WebhookDeliveryTypeChannelBindUpdated  WebhookDeliveryType = "channel.bind_updated"
-	WebhookDeliveryTypeChannelCleared      WebhookDeliveryType = "channel.cleared"
-	WebhookDeliveryTypeWebhookPing         WebhookDeliveryType = "webhook.ping"
+	WebhookDeliveryTypeChannelPlayed         WebhookDeliveryType = "channel.played"
+	WebhookDeliveryTypeChannelSceneLoaded    WebhookDeliveryType = "channel.scene_loaded"
+	WebhookDeliveryTypeChannelTriggerFired   WebhookDeliveryType = "channel.trigger_fired"
+	WebhookDeliveryTypeChannelBindUpdated    WebhookDeliveryType = "channel.bind_updated"
+	WebhookDeliveryTypeChannelCleared        WebhookDeliveryType = "channel.cleared"
+	WebhookDeliveryTypeChannelUpdatedOnAir   WebhookDeliveryType = "channel.updated_on_air"
+	WebhookDeliveryTypeChannelUndone         WebhookDeliveryType = "channel.undone"
+	WebhookDeliveryTypeChannelRedone         WebhookDeliveryType = "channel.redone"
+	WebhookDeliveryTypeChannelScheduleMissed WebhookDeliveryType = "channel.schedule_missed"
+	WebhookDeliveryTypeChannelScheduleFailed WebhookDeliveryType = "channel.schedule_failed"
+	WebhookDeliveryTypeRundownItemCued       WebhookDeliveryType = "rundown.item_cued"
+	WebhookDeliveryTypeRundownItemTaken      WebhookDeliveryType = "rundown.item_taken"
+	WebhookDeliveryTypeRundownItemStopped    WebhookDeliveryType = "rundown.item_stopped"
+	WebhookDeliveryTypeWebhookPing           WebhookDeliveryType = "webhook.ping"
 )
 
 // WebhookIn is the WebhookIn schema of the onair API.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
 )
 
 // ScenesService calls the scene routes (/v1/channels/{id}/scenes). A scene is one graphic of a channel; its
@@ -80,6 +81,26 @@ func (s *ScenesService) ReplaceDryRun(ctx context.Context, channelID, sceneID st
 		return nil, err
 	}
 	return send[Scene](ctx, s.c, call{method: http.MethodPut, path: path, query: dryRun(), body: in}, opts)
+}
+
+// Versions lists a scene's saved versions, newest first (its last 50 saves), each with who saved it. Version 1 is
+// the scene as created; each Replace (and each RestoreVersion) saves one more.
+func (s *ScenesService) Versions(ctx context.Context, channelID, sceneID string, opts ...RequestOption) (*SceneVersionList, error) {
+	path, err := route("/channels/{channelID}/scenes/{sceneID}/versions", channelID, sceneID)
+	if err != nil {
+		return nil, err
+	}
+	return send[SceneVersionList](ctx, s.c, call{method: http.MethodGet, path: path}, opts)
+}
+
+// RestoreVersion saves a version's name and definition again, with the checks Replace runs, as a new version, and
+// answers the scene (404 not_found for a version the scene does not have). It sends an Idempotency-Key.
+func (s *ScenesService) RestoreVersion(ctx context.Context, channelID, sceneID string, version int64, opts ...RequestOption) (*Scene, error) {
+	path, err := route("/channels/{channelID}/scenes/{sceneID}/versions/{version}/restore", channelID, sceneID, strconv.FormatInt(version, 10))
+	if err != nil {
+		return nil, err
+	}
+	return send[Scene](ctx, s.c, call{method: http.MethodPost, path: path, creates: true}, opts)
 }
 
 // Delete deletes a scene. A scene on program or preview is refused (409 conflict): clear it first.

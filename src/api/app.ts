@@ -19,7 +19,10 @@ import { incomingHookRoutes } from './incoming-hooks/routes.js';
 import { authenticate } from './middleware/authenticate.js';
 import { jsonBody } from './middleware/json-body.js';
 import { requestContext } from './middleware/request-context.js';
+import { historyRoutes } from './history/routes.js';
 import { playoutRoutes } from './playout/routes.js';
+import { rundownRoutes } from './rundowns/routes.js';
+import { scheduleRoutes } from './schedule/routes.js';
 import { handleError, validationError } from './problem.js';
 import { renderRoutes } from './render/routes.js';
 import { sceneRoutes } from './scenes/routes.js';
@@ -74,6 +77,9 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
     sceneRoutes,
     inputRoutes,
     playoutRoutes,
+    rundownRoutes,
+    scheduleRoutes,
+    historyRoutes,
     templateRoutes,
     eventRoutes,
     keyRoutes,

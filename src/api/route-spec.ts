@@ -8,6 +8,7 @@ import type { ZodType } from 'zod';
 import type { Operation, Runner } from '../operations/index.js';
 import type { ApiEnv } from './env.js';
 import { bindOperation, type HttpBinding } from './operation-route.js';
+import { problem } from './route-docs.js';
 import { json } from './schemas/common.js';
 
 export type Method = HttpBinding<unknown>['method'];
@@ -43,7 +44,9 @@ export function openApiParts(spec: SpecDocs): Pick<RouteConfig, 'request' | 'res
   const [status, description, schema] = spec.ok;
   const responses: RouteConfig['responses'] = { [status]: { description, ...(schema ? json(schema) : {}) } };
   for (const [code, more] of Object.entries(spec.more ?? {})) {
-    responses[code] = typeof more === 'string' ? { description: more } : { description: more[0], ...json(more[1]) };
+    // An error named in a few words is a problem+json like every error the route documents.
+    if (typeof more === 'string') responses[code] = Number(code) >= 400 ? problem(more) : { description: more };
+    else responses[code] = { description: more[0], ...json(more[1]) };
   }
   const request: RouteConfig['request'] = {
     ...(spec.params ? { params: spec.params } : {}),

@@ -94,7 +94,10 @@ export function createAuthenticator(
   async function fromSession(cookie: string, workspace: string | undefined): Promise<Principal> {
     const session = await sessionOf(cookie);
     if (!session) throw unauthorized('Your session has expired; log in again.');
-    const memberships = await store.accounts.membershipsOf(session.userId);
+    const [memberships, user] = await Promise.all([
+      store.accounts.membershipsOf(session.userId),
+      store.accounts.getUser(session.userId),
+    ]);
     const m = workspace ? memberships.find((x) => x.orgId === workspace) : memberships[0];
     if (!m)
       throw new AppError(
@@ -104,6 +107,7 @@ export function createAuthenticator(
     return {
       kind: 'user',
       userId: session.userId,
+      email: user?.email ?? '',
       sessionId: session.hash,
       role: m.role,
       orgId: m.orgId,
@@ -141,6 +145,7 @@ function keyPrincipal(key: ApiKeyRecord): Principal {
   return {
     kind: 'key',
     keyId: key.id,
+    name: key.name,
     orgId: key.orgId,
     grants: new Set(key.permissions as Grant[]),
     channelIds: key.channelIds ? new Set(key.channelIds) : null,

@@ -33,9 +33,9 @@ interface Granted {
 
 /** Who is asking. Built once per request or connection by auth/authenticate.ts. */
 export type Principal =
-  | (Granted & { kind: 'key'; keyId: string })
+  | (Granted & { kind: 'key'; keyId: string; /** The key's name, for the events it causes. */ name: string })
   /** A dashboard user acting in one workspace through a cookie session. */
-  | (Granted & { kind: 'user'; userId: string; sessionId: string; role: Role })
+  | (Granted & { kind: 'user'; userId: string; email: string; sessionId: string; role: Role })
   /** A renderer holding a channel's output token: may read that one channel, nothing else. */
   | { kind: 'output'; orgId: string; channelId: string };
 

@@ -4,34 +4,28 @@
  */
 import { z } from 'zod';
 import type { Op } from '../engine/index.js';
-import { CLOCK_ACTIONS } from '@onair/protocol';
+import { ACTOR_TYPES } from '@onair/protocol';
+import { OP_KINDS } from '../engine/index.js';
 import { WireError } from './cluster-bus.js';
 
-const Source = z.enum(['api', 'dashboard', 'incoming_webhook']);
+const Source = z.enum(['api', 'dashboard', 'incoming_webhook', 'schedule']);
 const Value = z.union([z.number(), z.string(), z.boolean(), z.null()]);
 const Clock = z.object({ running: z.boolean(), ms: z.number(), at: z.number() });
+const Origin = z.object({
+  source: Source,
+  actor: z.object({ type: z.enum(ACTOR_TYPES), id: z.string(), name: z.string() }),
+});
 
-/** An op as it travels to the owner: a patch's values as an object (a Map does not survive JSON). */
-const WireOp = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('patch'), values: z.record(z.string(), Value), source: Source }),
-  z.object({ kind: z.literal('cue'), sceneId: z.string(), source: Source }),
-  z.object({ kind: z.literal('cut'), sceneId: z.string(), source: Source }),
-  z.object({ kind: z.literal('take'), layer: z.number().optional(), source: Source }),
-  z.object({
-    kind: z.literal('clear'),
-    layer: z.number().optional(),
-    sceneId: z.string().optional(),
-    source: Source,
-  }),
-  z.object({ kind: z.literal('trigger'), name: z.string(), source: Source }),
-  z.object({
-    kind: z.literal('clock'),
-    name: z.string(),
-    action: z.enum(CLOCK_ACTIONS),
-    ms: z.number().optional(),
-    source: Source,
-  }),
-]);
+/**
+ * An op as it travels to the owner: a patch's values as an object (a Map does not survive JSON). Its kind and origin
+ * are checked here; its fields are checked by the owner's engine when it applies it, as for an op of its own.
+ */
+const WireOp = z
+  .object({ kind: z.enum(OP_KINDS), by: Origin, values: z.unknown().optional() })
+  .loose()
+  .refine((op) => op.kind !== 'patch' || (typeof op.values === 'object' && op.values !== null), {
+    message: 'a patch carries its values as an object',
+  });
 export type WireOp = z.infer<typeof WireOp>;
 
 /** Ops submitted in one turn of the event loop for one channel: the owner queues them for one tick. */
@@ -42,6 +36,10 @@ const Result = z.object({
   frame: z.number(),
   applied: z.record(z.string(), Value).optional(),
   clock: Clock.optional(),
+  // Records the owner's engine made (a rundown, an item, a scheduled entry): passed on as they are.
+  rundown: z.any().optional(),
+  item: z.any().optional(),
+  scheduled: z.any().optional(),
 });
 
 /** One answer per op, in order; and the owner's frame once they were applied, with its rate. */
@@ -63,5 +61,6 @@ export function toWire(op: Op): WireOp {
 }
 
 export function fromWire(op: WireOp): Op {
-  return op.kind === 'patch' ? { ...op, values: new Map(Object.entries(op.values)) } : op;
+  const values = op.values as Record<string, unknown>;
+  return (op.kind === 'patch' ? { ...op, values: new Map(Object.entries(values)) } : op) as Op;
 }

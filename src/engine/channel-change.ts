@@ -9,8 +9,11 @@ import type {
   InputValue,
   PreviewEntry,
   ProgramEntry,
+  Rundown,
   SceneView,
+  ScheduledOp,
 } from '@onair/protocol';
+import type { HistoryRecord } from './history.js';
 import type { EngineEvent } from './events.js';
 import type { InputRegistry } from './input-registry.js';
 import type { LiveState } from './model.js';
@@ -44,11 +47,26 @@ export interface ChannelChange {
   registry?: InputRegistry;
   meta?: { fps: number; width: number; height: number };
   live: LiveState;
+  /** Rundowns created or changed (each whole), and deleted ones: persisted, and sent to `scenes=all` connections. */
+  rundowns?: Map<string, Rundown>;
+  removedRundowns?: Set<string>;
+  /** The whole schedule, when it changed. */
+  schedule?: readonly ScheduledOp[];
+  /** History entries added (or, for one coalesced in the same tick, replaced) and pruned. */
+  historyAdded?: Map<string, HistoryRecord>;
+  historyRemoved?: Set<string>;
   /** False when the tick only answered ops that changed nothing: committed, but not sent to renderers. */
   visible?: boolean;
   /** In the order they happened; written with the change, in the same transaction. */
   events: EngineEvent[];
-  acks: { pending: PendingOp; applied?: Record<string, InputValue>; clock?: ClockState }[];
+  acks: {
+    pending: PendingOp;
+    applied?: Record<string, InputValue>;
+    clock?: ClockState;
+    scheduled?: ScheduledOp;
+    rundownId?: string;
+    itemId?: string;
+  }[];
 }
 
 /** The frame message renderers get for a change. */
@@ -70,6 +88,9 @@ export function toFrameMessage(change: ChannelChange, now: number): FrameMessage
   if (change.clocks && change.clocks.size > 0) msg.clocks = Object.fromEntries(change.clocks);
   if (change.removedClocks) msg.removedClocks = change.removedClocks;
   if (change.triggers) msg.triggers = change.triggers;
+  if (change.rundowns && change.rundowns.size > 0) msg.rundowns = [...change.rundowns.values()];
+  if (change.removedRundowns && change.removedRundowns.size > 0) msg.removedRundowns = [...change.removedRundowns];
+  if (change.schedule) msg.schedule = [...change.schedule];
   if (change.meta) Object.assign(msg, change.meta);
   return msg;
 }
@@ -79,5 +100,12 @@ export function opResult(change: ChannelChange, ack: ChannelChange['acks'][numbe
   const result: OpResult = { frame: change.frame };
   if (ack.applied) result.applied = ack.applied;
   if (ack.clock) result.clock = ack.clock;
+  if (ack.scheduled) result.scheduled = ack.scheduled;
+  if (ack.rundownId !== undefined) {
+    const rundown = change.live.rundowns.get(ack.rundownId);
+    if (rundown) result.rundown = rundown;
+    const item = ack.itemId === undefined ? undefined : rundown?.items.find((i) => i.id === ack.itemId);
+    if (item) result.item = item;
+  }
   return result;
 }

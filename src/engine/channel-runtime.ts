@@ -128,6 +128,8 @@ export class ChannelRuntime {
       scenes,
       inputs: Object.fromEntries(this.live.values),
       clocks: Object.fromEntries(this.live.clocks),
+      rundowns: Object.fromEntries(this.live.rundowns),
+      schedule: [...this.live.schedule],
     };
   }
 
@@ -147,6 +149,10 @@ export class ChannelRuntime {
       clocks: new Map(Object.entries(next.clocks)),
       program: [...next.program],
       preview: [...next.preview],
+      rundowns: new Map(Object.entries(next.rundowns)),
+      schedule: next.schedule,
+      // The history stays with the node that ticks the channel (and in the store); a follower holds none.
+      history: this.live.history,
       frame: next.frame,
       updatedAt: at,
     };
@@ -195,6 +201,7 @@ export class ChannelRuntime {
   prepare(tick: TickContext): ChannelChange | null {
     const draft = new Draft(this, tick);
     applySceneEdits(draft, this.published, this.sceneEdits ?? NO_EDITS);
+    draft.runSchedule();
     for (const pending of this.queue) {
       try {
         draft.change.acks.push({ pending, ...draft.applyOp(pending.op) });
@@ -216,7 +223,7 @@ export class ChannelRuntime {
    */
   private result(draft: Draft): ChannelChange | null {
     const change = draft.finish();
-    if (draft.touched || change.meta) return change;
+    if (draft.touched || draft.showChanged || change.meta) return change;
     if (change.acks.length === 0) return null;
     change.visible = false;
     change.live.frame = change.prev;

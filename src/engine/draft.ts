@@ -4,15 +4,80 @@
  * the engine swaps the new live state in only once the change is written.
  */
 import { AppError } from '../errors.js';
-import type { ClockAction, ClockState, InputValue, PreviewEntry, ProgramEntry, SceneDefinition } from '@onair/protocol';
-import { EMPTY_BUS, entryAt, scenesOnBuses, withEntry, without } from './buses.js';
+import type {
+  Actor,
+  ClockAction,
+  ClockState,
+  InputValue,
+  PreviewEntry,
+  ProgramEntry,
+  Rundown,
+  SceneDefinition,
+  ScheduledOp,
+} from '@onair/protocol';
+import { EMPTY_BUS, scenesOnBuses } from './buses.js';
+import { clearBuses, continueScenes, cueInstance, cutInstance, takePreview, updateOnAir } from './bus-ops.js';
 import type { ChannelChange } from './channel-change.js';
 import { applyClockAction, clockDef, currentClock } from './clocks.js';
 import { closestName } from './closest-name.js';
 import type { EngineEvent, EngineEventType } from './events.js';
 import { validatePatch, type InputRegistry } from './input-registry.js';
-import type { ChangeSource, ChannelRecord, LiveState, SceneRecord } from './model.js';
-import type { Op } from './ops.js';
+import type { ChannelRecord, LiveState, SceneRecord } from './model.js';
+import {
+  coalesced,
+  isRecorded,
+  touched,
+  type HistoryKind,
+  type HistoryMark,
+  type HistoryRecord,
+  type HistorySide,
+} from './history.js';
+import type { Op, OpKind, Origin } from './ops.js';
+import {
+  addItem,
+  createRundown,
+  cueItem,
+  deleteItem,
+  deleteRundown,
+  duplicateItem,
+  editItem,
+  focusItem,
+  playNext,
+  refreshItemStates,
+  renameRundown,
+  stopItem,
+  type RundownAck,
+} from './rundown-ops.js';
+import { addScheduled, cancelScheduled, runDue } from './schedule.js';
+import { revisit } from './undo.js';
+
+/** Ops the history records (for the actors it records), by the kind of action they are. */
+const RECORDED_KINDS: Partial<Record<OpKind, HistoryKind>> = {
+  patch: 'values',
+  cue: 'cue',
+  cut: 'cut',
+  take: 'take',
+  clear: 'clear',
+  update: 'update',
+  'rundown.cue': 'rundown.cue',
+  'rundown.play_next': 'rundown.play_next',
+  'rundown.stop': 'rundown.stop',
+};
+
+/** What the limits of a channel's prepared show are (config: ONAIR_LIMIT_*). */
+export interface ShowLimits {
+  rundownsPerChannel: number;
+  itemsPerRundown: number;
+  scheduledPerChannel: number;
+  historyDepth: number;
+}
+
+export const DEFAULT_SHOW_LIMITS: ShowLimits = {
+  rundownsPerChannel: 20,
+  itemsPerRundown: 500,
+  scheduledPerChannel: 100,
+  historyDepth: 200,
+};
 
 /** What a draft reads of its channel. */
 export interface DraftSource {
@@ -30,18 +95,21 @@ export interface TickContext {
   nowIso: string;
   /** A new `evt_…` id, sortable by creation. */
   eventId: () => string;
+  limits: ShowLimits;
 }
 
-type AckExtra = Omit<ChannelChange['acks'][number], 'pending'>;
+type AckExtra = Omit<ChannelChange['acks'][number], 'pending'> & RundownAck;
 
 export class Draft {
   readonly change: ChannelChange;
   readonly live: LiveState;
   /** Set once the draft changes anything renderers draw. */
   touched = false;
+  /** Set once the draft changes the prepared show (rundowns, schedule, history): sent to `scenes=all` only. */
+  showChanged = false;
   private clocksOwned = false;
   /** Layers whose last change this tick was a cut. */
-  private readonly cuts = new Set<number>();
+  readonly cuts = new Set<number>();
   private readonly fired = new Set<string>();
 
   constructor(
@@ -64,35 +132,151 @@ export class Draft {
 
   /** Applies one op; its error, if any, is thrown for the caller to answer that op alone. */
   applyOp(op: Op): AckExtra {
+    const kind = RECORDED_KINDS[op.kind];
+    if (kind === undefined || !isRecorded(op.by)) return this.dispatch(op);
+    const mark: HistoryMark = {
+      program: this.live.program,
+      preview: this.live.preview,
+      values: new Map(this.live.values),
+    };
+    const ack = this.dispatch(op);
+    const moved = touched(mark, this.live);
+    if (moved) this.record(kind, op.by, moved);
+    return ack;
+  }
+
+  private dispatch(op: Op): AckExtra {
     switch (op.kind) {
       case 'patch':
-        return { applied: this.patch(op.values, op.source) };
+        return { applied: this.patchValues(op.values, op.by) };
+      case 'clock':
+        return { clock: this.clock(op.name, op.action, op.ms, op.by) };
+      case 'trigger':
+        this.trigger(op.name, op.by);
+        return {};
       case 'cue':
-        this.cue(op.sceneId, op.source);
+        cueInstance(this, op, op.by);
         return {};
       case 'cut':
-        this.cut(op.sceneId, op.source);
+        cutInstance(this, op, op.by);
         return {};
       case 'take':
-        this.take(op.layer, op.source);
+        takePreview(this, op.layer, op.by);
         return {};
       case 'clear':
-        this.clear(op.layer, op.sceneId, op.source);
+        clearBuses(this, op.layer, op.sceneId, op.by);
         return {};
-      case 'trigger':
-        this.trigger(op.name, op.source);
+      case 'update':
+        updateOnAir(this, op, op.by);
         return {};
-      case 'clock':
-        return { clock: this.clock(op.name, op.action, op.ms, op.source) };
+      case 'continue':
+        continueScenes(this, op.layer, op.by);
+        return {};
+      case 'rundown.create':
+        return createRundown(this, op);
+      case 'rundown.rename':
+        return renameRundown(this, op);
+      case 'rundown.delete':
+        return deleteRundown(this, op);
+      case 'item.add':
+        return addItem(this, op);
+      case 'item.edit':
+        return editItem(this, op);
+      case 'item.duplicate':
+        return duplicateItem(this, op);
+      case 'item.delete':
+        return deleteItem(this, op);
+      case 'rundown.focus':
+        return focusItem(this, op);
+      case 'rundown.cue':
+        return cueItem(this, op);
+      case 'rundown.play_next':
+        return playNext(this, op);
+      case 'rundown.stop':
+        return stopItem(this, op, op.since);
+      case 'schedule.add':
+        return { scheduled: addScheduled(this, op) };
+      case 'schedule.cancel':
+        cancelScheduled(this, op);
+        return {};
+      case 'undo':
+      case 'redo':
+        revisit(this, op.kind, op.by);
+        return {};
     }
   }
 
-  /** The finished change: the cut layers and fired triggers collected along the way. */
+  /** Scheduled entries due by this frame, applied before the queued ops (./schedule.ts). */
+  runSchedule(): void {
+    runDue(this, (op) => this.applyOp(op));
+  }
+
+  /** The finished change: the cut layers and fired triggers collected along the way; item states brought up to date. */
   finish(): ChannelChange {
+    if (this.change.program !== undefined || this.change.preview !== undefined || this.change.rundowns) {
+      refreshItemStates(this);
+    }
     if (this.change.program !== undefined && this.cuts.size > 0) {
       this.change.cutLayers = [...this.cuts].sort((a, b) => a - b);
     }
     return this.change;
+  }
+
+  // ---- the prepared show: rundowns, schedule, history
+
+  setRundown(rundown: Rundown): void {
+    const next = new Map(this.live.rundowns);
+    next.set(rundown.id, rundown);
+    this.live.rundowns = next;
+    (this.change.rundowns ??= new Map()).set(rundown.id, rundown);
+    this.change.removedRundowns?.delete(rundown.id);
+    this.showChanged = true;
+  }
+
+  removeRundown(rundownId: string): void {
+    const next = new Map(this.live.rundowns);
+    next.delete(rundownId);
+    this.live.rundowns = next;
+    this.change.rundowns?.delete(rundownId);
+    (this.change.removedRundowns ??= new Set()).add(rundownId);
+    this.showChanged = true;
+  }
+
+  setSchedule(schedule: readonly ScheduledOp[]): void {
+    this.live.schedule = schedule;
+    this.change.schedule = schedule;
+    this.showChanged = true;
+  }
+
+  /** Adds an entry to the history, keeping the last `historyDepth` (./history.ts). */
+  pushHistory(record: HistoryRecord): void {
+    const added = (this.change.historyAdded ??= new Map());
+    let history = [...this.live.history.filter((r) => r.id !== record.id), record];
+    const depth = this.tick.limits.historyDepth;
+    if (history.length > depth) {
+      const dropped = history.slice(0, history.length - depth);
+      history = history.slice(history.length - depth);
+      const removed = (this.change.historyRemoved ??= new Set());
+      for (const r of dropped) {
+        if (added.delete(r.id)) continue;
+        removed.add(r.id);
+      }
+    }
+    this.live.history = history;
+    added.set(record.id, record);
+    this.showChanged = true;
+  }
+
+  private record(kind: HistoryKind, by: Origin, moved: { before: HistorySide; after: HistorySide }): void {
+    const last = this.live.history[this.live.history.length - 1];
+    const same = (a: Actor) => a.type === by.actor.type && a.id === by.actor.id;
+    // Value changes of one actor in one tick (a scorekeeper posting faster than the frame rate) are one action.
+    if (kind === 'values' && last?.kind === 'values' && last.frame === this.tick.frame && same(last.actor)) {
+      this.pushHistory(coalesced(last, moved));
+      return;
+    }
+    const { frame, nowIso } = this.tick;
+    this.pushHistory({ id: `his_${this.tick.eventId().slice(4)}`, kind, actor: by.actor, frame, at: nowIso, ...moved });
   }
 
   effective(name: string): InputValue {
@@ -107,7 +291,8 @@ export class Draft {
 
   // ---- inputs and clocks
 
-  private patch(values: Map<string, InputValue>, source: ChangeSource): Record<string, InputValue> {
+  /** Sets channel values (null: back to the default), as a PATCH does. */
+  patchValues(values: Map<string, InputValue>, by: Origin): Record<string, InputValue> {
     // Re-checked here: a scene may have been removed since the op was queued.
     const checked = validatePatch(this.rt.registry, Object.fromEntries(values));
     const applied: Record<string, InputValue> = {};
@@ -129,21 +314,21 @@ export class Draft {
       applied[name] = this.effective(name);
     }
     // One event per patch that changed something.
-    if (Object.keys(inputs).length > 0) this.bindUpdated(inputs, previous, source);
-    for (const name of moved) this.fireBound(name, source);
+    if (Object.keys(inputs).length > 0) this.bindUpdated(inputs, previous, by);
+    for (const name of moved) this.fireBound(name, by);
     return applied;
   }
 
-  private clock(name: string, action: ClockAction, ms: number | undefined, source: ChangeSource): ClockState {
+  private clock(name: string, action: ClockAction, ms: number | undefined, by: Origin): ClockState {
     const def = clockDef(this.rt.registry, name);
     const before = currentClock(def, this.live.clocks.get(name), this.tick.now);
     const after = applyClockAction(def, before, action, ms, this.tick.now);
     if (after === before) return before;
     this.setClock(name, after);
     (this.change.clocks ??= new Map()).set(name, after);
-    this.bindUpdated({ [name]: after }, { [name]: before }, source);
+    this.bindUpdated({ [name]: after }, { [name]: before }, by);
     this.touched = true;
-    this.fireBound(name, source);
+    this.fireBound(name, by);
     return after;
   }
 
@@ -158,61 +343,7 @@ export class Draft {
     (this.change.setClocks ??= new Map()).set(name, state);
   }
 
-  // ---- buses
-
-  private cue(sceneId: string, source: ChangeSource): void {
-    const { layer } = this.requireScene(sceneId);
-    if (entryAt(this.live.preview, layer)?.sceneId === sceneId) return;
-    this.setPreview(withEntry(this.live.preview, { sceneId, layer }));
-    this.event('channel.scene_loaded', { sceneId, bus: 'preview', layer, source });
-  }
-
-  private cut(sceneId: string, source: ChangeSource): void {
-    const { layer } = this.requireScene(sceneId);
-    this.toAir(sceneId, layer, source);
-    this.cuts.add(layer);
-  }
-
-  private take(layer: number | undefined, source: ChangeSource): void {
-    const cued = this.live.preview.filter((e) => layer === undefined || e.layer === layer);
-    if (cued.length === 0) {
-      const where = layer === undefined ? '' : ` on layer ${layer}`;
-      throw new AppError('preview_empty', `Nothing is cued in preview${where}; cue a scene first.`);
-    }
-    for (const e of cued) {
-      this.toAir(e.sceneId, e.layer, source);
-      this.cuts.delete(e.layer);
-    }
-    this.setPreview(without(this.live.preview, (e) => cued.includes(e)));
-  }
-
-  private clear(layer: number | undefined, sceneId: string | undefined, source: ChangeSource): void {
-    if (sceneId !== undefined) this.requireScene(sceneId);
-    this.offAir(
-      (e) => (layer === undefined || e.layer === layer) && (sceneId === undefined || e.sceneId === sceneId),
-      source,
-      false,
-    );
-  }
-
-  private toAir(sceneId: string, layer: number, source: ChangeSource): void {
-    const previousSceneId = entryAt(this.live.program, layer)?.sceneId ?? null;
-    this.setProgram(withEntry(this.live.program, { sceneId, layer, since: this.tick.nowIso }));
-    this.event('channel.scene_loaded', { sceneId, bus: 'program', layer, source });
-    this.event('channel.played', { sceneId, previousSceneId, layer, source });
-  }
-
-  /** Takes the selected program entries off air; `cut` when they vanish at once (their scene is gone). */
-  offAir(drop: (e: ProgramEntry) => boolean, source: ChangeSource, cut: boolean): void {
-    const leaving = this.live.program.filter(drop);
-    if (leaving.length === 0) return;
-    this.setProgram(without(this.live.program, drop));
-    for (const e of leaving) {
-      if (cut) this.cuts.add(e.layer);
-      else this.cuts.delete(e.layer);
-      this.event('channel.cleared', { sceneId: e.sceneId, layer: e.layer, source });
-    }
-  }
+  // ---- buses (the operations on them are in bus-ops.ts)
 
   setProgram(program: ProgramEntry[]): void {
     this.live.program = program.length === 0 ? EMPTY_BUS : program;
@@ -226,7 +357,7 @@ export class Draft {
     this.touched = true;
   }
 
-  private requireScene(sceneId: string): SceneDefinition {
+  requireScene(sceneId: string): SceneDefinition {
     const scene = this.rt.scenes.get(sceneId);
     if (!scene) throw new AppError('not_found', `Scene ${sceneId} is not in this channel.`);
     return scene.definition;
@@ -234,28 +365,30 @@ export class Draft {
 
   // ---- triggers
 
-  private trigger(name: string, source: ChangeSource): void {
-    const onAir = this.scenesOnAir();
+  /** Fires `name` on every scene on air or cued (or only those `among`) that declares it; unknown_trigger if none. */
+  trigger(name: string, by: Origin, among?: (sceneId: string) => boolean): void {
+    const onAir = this.scenesOnAir().filter((s) => !among || among(s.id));
     const firing = onAir.filter((s) => s.definition.triggers.some((t) => t.name === name));
     if (firing.length === 0) throw unknownTrigger(name, onAir);
-    for (const scene of firing) this.fire(name, scene.id, source);
+    for (const scene of firing) this.fire(name, scene.id, by);
   }
 
   /** Triggers bound to an input (`on`) fire, on every scene on air or cued, when its value changes. */
-  private fireBound(input: string, source: ChangeSource): void {
+  fireBound(input: string, by: Origin, among?: (sceneId: string) => boolean): void {
     for (const scene of this.scenesOnAir()) {
-      for (const t of scene.definition.triggers) if (t.on === input) this.fire(t.name, scene.id, source);
+      if (among && !among(scene.id)) continue;
+      for (const t of scene.definition.triggers) if (t.on === input) this.fire(t.name, scene.id, by);
     }
   }
 
   /** Renderers get each trigger once per frame; every firing has its event. */
-  private fire(name: string, sceneId: string, source: ChangeSource): void {
+  private fire(name: string, sceneId: string, by: Origin): void {
     const key = `${sceneId}\u0000${name}`;
     if (!this.fired.has(key)) {
       this.fired.add(key);
       (this.change.triggers ??= []).push({ name, sceneId, at: this.tick.now });
     }
-    this.event('channel.trigger_fired', { sceneId, trigger: name, source });
+    this.event('channel.trigger_fired', { sceneId, trigger: name, ...by });
     this.touched = true;
   }
 
@@ -271,8 +404,8 @@ export class Draft {
   }
 
   /** One per patch that changed a value, and per clock op that changed a clock (the clock's state as value). */
-  private bindUpdated(inputs: Record<string, unknown>, previous: Record<string, unknown>, source: ChangeSource): void {
-    this.event('channel.bind_updated', { inputs, previous, frame: this.tick.frame, source });
+  private bindUpdated(inputs: Record<string, unknown>, previous: Record<string, unknown>, by: Origin): void {
+    this.event('channel.bind_updated', { inputs, previous, frame: this.tick.frame, ...by });
   }
 }
 

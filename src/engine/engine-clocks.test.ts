@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ClockState, InputDef } from '@onair/protocol';
-import { channelRecord, emptyLive, engineHarness, sceneRecord } from './engine.fixtures.js';
+import { API_EVENT, channelRecord, emptyLive, engineHarness, sceneRecord } from './engine.fixtures.js';
+import type { Origin } from './ops.js';
 import { frameRate, frameStart } from './frame-rate.js';
 
 const CH = 'ch_a';
@@ -68,7 +69,7 @@ describe('clock ops', () => {
       inputs: { game: started },
       previous: { game: { running: false, ms: TEN_MIN, at: 0 } },
       frame,
-      source: 'api',
+      ...API_EVENT,
     });
     expect(h.committer.ticks.at(-1)!.changes[0]!.setClocks).toEqual(new Map([['game', started]]));
     // Clocks are not inputs: the patch route refuses them and state lists them apart.
@@ -175,7 +176,8 @@ describe('triggers bound to an input', () => {
     const h = setup();
     await h.run(CH, { kind: 'cue', sceneId: 'sc_board' });
     h.events.length = 0;
-    const submitted = h.engine.submit(CH, { kind: 'patch', values: new Map([['score', 1]]), source: 'dashboard' });
+    const by: Origin = { source: 'dashboard', actor: { type: 'user', id: 'usr_1', name: 'op@example.com' } };
+    const submitted = h.engine.submit(CH, { kind: 'patch', values: new Map([['score', 1]]), by });
     await h.advance();
     const { frame } = await submitted;
     expect(h.frames.at(-1)).toMatchObject({
@@ -183,9 +185,9 @@ describe('triggers bound to an input', () => {
       inputs: { score: 1 },
       triggers: [{ name: 'scored', sceneId: 'sc_board', at: tickTime(frame) }],
     });
-    expect(h.events.map((e) => [e.type, e.data.source])).toEqual([
-      ['channel.bind_updated', 'dashboard'],
-      ['channel.trigger_fired', 'dashboard'],
+    expect(h.events.map((e) => [e.type, e.data.source, e.data.actor])).toEqual([
+      ['channel.bind_updated', 'dashboard', by.actor],
+      ['channel.trigger_fired', 'dashboard', by.actor],
     ]);
     expect(h.events[1]!.data).toMatchObject({ sceneId: 'sc_board', trigger: 'scored' });
   });

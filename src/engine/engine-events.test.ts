@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
-import { channelRecord, emptyLive, engineHarness, ISO, sceneRecord } from './engine.fixtures.js';
-import type { ChangeSource } from './model.js';
+import { API_BY, API_EVENT, channelRecord, emptyLive, engineHarness, ISO, sceneRecord } from './engine.fixtures.js';
+import type { Origin } from './ops.js';
 
 const scene = (ch: string) =>
   sceneRecord('sc_' + ch, ch, [{ name: 'score', type: 'number', label: 'Score', default: 0 }], {
@@ -26,7 +26,8 @@ describe('events', () => {
     const h = setup();
     const { frame } = await h.run('ch_a', { kind: 'cut', sceneId: 'sc_ch_a' });
     await h.run('ch_a', { kind: 'trigger', name: 'goal' });
-    expect(h.events.map((e) => e.id)).toEqual(['evt_000001', 'evt_000002', 'evt_000003']);
+    // The cut's history entry takes an id from the same sequence (his_000003): ids are in order, not contiguous.
+    expect(h.events.map((e) => e.id)).toEqual(['evt_000001', 'evt_000002', 'evt_000004']);
     const tickIso = h.committer.ticks[0]!.changes[0]!.live.updatedAt;
     expect(h.events[0]).toEqual({
       id: 'evt_000001',
@@ -34,28 +35,32 @@ describe('events', () => {
       orgId: 'org_1',
       channelId: 'ch_a',
       createdAt: tickIso,
-      data: { sceneId: 'sc_ch_a', bus: 'program', layer: 0, source: 'api' },
+      data: { sceneId: 'sc_ch_a', bus: 'program', layer: 0, itemId: null, ...API_EVENT },
     });
     expect(tickIso).not.toBe(ISO);
     expect(frame).toBe(h.committer.ticks[0]!.frame);
   });
 
-  it('carry the source of the op that caused them', async () => {
+  it('carry the source and the actor of the op that caused them', async () => {
     const h = setup();
-    const sources: ChangeSource[] = ['api', 'dashboard', 'incoming_webhook'];
-    const ops = sources.map((source, i) =>
-      h.engine.submit('ch_a', { kind: 'patch', values: new Map([['score', i + 1]]), source }),
+    const origins: Origin[] = [
+      API_BY,
+      { source: 'dashboard', actor: { type: 'user', id: 'usr_1', name: 'op@example.com' } },
+      { source: 'incoming_webhook', actor: { type: 'hook', id: 'hk_1', name: 'scores' } },
+    ];
+    const ops = origins.map((by, i) =>
+      h.engine.submit('ch_a', { kind: 'patch', values: new Map([['score', i + 1]]), by }),
     );
     await h.advance();
     await Promise.all(ops);
-    expect(h.events.map((e) => e.data.source)).toEqual(sources);
+    expect(h.events.map((e) => ({ source: e.data.source, actor: e.data.actor }))).toEqual(origins);
   });
 
   it('are handed to the committer with the state of their tick, and to onEvents in the same order', async () => {
     const h = setup();
     const ops = [
-      h.engine.submit('ch_a', { kind: 'cut', sceneId: 'sc_ch_a', source: 'api' }),
-      h.engine.submit('ch_b', { kind: 'patch', values: new Map([['score', 4]]), source: 'api' }),
+      h.engine.submit('ch_a', { kind: 'cut', sceneId: 'sc_ch_a', by: API_BY }),
+      h.engine.submit('ch_b', { kind: 'patch', values: new Map([['score', 4]]), by: API_BY }),
     ];
     await h.advance();
     await Promise.all(ops);
@@ -72,7 +77,7 @@ describe('events', () => {
   it('a tick that fails to commit leaves neither state nor events; the retry gets new ids', async () => {
     const h = setup();
     h.committer.failNext = 1;
-    const refused = h.engine.submit('ch_a', { kind: 'cut', sceneId: 'sc_ch_a', source: 'api' });
+    const refused = h.engine.submit('ch_a', { kind: 'cut', sceneId: 'sc_ch_a', by: API_BY });
     refused.catch(() => undefined);
     await h.advance();
     await expect(refused).rejects.toSatisfy((e) => e instanceof AppError && e.code === 'unavailable');
@@ -81,13 +86,14 @@ describe('events', () => {
     expect(h.committer.ticks).toEqual([]);
 
     await h.run('ch_a', { kind: 'cut', sceneId: 'sc_ch_a' });
-    expect(h.events.map((e) => e.id)).toEqual(['evt_000003', 'evt_000004']);
+    // The refused tick used evt_000001…3 (two events and the history entry's id); none is given again.
+    expect(h.events.map((e) => e.id)).toEqual(['evt_000004', 'evt_000005']);
   });
 
   it('reach onEvents only once their tick is durable, never when the flush fails', async () => {
     const h = setup();
     h.committer.deferFlush = true;
-    const first = h.engine.submit('ch_a', { kind: 'patch', values: new Map([['score', 1]]), source: 'api' });
+    const first = h.engine.submit('ch_a', { kind: 'patch', values: new Map([['score', 1]]), by: API_BY });
     await h.advance();
     expect(h.committer.ticks[0]!.changes[0]!.events).toHaveLength(1);
     expect(h.events).toEqual([]);
@@ -95,7 +101,7 @@ describe('events', () => {
     await first;
     expect(h.events).toHaveLength(1);
 
-    const second = h.engine.submit('ch_a', { kind: 'patch', values: new Map([['score', 2]]), source: 'api' });
+    const second = h.engine.submit('ch_a', { kind: 'patch', values: new Map([['score', 2]]), by: API_BY });
     second.catch(() => undefined);
     await h.advance();
     h.committer.flushes[1]!.reject(new Error('EIO'));

@@ -1,6 +1,6 @@
 /** The engine's frame-rate groups and its cost model: one clock per rate, idle channels never visited. */
 import { describe, expect, it } from 'vitest';
-import { channelRecord, definition, emptyLive, engineHarness, ISO, T0 } from './engine.fixtures.js';
+import { API_BY, channelRecord, definition, emptyLive, engineHarness, ISO, T0 } from './engine.fixtures.js';
 import { frameAt, frameRate, type FrameRate } from './frame-rate.js';
 import type { StoredChannel } from './model.js';
 import type { OpResult } from './ops.js';
@@ -30,7 +30,7 @@ function setup(channels: StoredChannel[]) {
   const patch = (id: string, score: number) => {
     const result: { value?: OpResult } = {};
     void h.engine
-      .submit(id, { kind: 'patch', values: new Map([['score', score]]), source: 'api' })
+      .submit(id, { kind: 'patch', values: new Map([['score', score]]), by: API_BY })
       .then((v) => (result.value = v));
     return result;
   };

@@ -8,7 +8,7 @@ import type { FrameMessage } from '@onair/protocol';
 import { decodeChannelMessage } from './channel-messages.js';
 import type { ChannelChange } from './channel-change.js';
 import type { EngineDeps, TickCommitter, TickWrite } from './engine.js';
-import { channelRecord, emptyLive, eventIds, RecordingBroker, sceneRecord, T0 } from './engine.fixtures.js';
+import { API_BY, channelRecord, emptyLive, eventIds, RecordingBroker, sceneRecord, T0 } from './engine.fixtures.js';
 import { FrameEngine } from './frame-engine.js';
 import { frameAt, frameRate, frameStart } from './frame-rate.js';
 import type { StoredChannel } from './model.js';
@@ -16,7 +16,7 @@ import type { Op } from './ops.js';
 import { ManualTime } from './time-source.js';
 
 const SCORE = [{ name: 'score', type: 'number' as const, label: 'Score', default: 0 }];
-const patch = (score: number): Op => ({ kind: 'patch', values: new Map([['score', score]]), source: 'api' });
+const patch = (score: number): Op => ({ kind: 'patch', values: new Map([['score', score]]), by: API_BY });
 
 function stored(id: string, frame = 0): StoredChannel {
   return { channel: channelRecord(id, 25), scenes: [sceneRecord(`sc_${id}`, id, SCORE)], live: emptyLive(frame) };

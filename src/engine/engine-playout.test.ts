@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FrameMessage } from '@onair/protocol';
-import { channelRecord, emptyLive, engineHarness, sceneRecord } from './engine.fixtures.js';
+import { API_BY, API_EVENT, channelRecord, emptyLive, engineHarness, sceneRecord } from './engine.fixtures.js';
 import { frameRate, frameStart } from './frame-rate.js';
 import type { EngineEvent } from './events.js';
 
@@ -37,15 +37,15 @@ describe('cue', () => {
     await h.run(CH, { kind: 'cue', sceneId: 'sc_board' });
     await h.run(CH, { kind: 'cue', sceneId: 'sc_alt' });
     expect(h.engine.state(CH).preview).toEqual([
-      { sceneId: 'sc_alt', layer: 0 },
-      { sceneId: 'sc_bug', layer: 5 },
+      { sceneId: 'sc_alt', layer: 0, itemId: null, values: {} },
+      { sceneId: 'sc_bug', layer: 5, itemId: null, values: {} },
     ]);
     expect(h.frames.at(-1)!.preview).toEqual(h.engine.state(CH).preview);
     expect(h.frames.at(-1)).not.toHaveProperty('program');
     expect(h.events.map((e) => e.data)).toEqual([
-      { sceneId: 'sc_bug', bus: 'preview', layer: 5, source: 'api' },
-      { sceneId: 'sc_board', bus: 'preview', layer: 0, source: 'api' },
-      { sceneId: 'sc_alt', bus: 'preview', layer: 0, source: 'api' },
+      { sceneId: 'sc_bug', bus: 'preview', layer: 5, itemId: null, ...API_EVENT },
+      { sceneId: 'sc_board', bus: 'preview', layer: 0, itemId: null, ...API_EVENT },
+      { sceneId: 'sc_alt', bus: 'preview', layer: 0, itemId: null, ...API_EVENT },
     ]);
   });
 
@@ -71,18 +71,18 @@ describe('take', () => {
     h.events.length = 0;
     const { frame } = await h.run(CH, { kind: 'take' });
     const program = [
-      { sceneId: 'sc_board', layer: 0, since: new Date(tickTime(frame)).toISOString() },
-      { sceneId: 'sc_bug', layer: 5, since: new Date(tickTime(frame)).toISOString() },
+      { sceneId: 'sc_board', layer: 0, itemId: null, values: {}, since: new Date(tickTime(frame)).toISOString() },
+      { sceneId: 'sc_bug', layer: 5, itemId: null, values: {}, since: new Date(tickTime(frame)).toISOString() },
     ];
     expect(h.engine.state(CH)).toMatchObject({ program, preview: [] });
     expect(h.frames.at(-1)).toMatchObject({ frame, program, preview: [] });
     // A take animates: no layer is a cut.
     expect(h.frames.at(-1)).not.toHaveProperty('cutLayers');
     expect(h.events.map((e) => e.data)).toEqual([
-      { sceneId: 'sc_board', bus: 'program', layer: 0, source: 'api' },
-      { sceneId: 'sc_board', previousSceneId: null, layer: 0, source: 'api' },
-      { sceneId: 'sc_bug', bus: 'program', layer: 5, source: 'api' },
-      { sceneId: 'sc_bug', previousSceneId: null, layer: 5, source: 'api' },
+      { sceneId: 'sc_board', bus: 'program', layer: 0, itemId: null, ...API_EVENT },
+      { sceneId: 'sc_board', previousSceneId: null, layer: 0, itemId: null, ...API_EVENT },
+      { sceneId: 'sc_bug', bus: 'program', layer: 5, itemId: null, ...API_EVENT },
+      { sceneId: 'sc_bug', previousSceneId: null, layer: 5, itemId: null, ...API_EVENT },
     ]);
     expect(h.events.map((e) => e.type)).toEqual([
       'channel.scene_loaded',
@@ -98,7 +98,7 @@ describe('take', () => {
     await h.run(CH, { kind: 'cue', sceneId: 'sc_strap' });
     await h.run(CH, { kind: 'take', layer: 2 });
     expect(h.engine.state(CH).program.map((e) => e.sceneId)).toEqual(['sc_strap']);
-    expect(h.engine.state(CH).preview).toEqual([{ sceneId: 'sc_bug', layer: 5 }]);
+    expect(h.engine.state(CH).preview).toEqual([{ sceneId: 'sc_bug', layer: 5, itemId: null, values: {} }]);
     expect(h.frames.at(-1)).toMatchObject({ program: [{ sceneId: 'sc_strap', layer: 2 }], preview: [{ layer: 5 }] });
   });
 
@@ -140,7 +140,7 @@ describe('cut (program)', () => {
       ['sc_board', 0],
       ['sc_bug', 5],
     ]);
-    expect(h.engine.state(CH).preview).toEqual([{ sceneId: 'sc_alt', layer: 0 }]);
+    expect(h.engine.state(CH).preview).toEqual([{ sceneId: 'sc_alt', layer: 0, itemId: null, values: {} }]);
     expect(types(h.events.slice(-2))).toEqual(['channel.scene_loaded:sc_board', 'channel.played:sc_board']);
   });
 
@@ -148,9 +148,9 @@ describe('cut (program)', () => {
     const h = setup();
     await h.run(CH, { kind: 'cue', sceneId: 'sc_alt' });
     const ops = [
-      h.engine.submit(CH, { kind: 'cut', sceneId: 'sc_board', source: 'api' }),
-      h.engine.submit(CH, { kind: 'cut', sceneId: 'sc_bug', source: 'api' }),
-      h.engine.submit(CH, { kind: 'take', source: 'api' }),
+      h.engine.submit(CH, { kind: 'cut', sceneId: 'sc_board', by: API_BY }),
+      h.engine.submit(CH, { kind: 'cut', sceneId: 'sc_bug', by: API_BY }),
+      h.engine.submit(CH, { kind: 'take', by: API_BY }),
     ];
     await h.advance();
     await Promise.all(ops);
@@ -173,7 +173,7 @@ describe('clear', () => {
     await h.run(CH, { kind: 'clear', layer: 2 });
     expect(h.engine.state(CH).program.map((e) => e.layer)).toEqual([0, 5]);
     expect(h.events.map((e) => [e.type, e.data])).toEqual([
-      ['channel.cleared', { sceneId: 'sc_strap', layer: 2, source: 'api' }],
+      ['channel.cleared', { sceneId: 'sc_strap', layer: 2, itemId: null, ...API_EVENT }],
     ]);
     // Taken off air with its out transition: not a cut.
     expect(h.frames.at(-1)).not.toHaveProperty('cutLayers');
@@ -184,7 +184,7 @@ describe('clear', () => {
     await allOnAir(h);
     await h.run(CH, { kind: 'clear', sceneId: 'sc_bug' });
     expect(h.engine.state(CH).program.map((e) => e.sceneId)).toEqual(['sc_board', 'sc_strap']);
-    expect(h.events.map((e) => e.data)).toEqual([{ sceneId: 'sc_bug', layer: 5, source: 'api' }]);
+    expect(h.events.map((e) => e.data)).toEqual([{ sceneId: 'sc_bug', layer: 5, itemId: null, ...API_EVENT }]);
   });
 
   it('clears everything, one event per scene, in one frame; preview stays', async () => {
@@ -234,8 +234,8 @@ describe('triggers', () => {
     ]);
     expect(last).not.toHaveProperty('program');
     expect(h.events.map((e) => [e.type, e.data])).toEqual([
-      ['channel.trigger_fired', { sceneId: 'sc_board', trigger: 'goal', source: 'api' }],
-      ['channel.trigger_fired', { sceneId: 'sc_bug', trigger: 'goal', source: 'api' }],
+      ['channel.trigger_fired', { sceneId: 'sc_board', trigger: 'goal', ...API_EVENT }],
+      ['channel.trigger_fired', { sceneId: 'sc_bug', trigger: 'goal', ...API_EVENT }],
     ]);
   });
 
@@ -259,7 +259,7 @@ describe('views', () => {
     await h.run(CH, { kind: 'cue', sceneId: 'sc_strap' });
     const snap = h.engine.snapshot(CH);
     expect(snap.program.map((e) => e.layer)).toEqual([0, 5]);
-    expect(snap.preview).toEqual([{ sceneId: 'sc_strap', layer: 2 }]);
+    expect(snap.preview).toEqual([{ sceneId: 'sc_strap', layer: 2, itemId: null, values: {} }]);
     expect(h.engine.state(CH).program).toEqual(snap.program);
     expect(h.engine.sceneBuses(CH, 'sc_board')).toEqual([{ bus: 'program', layer: 0 }]);
     expect(h.engine.sceneBuses(CH, 'sc_strap')).toEqual([{ bus: 'preview', layer: 2 }]);

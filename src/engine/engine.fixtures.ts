@@ -7,17 +7,23 @@ import { AppError } from '../errors.js';
 import { MemoryBroker } from './broker.js';
 import { parseFrame } from './channel-messages.js';
 import type { ChannelChange } from './channel-change.js';
+import type { ShowLimits } from './draft.js';
 import type { TickCommitter, TickWrite } from './engine.js';
 import { FrameEngine } from './frame-engine.js';
 import type { EngineEvent } from './events.js';
 import type { FrameRate } from './frame-rate.js';
 import type { ChannelRecord, LiveState, SceneRecord, StoredChannel } from './model.js';
-import type { Op, OpResult } from './ops.js';
+import type { Op, OpResult, Origin } from './ops.js';
 import { ManualTime } from './time-source.js';
 
 /** A common frame boundary of 25, 50 and 60 fps. */
 export const T0 = 1_700_000_000_000;
 export const ISO = new Date(T0).toISOString();
+
+/** Who the tests' ops come from, by default: an API key. */
+export const API_BY: Origin = { source: 'api', actor: { type: 'key', id: 'key_test', name: 'test key' } };
+/** The actor fields every event of an API_BY op carries. */
+export const API_EVENT = { source: 'api', actor: API_BY.actor } as const;
 
 /**
  * Records every tick, or throws like a full disk when told to (`failNext`). With `deferFlush`, each
@@ -77,7 +83,17 @@ export function sceneRecord(
 
 /** A live state with nothing set, on air or cued. */
 export function emptyLive(frame = 0): LiveState {
-  return { values: new Map(), clocks: new Map(), program: [], preview: [], frame, updatedAt: ISO };
+  return {
+    values: new Map(),
+    clocks: new Map(),
+    program: [],
+    preview: [],
+    rundowns: new Map(),
+    schedule: [],
+    history: [],
+    frame,
+    updatedAt: ISO,
+  };
 }
 
 /** A MemoryBroker that also keeps every frame published on any channel (the `scenes=all` version), in order. */
@@ -100,7 +116,7 @@ export function eventIds(): () => string {
 }
 
 /** An engine on a manual clock over `stored`, recording frames, events, ticks and commits. */
-export function engineHarness(stored: StoredChannel[]) {
+export function engineHarness(stored: StoredChannel[], options: { limits?: ShowLimits } = {}) {
   const time = new ManualTime(T0);
   const committer = new RecordingCommitter();
   const frames: FrameMessage[] = [];
@@ -112,6 +128,7 @@ export function engineHarness(stored: StoredChannel[]) {
     committer,
     broker,
     newEventId: eventIds(),
+    ...(options.limits ? { limits: options.limits } : {}),
     onEvents: (e) => events.push(...e),
     onTick: ({ fps, frame, changed }) => ticks.push({ fps, frame, changed }),
   });
@@ -122,17 +139,17 @@ export function engineHarness(stored: StoredChannel[]) {
     time.advance(ms);
     await new Promise<void>((resolve) => setImmediate(resolve));
   };
-  /** Submits `op` (source `api`) and runs the tick that answers it. */
-  const run = async (channelId: string, op: OpWithoutSource): Promise<OpResult> => {
-    const result = engine.submit(channelId, { ...op, source: 'api' });
+  /** Submits `op` (by API_BY unless it says who) and runs the tick that answers it. */
+  const run = async (channelId: string, op: OpWithoutBy, by: Origin = API_BY): Promise<OpResult> => {
+    const result = engine.submit(channelId, { ...op, by });
     result.catch(() => undefined); // refusals are the caller's to await
     await advance();
     return result;
   };
   /** Submits `op` as `run` does and answers the AppError it is refused with (failing when it is not refused). */
-  const refusal = async (channelId: string, op: OpWithoutSource): Promise<AppError> => {
+  const refusal = async (channelId: string, op: OpWithoutBy, by: Origin = API_BY): Promise<AppError> => {
     try {
-      await run(channelId, op);
+      await run(channelId, op, by);
     } catch (err) {
       if (err instanceof AppError) return err;
       throw err;
@@ -142,4 +159,5 @@ export function engineHarness(stored: StoredChannel[]) {
   return { time, committer, frames, events, ticks, engine, advance, run, refusal };
 }
 
-export type OpWithoutSource = Op extends infer O ? (O extends Op ? Omit<O, 'source'> : never) : never;
+/** An op without its `by` (the harness adds it). */
+export type OpWithoutBy = Op extends infer O ? (O extends Op ? Omit<O, 'by'> : never) : never;

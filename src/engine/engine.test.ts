@@ -4,12 +4,20 @@ import type { InputValue } from '@onair/protocol';
 import { MemoryBroker } from './broker.js';
 import type { TickCommitter } from './engine.js';
 import { FrameEngine } from './frame-engine.js';
-import { channelRecord, emptyLive, engineHarness, eventIds, sceneRecord, T0 } from './engine.fixtures.js';
+import {
+  API_BY,
+  API_EVENT,
+  channelRecord,
+  emptyLive,
+  engineHarness,
+  eventIds,
+  sceneRecord,
+  T0,
+} from './engine.fixtures.js';
 import { frameAt, frameRate } from './frame-rate.js';
-import type { ChangeSource, ChannelRecord } from './model.js';
+import type { ChannelRecord } from './model.js';
 import { ManualTime } from './time-source.js';
 
-const api: ChangeSource = 'api';
 const F60 = frameAt(frameRate(60), T0);
 
 const channel = channelRecord;
@@ -40,7 +48,7 @@ async function advance(h: { time: ManualTime }, ms: number): Promise<void> {
 const patch = (values: Record<string, InputValue>) => ({
   kind: 'patch' as const,
   values: new Map(Object.entries(values)),
-  source: api,
+  by: API_BY,
 });
 
 function settled<T>(p: Promise<T>) {
@@ -69,18 +77,18 @@ describe('Engine: ordering and coalescing', () => {
     expect(h.frames[0]).toMatchObject({ frame: F60 + 1, prev: 7, inputs: { score: 2, team: 'AWAY' } });
     const binds = h.events.filter((e) => e.type === 'channel.bind_updated').map((e) => e.data);
     expect(binds).toEqual([
-      { inputs: { score: 1 }, previous: { score: 0 }, frame: F60 + 1, source: 'api' },
-      { inputs: { score: 2, team: 'AWAY' }, previous: { score: 1, team: 'HOME' }, frame: F60 + 1, source: 'api' },
+      { inputs: { score: 1 }, previous: { score: 0 }, frame: F60 + 1, ...API_EVENT },
+      { inputs: { score: 2, team: 'AWAY' }, previous: { score: 1, team: 'HOME' }, frame: F60 + 1, ...API_EVENT },
     ]);
     expect(h.engine.state('ch_a').inputs).toEqual({ score: 2, team: 'AWAY', title: '' });
   });
 
   it('applies ops of one tick in arrival order', async () => {
     const h = setup();
-    const takeFirst = settled(h.engine.submit('ch_a', { kind: 'take', source: api }));
-    const cue = h.engine.submit('ch_a', { kind: 'cue', sceneId: 'sc_board', source: api });
-    const take = h.engine.submit('ch_a', { kind: 'take', source: api });
-    const cut = h.engine.submit('ch_a', { kind: 'cut', sceneId: 'sc_lower', source: api });
+    const takeFirst = settled(h.engine.submit('ch_a', { kind: 'take', by: API_BY }));
+    const cue = h.engine.submit('ch_a', { kind: 'cue', sceneId: 'sc_board', by: API_BY });
+    const take = h.engine.submit('ch_a', { kind: 'take', by: API_BY });
+    const cut = h.engine.submit('ch_a', { kind: 'cut', sceneId: 'sc_lower', by: API_BY });
     await advance(h, 17);
     await Promise.all([cue, take, cut]);
     expect(takeFirst.status).toBe('rejected');
@@ -88,8 +96,8 @@ describe('Engine: ordering and coalescing', () => {
     expect(h.engine.state('ch_a').program.map((e) => e.sceneId)).toEqual(['sc_lower']);
     const played = h.events.filter((e) => e.type === 'channel.played').map((e) => e.data);
     expect(played).toEqual([
-      { sceneId: 'sc_board', previousSceneId: null, layer: 0, source: 'api' },
-      { sceneId: 'sc_lower', previousSceneId: 'sc_board', layer: 0, source: 'api' },
+      { sceneId: 'sc_board', previousSceneId: null, layer: 0, itemId: null, ...API_EVENT },
+      { sceneId: 'sc_lower', previousSceneId: 'sc_board', layer: 0, itemId: null, ...API_EVENT },
     ]);
   });
 
@@ -99,7 +107,7 @@ describe('Engine: ordering and coalescing', () => {
       h.engine.submit('ch_a', patch({ score: 1 })),
       h.engine.submit('ch_b', patch({ title: 'Hello' })),
       h.engine.submit('ch_a', patch({ team: 'X' })),
-      h.engine.submit('ch_b', { kind: 'cut', sceneId: 'sc_lower', source: api }),
+      h.engine.submit('ch_b', { kind: 'cut', sceneId: 'sc_lower', by: API_BY }),
     ];
     await advance(h, 17);
     await Promise.all(ops);
@@ -144,7 +152,7 @@ describe('Engine: failures', () => {
     const before = { ...h.engine.state('ch_a'), serverTime: '' };
     h.committer.failNext = 1;
     const refused = settled(h.engine.submit('ch_a', patch({ score: 9 })));
-    const cut = settled(h.engine.submit('ch_a', { kind: 'cut', sceneId: 'sc_board', source: api }));
+    const cut = settled(h.engine.submit('ch_a', { kind: 'cut', sceneId: 'sc_board', by: API_BY }));
     await advance(h, 17);
     expect([refused.status, cut.status]).toEqual(['rejected', 'rejected']);
     expect(codeOf(refused.error)).toBe('unavailable');
@@ -161,7 +169,7 @@ describe('Engine: failures', () => {
 
   it('a scene removal whose tick failed to commit still reaches program and renderers later', async () => {
     const h = setup();
-    await Promise.all([h.engine.submit('ch_a', { kind: 'cut', sceneId: 'sc_board', source: api }), advance(h, 17)]);
+    await Promise.all([h.engine.submit('ch_a', { kind: 'cut', sceneId: 'sc_board', by: API_BY }), advance(h, 17)]);
     h.committer.failNext = 1;
     h.engine.removeScene('ch_a', 'sc_board');
     await advance(h, 17);
@@ -185,7 +193,7 @@ describe('Engine: failures', () => {
 
   it('take with an empty preview rejects preview_empty', async () => {
     const h = setup();
-    const take = settled(h.engine.submit('ch_a', { kind: 'take', source: api }));
+    const take = settled(h.engine.submit('ch_a', { kind: 'take', by: API_BY }));
     await advance(h, 17);
     expect(codeOf(take.error)).toBe('preview_empty');
     expect(h.engine.state('ch_a').program).toEqual([]);
@@ -193,7 +201,7 @@ describe('Engine: failures', () => {
 
   it('removing the on-air scene clears program', async () => {
     const h = setup();
-    await Promise.all([h.engine.submit('ch_a', { kind: 'cut', sceneId: 'sc_board', source: api }), advance(h, 17)]);
+    await Promise.all([h.engine.submit('ch_a', { kind: 'cut', sceneId: 'sc_board', by: API_BY }), advance(h, 17)]);
     h.engine.removeScene('ch_a', 'sc_board');
     await advance(h, 17);
     expect(h.engine.state('ch_a').program).toEqual([]);

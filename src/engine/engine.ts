@@ -7,10 +7,11 @@
  * implements this interface too (ops forwarded to the channel's owner, structural writes announced to the other
  * nodes): callers never know which one they hold.
  */
-import type { SceneScope, SnapshotMessage } from '@onair/protocol';
+import type { Rundown, SceneScope, ScheduledOp, SnapshotMessage } from '@onair/protocol';
 import type { Broker } from './broker.js';
 import type { SceneOnBus } from './buses.js';
 import type { ChannelChange } from './channel-change.js';
+import type { ShowLimits } from './draft.js';
 import type { EngineEvent } from './events.js';
 import type { FrameRate } from './frame-rate.js';
 import type { InputRegistry } from './input-registry.js';
@@ -65,6 +66,8 @@ export interface EngineDeps {
    * once. Default 0: at the start of each frame.
    */
   clockPhase?: number;
+  /** Limits of each channel's rundowns, schedule and history. Default: DEFAULT_SHOW_LIMITS (./draft.ts). */
+  limits?: ShowLimits;
   /** A tick's events, in order, once the tick is durable (after they are stored). */
   onEvents?: (events: EngineEvent[]) => void;
   /** Something went wrong inside a tick (already contained); for logs and metrics. */
@@ -108,6 +111,8 @@ export interface Engine {
   /** `scope`: which scene definitions it carries (engine/scene-scope.ts). */
   snapshot(channelId: string, scope?: SceneScope): SnapshotMessage;
   state(channelId: string): ChannelState;
+  /** The channel's rundowns (creation order) and schedule (soonest first), as of the last tick. */
+  show(channelId: string): { rundowns: Rundown[]; schedule: ScheduledOp[] };
   /** Clock statistics per frame rate, for metrics. */
   clockStats(): ClockStats[];
 
@@ -146,6 +151,7 @@ export function passThrough(inner: Engine): Engine {
     queuedOps: (channelId) => inner.queuedOps(channelId),
     snapshot: (channelId, scope) => inner.snapshot(channelId, scope),
     state: (channelId) => inner.state(channelId),
+    show: (channelId) => inner.show(channelId),
     clockStats: () => inner.clockStats(),
     submit: (channelId, op) => inner.submit(channelId, op),
     addChannel: (record, frame) => inner.addChannel(record, frame),

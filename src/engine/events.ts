@@ -3,6 +3,7 @@
  * the store writes them in the tick's transaction (the event log); once the tick is durable the engine hands
  * them to `onEvents`. The engine does not know who listens.
  */
+import type { Actor } from '@onair/protocol';
 import type { ChangeSource } from './model.js';
 
 export const ENGINE_EVENT_TYPES = [
@@ -11,6 +12,14 @@ export const ENGINE_EVENT_TYPES = [
   'channel.trigger_fired',
   'channel.bind_updated',
   'channel.cleared',
+  'channel.updated_on_air',
+  'channel.undone',
+  'channel.redone',
+  'channel.schedule_missed',
+  'channel.schedule_failed',
+  'rundown.item_cued',
+  'rundown.item_taken',
+  'rundown.item_stopped',
 ] as const;
 export type EngineEventType = (typeof ENGINE_EVENT_TYPES)[number];
 
@@ -26,5 +35,6 @@ export interface EngineEvent {
   channelId: string;
   /** ISO 8601 */
   createdAt: string;
-  data: Record<string, unknown> & { source: ChangeSource };
+  /** Every event says where it came in (`source`) and who did it (`actor`). */
+  data: Record<string, unknown> & { source: ChangeSource; actor: Actor };
 }

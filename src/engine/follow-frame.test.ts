@@ -15,6 +15,8 @@ const base: FollowedChannel = {
   scenes: { sc_a: { id: 'sc_a', name: 'A', definition: definition([]) } },
   inputs: { score: 1, team: 'Home' },
   clocks: {},
+  rundowns: {},
+  schedule: [],
 };
 
 const frame = (fields: Partial<FrameMessage>): FrameMessage => ({
@@ -28,7 +30,9 @@ const frame = (fields: Partial<FrameMessage>): FrameMessage => ({
 
 describe('followFrame', () => {
   it("applies a frame that follows the state's: changed inputs, clocks, buses, scenes and format", () => {
-    const program = [{ layer: 0, sceneId: 'sc_b', since: '2023-11-14T22:13:20.000Z' }];
+    const program = [
+      { layer: 0, sceneId: 'sc_b', itemId: null, values: { name: 'B' }, since: '2023-11-14T22:13:20.000Z' },
+    ];
     const scene = { id: 'sc_b', name: 'B', definition: definition([]) };
     const clock = { running: true, ms: 0, at: 1 };
     const { state, outcome } = followFrame(

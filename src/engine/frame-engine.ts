@@ -9,7 +9,7 @@
  * (./engine-host.ts); nothing in here knows of nodes.
  */
 import { AppError } from '../errors.js';
-import type { FrameMessage, SceneScope, SnapshotMessage } from '@onair/protocol';
+import type { FrameMessage, Rundown, SceneScope, ScheduledOp, SnapshotMessage } from '@onair/protocol';
 import { busesOf, EMPTY_BUS, type SceneOnBus } from './buses.js';
 import { opResult, toFrameMessage, type ChannelChange } from './channel-change.js';
 import { encodeFrame, encodeRevoke } from './channel-messages.js';
@@ -18,7 +18,9 @@ import { EVERYWHERE, type ClockStats, type Engine, type EngineDeps, type Placeme
 import type { EngineHost, RemoteFrameOutcome } from './engine-host.js';
 import { followFrame } from './follow-frame.js';
 import { FrameClock } from './frame-clock.js';
-import { frameRate, type FrameRate } from './frame-rate.js';
+import { frameRate, frameStart, type FrameRate } from './frame-rate.js';
+import { DEFAULT_SHOW_LIMITS } from './draft.js';
+import { dueFrame, dueWithin } from './schedule.js';
 import { assertCompatible, type InputRegistry } from './input-registry.js';
 import type { ChannelRecord, SceneRecord, StoredChannel } from './model.js';
 import type { Op, OpResult } from './ops.js';
@@ -49,6 +51,8 @@ export class FrameEngine implements Engine {
   private readonly flushing = new Set<Promise<void>>();
   private readonly placement: Placement;
   private running = false;
+  /** Per channel with a schedule: the timer that puts it on the clock shortly before its next entry is due. */
+  private readonly wakeups = new Map<string, () => void>();
 
   constructor(private readonly deps: EngineDeps) {
     this.placement = deps.placement ?? EVERYWHERE;
@@ -71,12 +75,40 @@ export class FrameEngine implements Engine {
 
   start(): void {
     this.running = true;
+    for (const rt of this.channels.values()) this.armSchedule(rt);
     for (const g of this.groups.values()) if (g.pending.size > 0) g.clock.start();
+  }
+
+  /**
+   * Puts the channel on its clock a frame before its next scheduled entry is due, so the tick of that frame applies it
+   * (./schedule.ts); only where the channel is ticked, and again whenever its schedule changes.
+   */
+  private armSchedule(rt: ChannelRuntime): void {
+    const id = rt.record.id;
+    this.wakeups.get(id)?.();
+    this.wakeups.delete(id);
+    const next = rt.live.schedule[0];
+    if (!next || !this.running || !this.placement.ticks(id)) return;
+    const rate = frameRate(rt.record.fps);
+    const wait = frameStart(rate, dueFrame(next, rt.record.fps) - 1) - this.deps.time.now();
+    this.wakeups.set(
+      id,
+      this.deps.time.setTimer(() => {
+        this.wakeups.delete(id);
+        if (this.channels.get(id) === rt) this.markPending(rt);
+      }, wait),
+    );
+  }
+
+  private disarm(channelId: string): void {
+    this.wakeups.get(channelId)?.();
+    this.wakeups.delete(channelId);
   }
 
   /** Stops the clocks after one last tick per group, so nothing queued is left unanswered. */
   async stop(): Promise<void> {
     this.running = false;
+    for (const id of [...this.wakeups.keys()]) this.disarm(id);
     for (const [fps, g] of this.groups) {
       g.clock.stop();
       for (let i = 0; i < FINAL_TICKS && (g.inflight || g.pending.size > 0); i++) {
@@ -121,6 +153,9 @@ export class FrameEngine implements Engine {
       clocks: new Map(),
       program: EMPTY_BUS,
       preview: EMPTY_BUS,
+      rundowns: new Map(),
+      schedule: [],
+      history: [],
       frame,
       updatedAt: record.createdAt,
     };
@@ -132,6 +167,8 @@ export class FrameEngine implements Engine {
     const before = rt.record;
     if (before.fps !== record.fps) this.moveGroup(rt, before.fps, record.fps);
     rt.updateRecord(record);
+    // The next entry's frame is counted again at the new rate.
+    if (before.fps !== record.fps) this.armSchedule(rt);
     if (before.outputToken !== record.outputToken) this.send(record.id, encodeRevoke('token_rotated'), rt.live.frame);
     this.markPending(rt);
   }
@@ -197,6 +234,11 @@ export class FrameEngine implements Engine {
     return buildState(this.runtime(channelId), this.deps.time.now());
   }
 
+  show(channelId: string): { rundowns: Rundown[]; schedule: ScheduledOp[] } {
+    const { live } = this.runtime(channelId);
+    return { rundowns: [...live.rundowns.values()], schedule: [...live.schedule] };
+  }
+
   clockStats(): ClockStats[] {
     return [...this.groups].map(([fps, g]) => ({ fps, ...g.clock.getStats() }));
   }
@@ -209,12 +251,14 @@ export class FrameEngine implements Engine {
     if (!this.placement.ticks(rt.record.id)) return;
     rt.resendScenes();
     this.markPending(rt);
+    this.armSchedule(rt);
   }
 
   /** Several nodes: see EngineHost.demote. */
   private demote(channelId: string): void {
     const rt = this.channels.get(channelId);
     if (!rt) return;
+    this.disarm(channelId);
     this.groups.get(rt.record.fps)?.pending.delete(rt);
     rt.refuseQueued(new AppError('unavailable', MOVED_DETAIL, { retryAfter: 1, reason: 'channel_moved' }));
   }
@@ -223,6 +267,7 @@ export class FrameEngine implements Engine {
   private forget(channelId: string): void {
     const rt = this.channels.get(channelId);
     if (!rt) return;
+    this.disarm(channelId);
     this.channels.delete(channelId);
     this.groups.get(rt.record.fps)?.pending.delete(rt);
     rt.refuseQueued(deleted());
@@ -284,7 +329,8 @@ export class FrameEngine implements Engine {
 
   private prepareAll(g: Group, frame: number): ChannelChange[] {
     const now = Math.round(this.deps.time.now());
-    const tick = { frame, now, nowIso: new Date(now).toISOString(), eventId: this.deps.newEventId };
+    const limits = this.deps.limits ?? DEFAULT_SHOW_LIMITS;
+    const tick = { frame, now, nowIso: new Date(now).toISOString(), eventId: this.deps.newEventId, limits };
     const changes: ChannelChange[] = [];
     const due = g.pending;
     g.pending = new Set();
@@ -292,6 +338,8 @@ export class FrameEngine implements Engine {
       try {
         const change = rt.prepare(tick);
         if (change) changes.push(change);
+        // A scheduled entry due in the next frames: stay on the clock for it (the wake-up timer may fire early).
+        if (dueWithin((change?.live ?? rt.live).schedule, rt.record.fps, frame, 2)) g.pending.add(rt);
       } catch (err) {
         this.deps.onTickError?.(err, { frame, channelId: rt.record.id });
       }
@@ -347,6 +395,8 @@ export class FrameEngine implements Engine {
       for (const a of c.acks) a.pending.reject(refusal);
       const rt = this.channels.get(c.channelId);
       if (rt && rt.requeueStructural(c)) this.markPending(rt);
+      // Scheduled entries the tick applied are still due (the state was not adopted): woken again, they run next frame.
+      if (rt && c.schedule) this.armSchedule(rt);
     }
   }
 
@@ -372,6 +422,7 @@ export class FrameEngine implements Engine {
     const rt = this.channels.get(change.channelId);
     const before = rt?.live ?? change.live;
     if (rt) rt.adopt(change);
+    if (rt && change.schedule) this.armSchedule(rt);
     if (change.visible === false) return;
     this.safely(change.frame, () => {
       const message = toFrameMessage(change, this.deps.time.now());

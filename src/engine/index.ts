@@ -16,3 +16,5 @@ export * from './model.js';
 export * from './ops.js';
 export * from './snapshot.js';
 export * from './time-source.js';
+export * from './draft.js';
+export * from './history.js';

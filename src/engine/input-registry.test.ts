@@ -205,6 +205,21 @@ describe('buildRegistry and assertCompatible', () => {
     expect(() => assertCompatible(buildRegistry([a]), retyped, [a])).not.toThrow();
   });
 
+  it('refuses a scene that redeclares an input with another scope, absent meaning channel', () => {
+    const lower = scene('sc_l', [{ ...def('name', 'text', ''), scope: 'item' }]);
+    const card = scene('sc_c', [def('name', 'text', '')]);
+    const clash = () => assertCompatible(buildRegistry([lower]), card, [lower]);
+    expect(clash).toThrow(expect.objectContaining({ code: 'conflict' }));
+    expect(clash).toThrow('Input "name" is already declared with scope "item" by scene "sc_l"');
+    const explicit = scene('sc_c', [{ ...def('score', 'number', 0), scope: 'channel' }]);
+    expect(() => assertCompatible(buildRegistry([a]), explicit, [a])).not.toThrow();
+    const sameItem = scene('sc_c', [{ ...def('name', 'text', 'x'), scope: 'item' }]);
+    expect(() => assertCompatible(buildRegistry([lower]), sameItem, [lower])).not.toThrow();
+    // The only scene that declares a name may change its scope.
+    const rescoped = scene('sc_l', [def('name', 'text', '')]);
+    expect(() => assertCompatible(buildRegistry([lower]), rescoped, [lower])).not.toThrow();
+  });
+
   it('channels with one scene of the same definition share one registry; a scene change rebuilds only its own', () => {
     const template = a.definition;
     const live = emptyLive();

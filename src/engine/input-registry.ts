@@ -3,7 +3,14 @@
  * A name is declared once per channel with one type; the first scene to declare it gives the default.
  */
 import { AppError } from '../errors.js';
-import { HEX_COLOR, type InputDef, type InputType, type InputValue, type SceneDefinition } from '@onair/protocol';
+import {
+  HEX_COLOR,
+  type InputDef,
+  type InputScope,
+  type InputType,
+  type InputValue,
+  type SceneDefinition,
+} from '@onair/protocol';
 import type { SceneRecord } from './model.js';
 import { closestName } from './closest-name.js';
 
@@ -40,7 +47,10 @@ function merge(scenes: readonly SceneRecord[]): InputRegistry {
   return registry;
 }
 
-/** Throws conflict when a scene redeclares a channel input with another type. */
+/**
+ * Throws conflict when a scene redeclares an input of the channel with another type or another scope: one name has
+ * one meaning in a channel, so a name that is a channel value in one scene cannot be an instance's own in another.
+ */
 export function assertCompatible(registry: InputRegistry, scene: SceneRecord, others: Iterable<SceneRecord>): void {
   const owners = new Map<string, string>();
   for (const other of others) {
@@ -50,13 +60,26 @@ export function assertCompatible(registry: InputRegistry, scene: SceneRecord, ot
   for (const def of scene.definition.inputs) {
     const existing = registry.get(def.name);
     const owner = owners.get(def.name);
-    if (existing && owner !== undefined && existing.type !== def.type) {
+    if (!existing || owner === undefined) continue;
+    if (existing.type !== def.type) {
       throw new AppError(
         'conflict',
         `Input "${def.name}" is already declared as ${existing.type} by scene "${owner}"; a channel input has one type.`,
       );
     }
+    const scope = scopeOf(existing);
+    if (scope !== scopeOf(def)) {
+      throw new AppError(
+        'conflict',
+        `Input "${def.name}" is already declared with scope "${scope}" by scene "${owner}"; one name has one ` +
+          `meaning in a channel: declare it with scope "${scope}" here too, or give it another name.`,
+      );
+    }
   }
+}
+
+function scopeOf(def: InputDef): InputScope {
+  return def.scope ?? 'channel';
 }
 
 /** Checks a whole patch; returns it as a Map so that names like `__proto__` stay plain data. */

@@ -2,7 +2,16 @@
  * The records the engine holds in memory and hands to persistence. Plain data, no behaviour.
  */
 import type { FrameRate } from './frame-rate.js';
-import type { ClockState, InputValue, PreviewEntry, ProgramEntry, SceneDefinition } from '@onair/protocol';
+import type {
+  ClockState,
+  InputValue,
+  PreviewEntry,
+  ProgramEntry,
+  Rundown,
+  SceneDefinition,
+  ScheduledOp,
+} from '@onair/protocol';
+import type { HistoryRecord } from './history.js';
 
 export interface ChannelRecord {
   id: string;
@@ -34,6 +43,12 @@ export interface LiveState {
   /** One entry per layer, sorted by layer. */
   program: ProgramEntry[];
   preview: PreviewEntry[];
+  /** The channel's rundowns by id, in creation order. Replaced, never changed in place. */
+  rundowns: ReadonlyMap<string, Rundown>;
+  /** What is scheduled, soonest first. Replaced, never changed in place. */
+  schedule: readonly ScheduledOp[];
+  /** Recorded on-air actions, oldest first (each actor's last few: ./history.ts). Replaced, never changed in place. */
+  history: readonly HistoryRecord[];
   /** Frame of the last change sent to renderers. */
   frame: number;
   updatedAt: string;
@@ -46,4 +61,5 @@ export interface StoredChannel {
   live: LiveState;
 }
 
-export type ChangeSource = 'api' | 'dashboard' | 'incoming_webhook';
+/** Where a change came in: the API, the dashboard, an incoming hook, or the server's own schedule. */
+export type ChangeSource = 'api' | 'dashboard' | 'incoming_webhook' | 'schedule';

@@ -3,7 +3,8 @@
  * buses lose scenes that are gone (or whose layer moved), and inputs and clocks no scene declares any more
  * are forgotten, in the store too, so a name declared again later starts from its default.
  */
-import type { ClockState, InputDef } from '@onair/protocol';
+import { SYSTEM_ACTOR, type ClockState, type InputDef } from '@onair/protocol';
+import { offAir } from './bus-ops.js';
 import type { Draft } from './draft.js';
 import { checkValue, type InputRegistry } from './input-registry.js';
 
@@ -33,7 +34,7 @@ export function applySceneEdits(draft: Draft, before: InputRegistry, edits: Scen
 /** A scene that is gone, or now on another layer, leaves both buses; it leaves program at once (a cut). */
 function clearBuses(draft: Draft): void {
   const stale = (e: { sceneId: string; layer: number }) => draft.rt.scenes.get(e.sceneId)?.definition.layer !== e.layer;
-  draft.offAir(stale, 'api', true);
+  offAir(draft, stale, { source: 'api', actor: SYSTEM_ACTOR }, true);
   if (draft.live.preview.some(stale)) draft.setPreview(draft.live.preview.filter((e) => !stale(e)));
 }
 

@@ -44,8 +44,13 @@ export function busesFrame(
     if (view) scenes.push(view);
   }
   const removed = [...had].filter((id) => !has.has(id));
-  if (sameScenes(all, scenes, removed)) return all;
+  const show = all.rundowns !== undefined || all.removedRundowns !== undefined || all.schedule !== undefined;
+  if (!show && sameScenes(all, scenes, removed)) return all;
   const frame: FrameMessage = { ...all };
+  // The prepared show is for the dashboard (scenes=all), not for renderers.
+  delete frame.rundowns;
+  delete frame.removedRundowns;
+  delete frame.schedule;
   delete frame.scenes;
   delete frame.removedScenes;
   if (scenes.length > 0) frame.scenes = scenes;

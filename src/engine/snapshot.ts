@@ -41,6 +41,7 @@ export function buildSnapshot(rt: ChannelRuntime, now: number, scope: SceneScope
     ),
     inputs: rt.effectiveInputs(),
     clocks: rt.clocks(Math.round(now)),
+    ...(scope === 'all' ? { rundowns: [...live.rundowns.values()], schedule: [...live.schedule] } : {}),
   };
 }
 

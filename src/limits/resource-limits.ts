@@ -3,6 +3,7 @@
  * large league; each is an ONAIR_LIMIT_* setting. Beyond a count limit a create answers 422 limit_reached, naming
  * the limit and its value, and nothing is created.
  */
+import { DEFAULT_SHOW_LIMITS } from '../engine/index.js';
 import { AppError } from '../errors.js';
 
 export interface ResourceLimits {
@@ -25,6 +26,12 @@ export interface ResourceLimits {
   hookPostsPerAddressPerSecond: number;
   /** Days the event log keeps. */
   eventDays: number;
+  /** A channel's prepared show (the engine holds them: engine/draft.ts ShowLimits). */
+  rundownsPerChannel: number;
+  itemsPerRundown: number;
+  scheduledPerChannel: number;
+  /** On-air actions kept for undo (at least 100). */
+  historyDepth: number;
 }
 
 export const DEFAULT_LIMITS: ResourceLimits = {
@@ -38,6 +45,7 @@ export const DEFAULT_LIMITS: ResourceLimits = {
   createsPerAddressPerMinute: 300,
   hookPostsPerAddressPerSecond: 100,
   eventDays: 7,
+  ...DEFAULT_SHOW_LIMITS,
 };
 
 /** Throws 422 limit_reached when `count` things already fill `limit` ("A workspace has at most 500 channels."). */

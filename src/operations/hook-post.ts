@@ -4,10 +4,10 @@
  * is the channel operation, so a post is authorised, rate-limited and submitted like a PATCH.
  */
 import { z } from 'zod';
-import { validatePatch, type ChangeSource } from '../engine/index.js';
+import { validatePatch, type Origin } from '../engine/index.js';
 import { AppError } from '../errors.js';
 import type { ClockChange, MappedChange } from '../incoming-hooks/hook-mapping.js';
-import type { ChannelOperation } from './operation.js';
+import { originOf, type ChannelOperation } from './operation.js';
 
 export interface HookPostResult {
   /** The frame that applied the change; null when the post carried nothing to apply. */
@@ -23,7 +23,7 @@ export const applyHookPost: ChannelOperation<MappedChange, HookPostResult> = {
   input: z.custom<MappedChange>((v) => typeof v === 'object' && v !== null),
   async run({ services: { engine }, channel, caller }, change) {
     const channelId = channel.id;
-    const source = caller.source;
+    const by = originOf(caller);
     const registry = engine.registry(channelId);
     const names = Object.keys(change.patch);
     const values = validatePatch(registry, change.patch);
@@ -37,16 +37,16 @@ export const applyHookPost: ChannelOperation<MappedChange, HookPostResult> = {
     if (names.length === 0 && change.clocks.length === 0) return { frame: null, applied: {} };
     // Queued in one turn of the event loop, so one tick applies them all.
     const pending = [
-      ...(names.length > 0 ? [engine.submit(channelId, { kind: 'patch', values, source })] : []),
-      ...change.clocks.map((c) => engine.submit(channelId, clockOp(c, source))),
+      ...(names.length > 0 ? [engine.submit(channelId, { kind: 'patch', values, by })] : []),
+      ...change.clocks.map((c) => engine.submit(channelId, clockOp(c, by))),
     ];
     const results = await Promise.all(pending);
     return { frame: Math.max(...results.map((r) => r.frame)), applied: change.applied };
   },
 };
 
-function clockOp(c: ClockChange, source: ChangeSource) {
+function clockOp(c: ClockChange, by: Origin) {
   return c.action === 'set'
-    ? { kind: 'clock' as const, name: c.name, action: 'set' as const, ms: c.ms, source }
-    : { kind: 'clock' as const, name: c.name, action: c.action, source };
+    ? { kind: 'clock' as const, name: c.name, action: 'set' as const, ms: c.ms, by }
+    : { kind: 'clock' as const, name: c.name, action: c.action, by };
 }

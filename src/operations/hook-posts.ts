@@ -120,11 +120,12 @@ function hookCaller(hook: IncomingHookRecord): Caller {
   const principal: Principal = {
     kind: 'key',
     keyId: hook.id,
+    name: hook.name,
     orgId: hook.orgId,
     grants: new Set(['inputs:write']),
     channelIds: new Set([hook.channelId]),
   };
-  return { principal, source: 'incoming_webhook' };
+  return { principal, source: 'incoming_webhook', actor: { type: 'hook', id: hook.id, name: hook.name } };
 }
 
 function parseBody(post: HookPost): unknown {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { validatePatch } from '../engine/index.js';
 import type { InputValue } from '@onair/protocol';
-import type { ChannelOperation } from './operation.js';
+import { originOf, type ChannelOperation } from './operation.js';
 
 export const MAX_INPUTS_PER_PATCH = 100;
 
@@ -42,7 +42,7 @@ export const patchInputs: ChannelOperation<Record<string, unknown>, InputsResult
   input: InputsPatch,
   async run({ services: { engine }, channel, caller }, patch) {
     const values = validatePatch(engine.registry(channel.id), patch);
-    const result = await engine.submit(channel.id, { kind: 'patch', values, source: caller.source });
+    const result = await engine.submit(channel.id, { kind: 'patch', values, by: originOf(caller) });
     return { channelId: channel.id, frame: result.frame, inputs: result.applied ?? {} };
   },
 };

@@ -14,7 +14,7 @@ import {
   type ClockState,
 } from '@onair/protocol';
 import { AppError } from '../errors.js';
-import type { ChannelOperation } from './operation.js';
+import { originOf, type ChannelOperation } from './operation.js';
 
 const Name = z.string().regex(NAME_PATTERN, NAME_RULE);
 
@@ -27,7 +27,7 @@ export const fireTrigger: ChannelOperation<z.infer<typeof TriggerIn>, { frame: n
   bucket: 'updates',
   input: TriggerIn,
   async run({ services: { engine }, channel, caller }, { name }) {
-    const { frame } = await engine.submit(channel.id, { kind: 'trigger', name, source: caller.source });
+    const { frame } = await engine.submit(channel.id, { kind: 'trigger', name, by: originOf(caller) });
     return { frame };
   },
 };
@@ -72,7 +72,7 @@ export const clockAction: ChannelOperation<z.infer<typeof ClockOpIn>, ClockResul
   bucket: 'updates',
   input: ClockOpIn,
   async run({ services: { engine }, channel, caller }, { name, action, ms }) {
-    const op = { kind: 'clock' as const, name, action, ...(ms === undefined ? {} : { ms }), source: caller.source };
+    const op = { kind: 'clock' as const, name, action, ...(ms === undefined ? {} : { ms }), by: originOf(caller) };
     const result = await engine.submit(channel.id, op);
     // The engine answers every clock op with its clock: without one, something is broken (logged as a bug).
     if (!result.clock) throw new AppError('internal');

@@ -6,7 +6,8 @@
  */
 import type { ZodType } from 'zod';
 import type { Permission, Principal } from '../auth/permissions.js';
-import type { ChangeSource, ChannelRecord } from '../engine/index.js';
+import type { Actor } from '@onair/protocol';
+import type { ChangeSource, ChannelRecord, Origin } from '../engine/index.js';
 import type { BucketName } from '../limits/rate-limiter.js';
 import type { Services } from './services.js';
 
@@ -14,6 +15,8 @@ export interface Caller {
   principal: Principal;
   /** Where a change came from, carried into its events. */
   source: ChangeSource;
+  /** Who it is, carried into events and the on-air history (docs/api.md, "Who did it"). */
+  actor: Actor;
   /** The client's address, for the per-address limits on creates (docs/api.md, "Rate limits"). */
   client?: string | undefined;
   /**
@@ -71,7 +74,19 @@ export function sourceOf(principal: Principal): ChangeSource {
 
 /** The caller an authenticated request or connection acts as. */
 export function callerOf(principal: Principal, client?: string): Caller {
-  return { principal, source: sourceOf(principal), client };
+  return { principal, source: sourceOf(principal), actor: actorOf(principal), client };
+}
+
+/** A session's user by id and email; a key by id and name. */
+export function actorOf(principal: Principal): Actor {
+  if (principal.kind === 'user') return { type: 'user', id: principal.userId, name: principal.email };
+  if (principal.kind === 'key') return { type: 'key', id: principal.keyId, name: principal.name };
+  return { type: 'system', id: principal.channelId, name: 'output page' };
+}
+
+/** What an op queued on the engine carries: where it came in and who did it. */
+export function originOf(caller: Caller): Origin {
+  return { source: caller.source, actor: caller.actor };
 }
 
 export interface Outcome<O> {

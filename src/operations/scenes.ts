@@ -22,7 +22,7 @@ export const createScene: ChannelOperation<z.infer<typeof SceneIn>, SceneView> =
   dryRunBucket: 'reads',
   name: 'scenes.create',
   input: SceneIn,
-  async run({ channel, services, dryRun }, body) {
+  async run({ channel, services, dryRun, caller }, body) {
     const { engine } = services;
     assertRoom(
       engine.scenes(channel.id).length,
@@ -32,7 +32,7 @@ export const createScene: ChannelOperation<z.infer<typeof SceneIn>, SceneView> =
     );
     const scene = sceneToCreate(engine, channel.id, body, dryRun ? DRY_RUN_SCENE_ID : newId('sc'));
     if (dryRun) return sceneView(scene);
-    await services.store.insertScene(scene);
+    await services.store.insertScene(scene, caller.actor);
     engine.upsertScene(scene);
     return sceneView(scene);
   },
@@ -61,10 +61,10 @@ export const replaceScene: ChannelOperation<z.infer<typeof SceneUpdate> & { scen
   dryRunBucket: 'reads',
   name: 'scenes.replace',
   input: SceneUpdate.extend(SceneRef.shape),
-  async run({ channel, services, dryRun }, { sceneId, ...body }) {
+  async run({ channel, services, dryRun, caller }, { sceneId, ...body }) {
     const scene = sceneToReplace(services.engine, channel.id, sceneId, body);
     if (dryRun) return sceneView(scene);
-    await services.store.updateScene(scene);
+    await services.store.updateScene(scene, caller.actor);
     services.engine.upsertScene(scene);
     return sceneView(scene);
   },

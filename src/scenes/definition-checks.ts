@@ -29,6 +29,7 @@ type ColorCheck = (path: Path, value: ColorRef | undefined) => void;
 export interface InputDefLike {
   name: string;
   type: InputType;
+  scope?: InputDef['scope'];
   default?: InputDef['default'];
   direction?: InputDef['direction'];
   stopAt?: number | null;
@@ -58,6 +59,12 @@ function checkInputs(inputs: InputDefLike[], report: Report): Map<string, InputT
 }
 
 function checkInputDefault(input: InputDefLike, path: Path, report: Report): void {
+  // A clock runs on the server for the whole channel; no instance could carry a time of its own.
+  if (input.type === 'clock' && input.scope === 'item')
+    report(
+      [...path, 'scope'],
+      `clock input "${input.name}" is always a channel input: leave out scope or give "channel"`,
+    );
   if (input.type !== 'clock') {
     if (input.direction !== undefined) report([...path, 'direction'], 'only a clock input has a direction');
     if (input.stopAt !== undefined) report([...path, 'stopAt'], 'only a clock input has stopAt');

@@ -135,6 +135,23 @@ describe('SceneDefinitionIn: what it accepts', () => {
     expect(def.triggers).toEqual([{ name: 'hit', animation: 'pulse', durationMs: 600 }]);
   });
 
+  it('keeps an input scope as given: absent (channel), channel or item', () => {
+    const def = normaliseDefinition(
+      SceneDefinitionIn.parse({
+        inputs: [
+          { name: 'score', type: 'number' },
+          { name: 'home', type: 'text', scope: 'channel' },
+          { name: 'name', type: 'text', scope: 'item' },
+        ],
+      }),
+    );
+    expect(def.inputs).toEqual([
+      { name: 'score', type: 'number', label: 'score', default: 0 },
+      { name: 'home', type: 'text', label: 'home', scope: 'channel', default: '' },
+      { name: 'name', type: 'text', label: 'name', scope: 'item', default: '' },
+    ]);
+  });
+
   it('accepts groups nested 8 deep', () => {
     let el: object = text();
     for (let i = 0; i < 8; i++) el = { type: 'group', ...box, children: [el] };
@@ -238,6 +255,18 @@ describe('SceneDefinitionIn: each problem at its exact path', () => {
     const found = problems(withElements(element));
     expect(found.map((e) => e.path)).toEqual([path]);
     expect(found[0]?.message).toContain(message);
+  });
+
+  it('refuses an item-scoped clock, naming it, and a scope that is not one', () => {
+    const clock = problems({ inputs: [{ name: 'game', type: 'clock', scope: 'item' }] });
+    expect(clock).toEqual([
+      {
+        path: 'inputs.0.scope',
+        message: expect.stringContaining('clock input "game" is always a channel input') as string,
+      },
+    ]);
+    expect(problems({ inputs: [{ name: 'game', type: 'clock', scope: 'channel' }] })).toEqual([]);
+    expect(paths({ inputs: [{ name: 'name', type: 'text', scope: 'instance' }] })).toEqual(['inputs.0.scope']);
   });
 
   it('suggests the input meant', () => {

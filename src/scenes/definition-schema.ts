@@ -9,6 +9,7 @@ import {
   CLOCK_DIRECTIONS,
   EASINGS,
   EDGES,
+  INPUT_SCOPES,
   INPUT_TYPES,
   SCENE_FORMAT_VERSION,
   clockStop,
@@ -40,6 +41,10 @@ export const InputDefIn = z
     name: InputName,
     type: z.enum(INPUT_TYPES),
     label: z.string().max(200).optional().meta({ description: 'Defaults to the name.' }),
+    scope: z.enum(INPUT_SCOPES).optional().meta({
+      description:
+        '`channel` (absent): one value shared by every scene of the channel. `item`: each instance on a bus carries its own (a name, a title). A clock is always `channel`.',
+    }),
     default: InputValueIn.optional().meta({ description: "A value of the type; a clock's is milliseconds." }),
     direction: z.enum(CLOCK_DIRECTIONS).optional().meta({ description: 'Clocks only; default `up`.' }),
     stopAt: z
@@ -144,13 +149,17 @@ export function normaliseDefinition(def: SceneDefinitionInput): SceneDefinition 
   };
 }
 
-/** Fills label and default (and a clock's direction and stop) so the stored inputs are complete. */
+/**
+ * Fills label and default (and a clock's direction and stop) so the stored inputs are complete. A scope is kept as
+ * given: absent means `channel`, and definitions stored before scopes existed have none.
+ */
 export function normaliseInputs(inputs: z.infer<typeof InputDefIn>[]): InputDef[] {
   return inputs.map((i) => {
     const def: InputDef = {
       name: i.name,
       type: i.type,
       label: i.label ?? i.name,
+      ...(i.scope === undefined ? {} : { scope: i.scope }),
       default: i.default ?? defaultFor(i.type),
     };
     if (i.type !== 'clock') return def;

@@ -11,6 +11,7 @@ import {
   type StoredChannel,
 } from '../engine/index.js';
 import type { ClockState, InputValue, PreviewEntry, ProgramEntry, SceneDefinition } from '@onair/protocol';
+import { showFromRows, type ShowRows } from './show-rows.js';
 import type { ApiKeyRecord } from './store.js';
 
 export interface ChannelRow {
@@ -103,9 +104,12 @@ export function channelFromRow(r: ChannelRow, text: Text = asIs): ChannelRecord 
 
 export function busFromJson<E extends { sceneId: string }>(json: string, text: Text): E[] {
   if (json === '[]') return EMPTY_BUS;
-  const bus = JSON.parse(json) as E[];
+  const bus = JSON.parse(json) as (E & { itemId?: string | null; values?: Record<string, InputValue> })[];
   for (const e of bus) {
     e.sceneId = text(e.sceneId);
+    // Entries written before instances carried their own values.
+    e.itemId ??= null;
+    e.values ??= {};
     if ('since' in e && typeof e.since === 'string') e.since = text(e.since);
   }
   return bus;
@@ -167,7 +171,13 @@ export function sceneParams(s: SceneRecord): unknown[] {
  */
 const NO_CLOCKS: ReadonlyMap<string, ClockState> = new Map();
 
-export function liveFromRow(r: ChannelRow, values: InputRow[] = [], clocks: ClockRow[] = [], text = asIs): LiveState {
+export function liveFromRow(
+  r: ChannelRow,
+  values: InputRow[] = [],
+  clocks: ClockRow[] = [],
+  text = asIs,
+  show: ShowRows = {},
+): LiveState {
   return {
     values: new Map(values.map((v) => [text(v.name), JSON.parse(v.value) as Exclude<InputValue, null>])),
     clocks:
@@ -176,18 +186,24 @@ export function liveFromRow(r: ChannelRow, values: InputRow[] = [], clocks: Cloc
         : new Map(clocks.map((c) => [text(c.name), { running: Boolean(c.running), ms: c.ms, at: c.at }])),
     program: busFromJson<ProgramEntry>(r.program, text),
     preview: busFromJson<PreviewEntry>(r.preview, text),
+    ...showFromRows(show),
     frame: r.frame,
     updatedAt: text(r.live_updated_at),
   };
 }
 
-/** Every channel with its scenes and live state, from the whole of the four tables (as loaded at start). */
-export function storedChannels(rows: {
-  channels: ChannelRow[];
-  scenes: SceneRow[];
-  inputs: InputRow[];
-  clocks: ClockRow[];
-}): StoredChannel[] {
+/**
+ * Every channel with its scenes and live state, from the whole of the tables (as loaded at start); the rows of the
+ * prepared show in their load order (rundowns by creation, schedule soonest first, history oldest first).
+ */
+export function storedChannels(
+  rows: {
+    channels: ChannelRow[];
+    scenes: SceneRow[];
+    inputs: InputRow[];
+    clocks: ClockRow[];
+  } & ShowRows,
+): StoredChannel[] {
   // 10,000 channels made from one template hold one parsed definition, not 10,000 copies.
   const parsed = new Map<string, SceneDefinition>();
   const parseShared = (json: string) => {
@@ -199,10 +215,17 @@ export function storedChannels(rows: {
   const scenes = byChannel(rows.scenes);
   const values = byChannel(rows.inputs);
   const clocks = byChannel(rows.clocks);
+  const rundowns = byChannel(rows.rundowns ?? []);
+  const schedule = byChannel(rows.schedule ?? []);
+  const history = byChannel(rows.history ?? []);
   return rows.channels.map((row) => ({
     channel: channelFromRow(row, text),
     scenes: (scenes.get(row.id) ?? []).map((s) => sceneFromRow(s, parseShared, text)),
-    live: liveFromRow(row, values.get(row.id), clocks.get(row.id), text),
+    live: liveFromRow(row, values.get(row.id), clocks.get(row.id), text, {
+      rundowns: rundowns.get(row.id),
+      schedule: schedule.get(row.id),
+      history: history.get(row.id),
+    }),
   }));
 }
 

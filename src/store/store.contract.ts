@@ -9,9 +9,23 @@ import type { InputValue } from '@onair/protocol';
 import { accountStoreContract } from './account-store.contract.js';
 import { idempotencyStoreContract } from './idempotency-store.contract.js';
 import { incomingHookStoreContract } from './incoming-hook-store.contract.js';
+import { showStoreContract } from './show-store.contract.js';
 import type { Store } from './store.js';
-import { change, channelRecord, event, ISO, keyRecord, LATER, sceneRecord } from './store.fixtures.js';
+import {
+  change,
+  channelRecord,
+  event,
+  ISO,
+  KEY_ACTOR,
+  keyRecord,
+  LATER,
+  onBus,
+  sceneRecord,
+} from './store.fixtures.js';
 import { webhookStoreContract } from './webhook-store.contract.js';
+
+/** The prepared show of a channel that has none. */
+const EMPTY_SHOW = { rundowns: new Map(), schedule: [], history: [] };
 
 export interface StoreHarness {
   /** A store on the harness's storage; after close(), the next open() sees everything committed. */
@@ -26,6 +40,7 @@ export interface StoreHarness {
  */
 export function storeContracts(name: string, harness: () => StoreHarness): void {
   storeContract(name, harness);
+  showStoreContract(name, harness);
   accountStoreContract(name, harness);
   webhookStoreContract(name, harness);
   incomingHookStoreContract(name, harness);
@@ -114,15 +129,15 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
       const [c] = await insertChannels(1);
       const a = sceneRecord(c!.id, 'a');
       const b = sceneRecord(c!.id, 'b');
-      await store.insertScene(a);
-      await store.insertScene(b);
+      await store.insertScene(a, KEY_ACTOR);
+      await store.insertScene(b, KEY_ACTOR);
       const a2 = {
         ...a,
         name: 'a2',
         definition: { ...a.definition, layer: 3, triggers: [{ name: 'out', animation: 'pulse' as const }] },
         updatedAt: LATER,
       };
-      await store.updateScene(a2);
+      await store.updateScene(a2, KEY_ACTOR);
       expect((await store.loadChannels())[0]!.scenes).toEqual([a2, b]);
       await store.deleteScene(b.id);
       expect((await (await reopen()).loadChannels())[0]!.scenes).toEqual([a2]);
@@ -130,9 +145,9 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
 
     it('deleting a channel deletes its scenes and inputs', async () => {
       const [c, other] = await insertChannels(2);
-      await store.insertScene(sceneRecord(c!.id, 's'));
+      await store.insertScene(sceneRecord(c!.id, 's'), KEY_ACTOR);
       const kept = sceneRecord(other!.id, 'kept');
-      await store.insertScene(kept);
+      await store.insertScene(kept, KEY_ACTOR);
       await store.commitTick(5, [
         change(c!, { set: { score: 1 }, frame: 5 }),
         change(other!, { set: { score: 2 }, frame: 5 }),
@@ -191,7 +206,15 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
         {
           channel: c,
           scenes: [],
-          live: { values: new Map(), clocks: new Map(), program: [], preview: [], frame: 0, updatedAt: ISO },
+          live: {
+            ...EMPTY_SHOW,
+            values: new Map(),
+            clocks: new Map(),
+            program: [],
+            preview: [],
+            frame: 0,
+            updatedAt: ISO,
+          },
         },
       ]);
     });
@@ -203,15 +226,12 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
       await store.insertChannel(d);
       const board = sceneRecord(c.id, 'board');
       const lower = sceneRecord(c.id, 'lower');
-      await store.insertScene(board);
-      await store.insertScene(lower);
-      const program = [
-        { sceneId: board.id, layer: 0, since: LATER },
-        { sceneId: lower.id, layer: 7, since: ISO },
-      ];
+      await store.insertScene(board, KEY_ACTOR);
+      await store.insertScene(lower, KEY_ACTOR);
+      const program = [onBus(board.id, 0, LATER), onBus(lower.id, 7, ISO)];
       const values = { score: 2.5, title: 'Ünïcødé — 日本語 😀', live: true, off: false, accent: '#ff8800cc' };
       await store.commitTick(101_898_101_898, [
-        change(c, { set: values, program, preview: [{ sceneId: lower.id, layer: 7 }], frame: 101_898_101_898 }),
+        change(c, { set: values, program, preview: [onBus(lower.id, 7)], frame: 101_898_101_898 }),
       ]);
       await store.commitTick(101_898_101_905, [
         change(
@@ -227,6 +247,7 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
       const expected = new Map<string, InputValue>(Object.entries({ ...values, score: 3 }));
       expected.delete('off');
       expect(main.live).toEqual({
+        ...EMPTY_SHOW,
         values: expected,
         clocks: new Map(),
         program,
@@ -258,9 +279,9 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
     it('commitTick writes a bus only when the change carries it, and clears it when it is empty', async () => {
       const [c] = await insertChannels(1);
       const s = sceneRecord(c!.id, 's');
-      await store.insertScene(s);
-      const program = [{ sceneId: s.id, layer: 0, since: LATER }];
-      await store.commitTick(1, [change(c!, { program, preview: [{ sceneId: s.id, layer: 0 }], frame: 1 })]);
+      await store.insertScene(s, KEY_ACTOR);
+      const program = [onBus(s.id, 0, LATER)];
+      await store.commitTick(1, [change(c!, { program, preview: [onBus(s.id, 0)], frame: 1 })]);
       await store.commitTick(2, [change(c!, { set: { score: 1 }, frame: 2 })]);
       expect((await store.loadChannels())[0]!.live).toMatchObject({ program, preview: [{ sceneId: s.id }], frame: 2 });
       await store.commitTick(3, [change(c!, { program: [], frame: 3 })]);
@@ -304,7 +325,7 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
           set: { score: 2, title: 'x' },
           clocks: { game: { running: true, ms: 1, at: 2 } },
           program: [],
-          preview: [{ sceneId: 'sc_x', layer: 1 }],
+          preview: [onBus('sc_x', 1)],
           events: [event(a!, 'channel.bind_updated'), event(a!, 'channel.scene_loaded')],
           frame: 9,
         }),

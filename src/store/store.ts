@@ -6,7 +6,8 @@
  * - commitTick is atomic: all of a tick's changes or none, events included, and it rejects when nothing was
  *   written. So an acknowledged change always has its events in the log, and a refused one has none.
  * - Lists are in creation order (ids sort by creation time); `after` is an exclusive id cursor.
- * - Deleting a channel deletes its scenes, inputs and clocks; its events stay in the log until they expire.
+ * - Deleting a channel deletes its scenes (and their versions), inputs, clocks, rundowns, schedule and history; its
+ *   events stay in the log until they expire.
  * Today: SqliteStore. Several nodes will want a Postgres one behind the same interface.
  */
 import type { AccountStore, OrgRecord } from './account-store.js';
@@ -21,6 +22,7 @@ import type {
   StoredChannel,
   TickCommitter,
 } from '../engine/index.js';
+import type { Actor, HistoryAction, SceneDefinition } from '@onair/protocol';
 
 export interface ApiKeyRecord {
   id: string;
@@ -65,6 +67,35 @@ export interface EventPage {
   nextCursor: string | null;
 }
 
+export interface HistoryQuery {
+  limit: number;
+  /** Exclusive id cursor: entries older than this one. */
+  cursor?: string | undefined;
+}
+
+export interface HistoryPage {
+  /** At most `limit`, newest first, without what each action touched. */
+  data: HistoryAction[];
+  /** The id to pass as `cursor` for older entries, or null when there are none. */
+  nextCursor: string | null;
+}
+
+/** A scene's definition as one save left it (docs/scenes.md, "Versions"). */
+export interface SceneVersionRecord {
+  sceneId: string;
+  /** 1 for the scene's creation, one more for each save after it. */
+  version: number;
+  name: string;
+  definition: SceneDefinition;
+  savedAt: string;
+  savedBy: Actor;
+}
+
+export type SceneVersionSummary = Omit<SceneVersionRecord, 'sceneId' | 'definition'>;
+
+/** The versions a scene keeps: its last saves, the older ones deleted with the save that passes this count. */
+export const SCENE_VERSIONS_KEPT = 50;
+
 export interface Store extends TickCommitter {
   close(): Promise<void>;
   /**
@@ -99,9 +130,24 @@ export interface Store extends TickCommitter {
   updateChannel(channel: ChannelRecord): Promise<void>;
   deleteChannel(id: string): Promise<void>;
 
-  insertScene(scene: SceneRecord): Promise<void>;
-  updateScene(scene: SceneRecord): Promise<void>;
+  /**
+   * Each save of a scene also records a version (`savedAt` its updatedAt, `savedBy` who saved it), in the same
+   * transaction: version 1 at creation, the next number at each update, the last SCENE_VERSIONS_KEPT kept. An update
+   * of a scene that is not there (deleted meanwhile) changes nothing.
+   */
+  insertScene(scene: SceneRecord, savedBy: Actor): Promise<void>;
+  updateScene(scene: SceneRecord, savedBy: Actor): Promise<void>;
+  /** Its versions go with it. */
   deleteScene(id: string): Promise<void>;
+  /** A scene's versions, newest first; none for an unknown scene. */
+  listSceneVersions(sceneId: string): Promise<SceneVersionSummary[]>;
+  getSceneVersion(sceneId: string, version: number): Promise<SceneVersionRecord | undefined>;
+
+  /**
+   * A channel's on-air history as its ticks wrote it (docs/rundowns.md, "Undo"), newest first: the entries the engine
+   * still holds (it prunes the oldest, and the store with it).
+   */
+  listHistory(channelId: string, query: HistoryQuery): Promise<HistoryPage>;
 
   /** A workspace's events, oldest first (ids sort by creation), as the ticks that caused them wrote them. */
   listEvents(orgId: string, query: EventQuery): Promise<EventPage>;

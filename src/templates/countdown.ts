@@ -12,7 +12,7 @@ export const countdown: Template = {
     version: 1,
     layer: 15,
     inputs: [
-      { name: 'label', type: 'text', label: 'Label', default: 'KICK-OFF IN' },
+      { name: 'label', type: 'text', label: 'Label', scope: 'item', default: 'KICK-OFF IN' },
       { name: 'countdown', type: 'clock', label: 'Countdown', default: 300_000, direction: 'down', stopAt: 0 },
       { name: 'accent', type: 'color', label: 'Accent colour', default: '#e63946' },
     ],

@@ -71,8 +71,8 @@ export const finalScore: Template = {
       { name: 'scoreB', type: 'number', label: 'Away score', default: 0 },
       { name: 'homeColor', type: 'color', label: 'Home colour', default: '#c8102e' },
       { name: 'awayColor', type: 'color', label: 'Away colour', default: '#1d428a' },
-      { name: 'headline', type: 'text', label: 'Headline', default: 'FINAL' },
-      { name: 'subtitle', type: 'text', label: 'Subtitle (competition, venue…)', default: '' },
+      { name: 'headline', type: 'text', label: 'Headline', scope: 'item', default: 'FINAL' },
+      { name: 'subtitle', type: 'text', label: 'Subtitle (competition, venue…)', scope: 'item', default: '' },
     ],
     elements: [
       {

@@ -12,8 +12,8 @@ export const lowerThird: Template = {
     version: 1,
     layer: 20,
     inputs: [
-      { name: 'name', type: 'text', label: 'Name', default: 'Name Surname' },
-      { name: 'title', type: 'text', label: 'Title', default: 'Title' },
+      { name: 'name', type: 'text', label: 'Name', scope: 'item', default: 'Name Surname' },
+      { name: 'title', type: 'text', label: 'Title', scope: 'item', default: 'Title' },
       { name: 'accent', type: 'color', label: 'Accent colour', default: '#e63946' },
     ],
     elements: [

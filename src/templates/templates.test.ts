@@ -102,7 +102,7 @@ describe('the built-in templates', () => {
     expect(types('lower-third')).toMatchObject({ name: 'text', title: 'text', accent: 'color' });
   });
 
-  it('declare a shared input with one type and one default, so any of them can share a channel', () => {
+  it('declare a shared input with one type, scope and default, so any of them can share a channel', () => {
     const seen = new Map<string, InputDef>();
     for (const t of TEMPLATES) {
       for (const input of t.definition.inputs) {
@@ -111,6 +111,20 @@ describe('the built-in templates', () => {
         seen.set(input.name, first);
       }
     }
+  });
+
+  it("give each graphic its own text (item inputs); scores, teams, colours, clocks and logos stay the channel's", () => {
+    const items = TEMPLATES.map((t) => [
+      t.id,
+      t.definition.inputs.filter((i) => i.scope === 'item').map((i) => i.name),
+    ]);
+    expect(items).toEqual([
+      ['scoreboard', []],
+      ['lower-third', ['name', 'title']],
+      ['final-score', ['headline', 'subtitle']],
+      ['countdown', ['label']],
+      ['logo-bug', []],
+    ]);
   });
 
   it('scoreboard: a game clock down from 12:00 that stops at 0, and score boxes that flash on a change', () => {

@@ -17,7 +17,7 @@ function snapshotOf(scenes: SceneView[], frame = 1): SnapshotMessage {
     fps: 60,
     width: 1920,
     height: 1080,
-    program: [{ sceneId: 'sc_a', layer: 10, since: '2026-11-23T20:38:13.917Z' }],
+    program: [{ sceneId: 'sc_a', layer: 10, itemId: null, values: {}, since: '2026-11-23T20:38:13.917Z' }],
     preview: [],
     scenes,
     inputs: { home: 'HOME "quoted" ✓', scoreA: 1 },

@@ -7,18 +7,33 @@ import { z } from 'zod';
 import type { Principal } from '../auth/permissions.js';
 import { AppError } from '../errors.js';
 import {
+  addItem,
   callerOf,
   clear,
   clockAction,
+  continueOnAir,
+  createRundown,
   cue,
+  cueRundownItem,
   cut,
+  deleteItem,
+  deleteRundown,
+  duplicateItem,
+  editItem,
   fireTrigger,
+  focusRundown,
   patchInputs,
+  playNext,
+  redo,
+  renameRundown,
+  stopRundownItem,
   take,
+  undo,
+  update,
   type ChannelOperation,
   type Runner,
 } from '../operations/index.js';
-import type { AckMessage, ClockState } from '@onair/protocol';
+import type { AckMessage, ClockState, Rundown, RundownItem } from '@onair/protocol';
 import { validationError } from '../validation.js';
 
 /** The ops a client may send, by name; `preview` and `program` are the documented older names of cue and cut. */
@@ -32,6 +47,21 @@ const OPERATIONS = {
   clear,
   trigger: fireTrigger,
   clock: clockAction,
+  update,
+  continue: continueOnAir,
+  undo,
+  redo,
+  'rundown.create': createRundown,
+  'rundown.rename': renameRundown,
+  'rundown.delete': deleteRundown,
+  'rundown.item_add': addItem,
+  'rundown.item_edit': editItem,
+  'rundown.item_duplicate': duplicateItem,
+  'rundown.item_delete': deleteItem,
+  'rundown.focus': focusRundown,
+  'rundown.cue': cueRundownItem,
+  'rundown.play_next': playNext,
+  'rundown.stop': stopRundownItem,
 } as const;
 type OpName = keyof typeof OPERATIONS;
 
@@ -102,9 +132,21 @@ export async function runOp(
   channelId: string,
   runner: Runner,
 ): Promise<AckMessage> {
-  const operation = OPERATIONS[msg.op] as ChannelOperation<unknown, { frame: number; clock?: ClockState }>;
+  const operation = OPERATIONS[msg.op] as ChannelOperation<unknown, OpAnswer>;
   const { body } = await runner.run(operation, callerOf(principal), { channelId, input: msg.input });
-  return body.clock
-    ? { type: 'ack', id: msg.id, frame: body.frame, clock: body.clock }
-    : { type: 'ack', id: msg.id, frame: body.frame };
+  return ackOf(msg.id, body, () => runner.services.engine.state(channelId).frame);
+}
+
+/** What the operations answer: a frame (bus ops), a clock, or the record a rundown op acted on (or nothing). */
+type OpAnswer = { frame?: number; clock?: ClockState } | (Rundown & { frame?: undefined }) | RundownItem | null;
+
+/** The ack of an op; one that answers with a record (a rundown, an item) carries it, at the channel's frame. */
+function ackOf(id: string, body: OpAnswer, frameNow: () => number): AckMessage {
+  if (body === null) return { type: 'ack', id, frame: frameNow() };
+  if ('items' in body) return { type: 'ack', id, frame: frameNow(), rundown: body };
+  if ('sceneId' in body && 'version' in body) return { type: 'ack', id, frame: frameNow(), item: body };
+  const answer = body as { frame: number; clock?: ClockState };
+  return answer.clock
+    ? { type: 'ack', id, frame: answer.frame, clock: answer.clock }
+    : { type: 'ack', id, frame: answer.frame };
 }

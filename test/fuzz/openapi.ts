@@ -104,6 +104,15 @@ export function realId(op: Operation, param: string, ws: Workspace, world: World
       return world.invitationId;
     case 'name':
       return op.path.includes('/clocks/') ? 'gameClock' : 'flashScoreA';
+    case 'version':
+      // A scene keeps the version it was created as.
+      return '1';
+    case 'rundownId':
+      return del && op.path.endsWith('{rundownId}') ? ws.victimRundownId : ws.rundownId;
+    case 'itemId':
+      return del ? ws.victimItemId : ws.itemId;
+    case 'scheduleId':
+      return del ? ws.victimScheduleId : ws.scheduleId;
     default:
       throw new Error(`${op.name}: no fixture for {${param}}`);
   }

@@ -41,6 +41,7 @@ describe('the oracle', () => {
         'invalid_request',
         'limit_reached',
         'not_found',
+        'nothing_to_undo',
         'payload_too_large',
         'preview_empty',
         'rate_limited',
@@ -49,6 +50,7 @@ describe('the oracle', () => {
         'unknown_input',
         'unknown_trigger',
         'unsupported_media_type',
+        'version_conflict',
       ].sort(),
     );
     expect(CATALOGUE.get('bad_signature')).toBe(401);

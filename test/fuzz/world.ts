@@ -12,6 +12,7 @@ import { Client } from 'undici';
 import type { StartOptions } from '../../src/main.js';
 import { newWorkspace, setupOwner, type Member } from '../helpers/access-fixtures.js';
 import { api, createChannelWithScoreboard, expectStatus, type Api } from '../helpers/api.js';
+import { showOf } from '../helpers/access-openapi.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 export interface Workspace {
@@ -29,6 +30,13 @@ export interface Workspace {
   hookId: string;
   hookToken: string;
   victimHookId: string;
+  /** A rundown with one item, and a scheduled take; a second of each to delete. */
+  rundownId: string;
+  itemId: string;
+  scheduleId: string;
+  victimRundownId: string;
+  victimItemId: string;
+  victimScheduleId: string;
 }
 
 export interface World {
@@ -92,6 +100,13 @@ async function fill(call: Api, orgId: string, key: string): Promise<Workspace> {
       201,
     );
   const mainHook = await hook();
+  const show = await showOf(call, channelId, sceneId);
+  // The victims: another rundown with its scheduled take, and another item in the first rundown.
+  const victimShow = await showOf(call, channelId, sceneId);
+  const victimItem = expectStatus(
+    await call<{ id: string }>('POST', `/v1/channels/${channelId}/rundowns/${show.rundownId}/items`, { sceneId }),
+    201,
+  );
   return {
     orgId,
     key,
@@ -107,6 +122,10 @@ async function fill(call: Api, orgId: string, key: string): Promise<Workspace> {
     hookId: mainHook.id,
     hookToken: mainHook.url.split('/').pop()!,
     victimHookId: (await hook()).id,
+    ...show,
+    victimRundownId: victimShow.rundownId,
+    victimItemId: victimItem.id,
+    victimScheduleId: victimShow.scheduleId,
   };
 }
 

@@ -42,7 +42,10 @@ export async function operations(baseUrl: string): Promise<Operation[]> {
   return out;
 }
 
-const UPDATE_PATHS = /\/(inputs|preview|program|take|clear)$|\/(triggers|clocks)\/\{[^}]+\}$|^\/hooks\//;
+const UPDATE_PATHS =
+  /\/(inputs|preview|program|take|clear|update|continue|undo|redo)$|\/(triggers|clocks)\/\{[^}]+\}$|^\/hooks\//;
+/** The prepared show: every write to rundowns and the schedule is an operator's playout action. */
+const SHOW_PATHS = /^\/channels\/\{id\}\/(rundowns|schedule)(\/|$)/;
 
 /** The permission docs/api.md, "Authentication" gives the operation (account routes: who may call them). */
 export function expectedPermission(method: string, path: string): string {
@@ -57,13 +60,16 @@ export function expectedPermission(method: string, path: string): string {
   if (path.startsWith('/webhooks')) return 'webhooks:manage';
   if (method === 'GET') return 'channels:read';
   if (/\/(inputs|clocks\/\{[^}]+\})$/.test(path)) return 'inputs:write';
-  if (/\/(preview|program|take|clear|triggers\/\{[^}]+\})$/.test(path)) return 'playout:write';
+  if (/\/(preview|program|take|clear|update|continue|undo|redo|triggers\/\{[^}]+\})$/.test(path))
+    return 'playout:write';
+  if (SHOW_PATHS.test(path)) return 'playout:write';
   return 'channels:write';
 }
 
 /** The bucket docs/api.md, "Rate limits" counts the operation against (`none` for sign-in routes). */
 export function expectedBucket(method: string, path: string): string {
   if (UPDATE_PATHS.test(path)) return 'updates';
+  if (SHOW_PATHS.test(path) && method !== 'GET') return 'updates';
   if (path.startsWith('/auth/')) return 'none';
   return method === 'GET' ? 'reads' : 'creates';
 }
@@ -76,6 +82,9 @@ export interface Ids {
   invitationId?: string;
   webhookId?: string;
   hookId?: string;
+  rundownId?: string;
+  itemId?: string;
+  scheduleId?: string;
   /** An incoming webhook's URL token. */
   token?: string;
 }
@@ -85,6 +94,8 @@ export function fillPath(op: Operation, ids: Ids): string {
   const filled = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     // {name} is a trigger of the scoreboard template on triggers routes, its game clock on clocks routes.
     if (name === 'name') return op.path.includes('/clocks/') ? 'gameClock' : 'flashScoreA';
+    // A scene keeps the version it was created as.
+    if (name === 'version') return '1';
     const value = (ids as unknown as Record<string, string | undefined>)[name];
     if (value === undefined) throw new Error(`${op.name}: no fixture for {${name}}; add one to access-openapi.ts`);
     return value;
@@ -104,6 +115,24 @@ export async function incomingHookOf(call: Api, channelId: string): Promise<{ ho
   const res = await call<{ id: string; url: string }>('POST', `/v1/channels/${channelId}/incoming-hooks`, {});
   if (res.status !== 201) throw new Error(`incoming hook: ${res.status} ${JSON.stringify(res.body)}`);
   return { hookId: res.body.id, token: res.body.url.split('/').pop()! };
+}
+
+/** A rundown with one item, and a scheduled take an hour ahead, on `channelId`: for routes that name them. */
+export async function showOf(
+  call: Api,
+  channelId: string,
+  sceneId: string,
+): Promise<{ rundownId: string; itemId: string; scheduleId: string }> {
+  const made = async (path: string, body: object) => {
+    const res = await call<{ id: string }>('POST', `/v1/channels/${channelId}/${path}`, body);
+    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.id;
+  };
+  const rundownId = await made('rundowns', { name: 'Show' });
+  const itemId = await made(`rundowns/${rundownId}/items`, { sceneId });
+  const at = new Date(Date.now() + 3_600_000).toISOString();
+  const scheduleId = await made('schedule', { at, op: { kind: 'take' } });
+  return { rundownId, itemId, scheduleId };
 }
 
 /** A body that the operation accepts, or undefined when it takes none. */
@@ -134,6 +163,20 @@ export function bodyFor(op: Operation, ids: Ids, definition?: unknown): unknown 
       return { name: 'renamed' };
     case 'POST /hooks/{token}':
       return { home_score: 1 };
+    case 'POST /channels/{id}/rundowns':
+      return { name: 'Show' };
+    case 'PATCH /channels/{id}/rundowns/{rundownId}':
+      return { name: 'Renamed', version: 1 };
+    case 'POST /channels/{id}/rundowns/{rundownId}/items':
+      return { sceneId: ids.sceneId || 'sc_00000000000000000000000000000000' };
+    case 'PATCH /channels/{id}/rundowns/{rundownId}/items/{itemId}':
+      return { label: 'Renamed', version: 1 };
+    case 'POST /channels/{id}/rundowns/{rundownId}/focus':
+      return { move: 'first' };
+    case 'POST /channels/{id}/schedule':
+      return { at: new Date(Date.now() + 3_600_000).toISOString(), op: { kind: 'take' } };
+    case 'POST /channels/{id}/update':
+      return { values: {} };
     case 'POST /workspaces':
       return { name: 'Another' };
     case 'POST /members':

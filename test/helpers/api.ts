@@ -37,12 +37,11 @@ export interface ClockState {
 
 export interface Event {
   id: string;
-  type:
-    'channel.played' | 'channel.scene_loaded' | 'channel.trigger_fired' | 'channel.bind_updated' | 'channel.cleared';
+  type: string;
   orgId: string;
   channelId: string;
   createdAt: string;
-  data: Record<string, unknown> & { source: string };
+  data: Record<string, unknown> & { source: string; actor: { type: string; id: string; name: string } };
 }
 
 export interface State {
@@ -51,8 +50,14 @@ export interface State {
   serverTime: string;
   fps: number;
   /** One entry per layer, sorted by layer. */
-  program: { sceneId: string; layer: number; since: string }[];
-  preview: { sceneId: string; layer: number }[];
+  program: {
+    sceneId: string;
+    layer: number;
+    since: string;
+    itemId: string | null;
+    values: Record<string, InputValue>;
+  }[];
+  preview: { sceneId: string; layer: number; itemId: string | null; values: Record<string, InputValue> }[];
   inputs: Record<string, InputValue>;
   clocks: Record<string, ClockState>;
   updatedAt: string;

@@ -6,7 +6,7 @@ export function ActionsLog({ actions }: { actions: Action[] }) {
     <section class="panel actions-log" aria-labelledby="actions-title">
       <h2 id="actions-title">Your actions</h2>
       {actions.length === 0 && <p class="empty">Nothing sent yet.</p>}
-      <ol aria-live="polite">
+      <ol aria-live="polite" tabIndex={0} aria-label="Your actions, newest first">
         {actions.map((a) => (
           <li key={a.id} class={`action ${a.state}`} data-state={a.state}>
             <span class="action-state">

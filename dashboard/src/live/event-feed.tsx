@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { Actor } from '@onair/protocol';
+import type { ChannelState } from '../../../renderer/src/channel-state.js';
 import { api, type Page } from '../api.js';
 import type { ApiSchemas } from '../api-types.js';
+import { itemName } from '../rundown/item-drafts.js';
 
 type EventRecord = ApiSchemas['Event'];
 
@@ -9,10 +12,11 @@ const POLL_MS = 2000;
 
 /**
  * The channel's events since the view opened (GET /v1/events with `since`, then the last id as cursor),
- * newest first, with who caused each: the dashboard, an API key or an incoming webhook. Polled every 2 s
- * while the page is visible (30 reads a minute of the workspace's 600).
+ * newest first, with who caused each (the event's `actor`: a person by email, an API key or a hook by name, the
+ * schedule or the server) and through what (dashboard, api, incoming webhook). Polled every 2 s while the page is
+ * visible (30 reads a minute of the workspace's 600).
  */
-export function EventFeed({ channelId, sceneName }: { channelId: string; sceneName: (id: string) => string }) {
+export function EventFeed({ channelId, state }: { channelId: string; state: ChannelState }) {
   const [events, setEvents] = useState<EventRecord[]>([]);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -55,11 +59,12 @@ export function EventFeed({ channelId, sceneName }: { channelId: string; sceneNa
       <h2 id="events-title">Events</h2>
       {failed && <p class="hint">The event log cannot be read just now; retrying.</p>}
       {events.length === 0 && <p class="empty">No events in the last minute.</p>}
-      <ol class="event-feed">
+      {/* It scrolls: keyboard users reach it with Tab. */}
+      <ol class="event-feed" tabIndex={0} aria-label="Events, newest first">
         {events.map((e) => (
           <li key={e.id} data-type={e.type}>
-            <time dateTime={e.createdAt}>{new Date(e.createdAt).toLocaleTimeString()}</time> {summary(e, sceneName)}{' '}
-            <span class="source">via {typeof e.data.source === 'string' ? e.data.source.replace('_', ' ') : '?'}</span>
+            <time dateTime={e.createdAt}>{new Date(e.createdAt).toLocaleTimeString()}</time> {summary(e, state)}{' '}
+            <span class="source">{whoDid(e.data)}</span>
           </li>
         ))}
       </ol>
@@ -67,23 +72,72 @@ export function EventFeed({ channelId, sceneName }: { channelId: string; sceneNa
   );
 }
 
-function summary(e: EventRecord, sceneName: (id: string) => string): string {
+/** "by ann@example.com (dashboard)", "by key Scores feed (api)", "by the schedule"; the source alone for older events. */
+export function whoDid(data: Record<string, unknown>): string {
+  const source = typeof data.source === 'string' ? data.source.replace('_', ' ') : null;
+  const actor = actorOf(data.actor);
+  if (!actor) return source ? `via ${source}` : '';
+  const who =
+    actor.type === 'user'
+      ? actor.name
+      : actor.type === 'schedule'
+        ? 'the schedule'
+        : actor.type === 'system'
+          ? 'onair itself'
+          : `${actor.type} ${actor.name}`;
+  return source && actor.type !== 'schedule' && actor.type !== 'system' ? `by ${who} (${source})` : `by ${who}`;
+}
+
+function actorOf(value: unknown): Actor | null {
+  const a = value as Partial<Actor> | null | undefined;
+  return a && typeof a.type === 'string' && typeof a.name === 'string' ? (a as Actor) : null;
+}
+
+function summary(e: EventRecord, state: ChannelState): string {
   const d = e.data;
-  const scene = typeof d.sceneId === 'string' ? sceneName(d.sceneId) : '';
-  switch (e.type) {
+  const scene = typeof d.sceneId === 'string' ? (state.scenes[d.sceneId]?.name ?? d.sceneId) : '';
+  const item = itemLabel(state, d.itemId);
+  const type = e.type as string;
+  // The generated types list the event types of the API's last generation; newer ones are matched here too.
+  switch (type) {
     case 'channel.played':
-      return `${scene} on air (layer ${String(d.layer)})`;
+      return `${item ?? scene} on air (layer ${String(d.layer)})`;
     case 'channel.scene_loaded':
-      return `${scene} loaded in ${String(d.bus)}`;
+      return `${item ?? scene} loaded in ${String(d.bus)}`;
     case 'channel.cleared':
-      return `${scene} off air`;
+      return `${item ?? scene} off air`;
     case 'channel.trigger_fired':
       return `trigger ${String(d.trigger)} on ${scene}`;
     case 'channel.bind_updated':
-      return Object.entries((d.inputs ?? {}) as Record<string, unknown>)
-        .map(([k, v]) => `${k} = ${JSON.stringify(v)}`)
-        .join(', ');
+      return assignments(d.inputs);
+    case 'channel.updated_on_air':
+      return `${item ?? scene} updated on air: ${assignments(d.values)}`;
+    case 'channel.undone':
+    case 'channel.redone':
+      return `${type === 'channel.undone' ? 'undid' : 'redid'} ${String(d.kind)}`;
+    case 'rundown.item_cued':
+      return `item ${item ?? '?'} cued`;
+    case 'rundown.item_taken':
+      return `item ${item ?? '?'} taken to air`;
+    case 'rundown.item_stopped':
+      return `item ${item ?? '?'} stopped`;
     default:
-      return e.type;
+      return type;
   }
+}
+
+function assignments(values: unknown): string {
+  return Object.entries((values ?? {}) as Record<string, unknown>)
+    .map(([k, v]) => `${k} = ${JSON.stringify(v)}`)
+    .join(', ');
+}
+
+/** The item's name while the view knows it (it may have been deleted since). */
+function itemLabel(state: ChannelState, itemId: unknown): string | null {
+  if (typeof itemId !== 'string') return null;
+  for (const rundown of Object.values(state.rundowns)) {
+    const item = rundown.items.find((i) => i.id === itemId);
+    if (item) return itemName(item, state.scenes[item.sceneId]);
+  }
+  return null;
 }

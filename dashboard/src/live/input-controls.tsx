@@ -25,7 +25,7 @@ export function InputControls({ live, state, enabled }: { live: LiveChannel; sta
 }
 
 function InputControl({
-  def,
+  def: declared,
   live,
   state,
   enabled,
@@ -35,7 +35,9 @@ function InputControl({
   state: ChannelState;
   enabled: boolean;
 }) {
-  const value = state.inputs[def.name] ?? def.default;
+  const value = state.inputs[declared.name] ?? declared.default;
+  // An item input's channel value is only what an instance without its own value draws: say so.
+  const def = declared.scope === 'item' ? { ...declared, label: `${declared.label} (fallback for items)` } : declared;
   if (def.type === 'clock')
     return (
       <ClockControl

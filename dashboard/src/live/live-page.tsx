@@ -1,22 +1,32 @@
 /**
- * The live operator view of one channel: preview and program monitors, scenes with cue / take / cut /
- * clear, controls for every input, triggers, the event feed and this operator's actions, with keyboard
- * shortcuts. State comes from the channel's WebSocket, so every operator sees every change at once.
+ * The live operator view of one channel: preview and program monitors, the playout buttons, the channel's rundown
+ * and its focused item beside them (all in one screen, no page scroll, from 1280×720 up), and in a side column the
+ * scenes with cue / cut / clear, triggers, controls for every input, this operator's actions, the event feed and the
+ * keys. State comes from the channel's WebSocket, so every operator sees every change at once.
  */
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { getChannel, type Channel } from '../channels-api.js';
 import { Problem } from '../components/problem.js';
 import { useLoad } from '../components/use-load.js';
 import { href, navigate } from '../router.js';
+import { createItemDrafts } from '../rundown/item-drafts.js';
+import { ItemEditor } from '../rundown/item-editor.js';
+import { rememberedRundown, rememberRundown, rundownsOf } from '../rundown/rundown-edits.js';
+import { RundownPanel } from '../rundown/rundown-panel.js';
+import { showNow } from '../rundown/show-actions.js';
+import { TransportBar } from '../rundown/transport-bar.js';
 import { can, me } from '../session.js';
 import { ActionsLog } from './actions-log.js';
+import { ClearAllDialog } from './clear-all.js';
 import { ConnectionBanner } from './connection-banner.js';
 import { EventFeed } from './event-feed.js';
-import { InputControls, inputGroups } from './input-controls.js';
-import { openLiveChannel, type LiveChannel } from './live-socket.js';
+import { InputControls } from './input-controls.js';
+import { KeyboardPanel } from './keyboard-panel.js';
+import { KeysOverlay } from './keys-overlay.js';
+import { useLiveKeys } from './live-keys.js';
+import { openLiveChannel } from './live-socket.js';
 import { Monitors } from './monitors.js';
-import { clear, cue, cut, SceneList, sortedScenes } from './scene-list.js';
-import { SHORTCUTS, shortcutOf } from './shortcuts.js';
+import { SceneList } from './scene-list.js';
 import { TriggerButtons } from './trigger-buttons.js';
 
 /** The channel is read first: an unknown channel (or one outside the workspace) opens no connection. */
@@ -37,16 +47,26 @@ function LiveView({ channel }: { channel: Channel }) {
   const channelId = channel.id;
   const live = useMemo(() => openLiveChannel(channelId), [channelId]);
   useEffect(() => () => live.close(), [live]);
+  const drafts = useMemo(() => createItemDrafts(), [channelId]);
   const [selected, setSelected] = useState<string | null>(null);
+  const [picked, setPicked] = useState<string | null>(() => rememberedRundown(channelId));
   const state = live.state.value;
   const status = live.status.value;
   const canPlay = can('playout:write');
   const canInputs = can('inputs:write');
   const canEdit = can('channels:write');
+  // The picked rundown while it exists (it may have been deleted by someone else), else the channel's first.
+  const rundownId = picked && state.rundowns[picked] ? picked : (rundownsOf(state)[0]?.id ?? null);
+  const show = showNow(live, rundownId, drafts);
+  const pick = (id: string) => {
+    setPicked(id);
+    rememberRundown(channelId, id);
+  };
   useEffect(() => {
     if (live.endedBecause.value?.startsWith('Your session')) me.value = null;
   }, [live.endedBecause.value]);
-  useShortcuts(live, selected, setSelected, canPlay, canInputs);
+  useLiveKeys({ live, rundownId, drafts, selected, select: setSelected, canPlay, canInputs });
+  const playable = canPlay && status === 'open';
 
   return (
     <>
@@ -61,42 +81,8 @@ function LiveView({ channel }: { channel: Channel }) {
             {status === 'open' ? 'Live' : status === 'ended' ? 'Ended' : 'Connecting…'}
           </span>
           {!canPlay && !canInputs && <span class="tally">view only</span>}
-          <a class="push-right" href={href('channels', channelId, 'settings')}>
-            Channel settings
-          </a>
-        </div>
-        <div class="live-grid">
-          <div class="live-main">
-            <Monitors channel={channel} />
-            <SceneList
-              live={live}
-              state={state}
-              channelId={channelId}
-              canPlay={canPlay && status === 'open'}
-              canEdit={canEdit}
-              selected={selected}
-              onSelect={setSelected}
-            />
-            <TriggerButtons live={live} state={state} enabled={canPlay && status === 'open'} />
-          </div>
-          <div class="live-side">
-            <InputControls live={live} state={state} enabled={canInputs} />
-            <ActionsLog actions={live.actions.value} />
-            <EventFeed channelId={channelId} sceneName={(id) => state.scenes[id]?.name ?? id} />
-            <section class="panel shortcuts" aria-labelledby="keys-title">
-              <h2 id="keys-title">Keyboard</h2>
-              <dl>
-                {SHORTCUTS.map((s) => (
-                  <div key={s.keys}>
-                    <dt>
-                      <kbd>{s.keys}</kbd>
-                    </dt>
-                    <dd>{s.does}</dd>
-                  </div>
-                ))}
-              </dl>
-            </section>
-          </div>
+          <span class="push-right hint small">Press ? for the keys</span>
+          <a href={href('channels', channelId, 'settings')}>Channel settings</a>
         </div>
         {status === 'ended' && live.endedBecause.value?.includes('deleted') && (
           <p>
@@ -105,61 +91,35 @@ function LiveView({ channel }: { channel: Channel }) {
             </button>
           </p>
         )}
+        <div class="live-grid">
+          <div class="live-main">
+            <Monitors channel={channel} />
+            {canPlay && <TransportBar show={show} enabled={status === 'open'} />}
+            <div class="show-row">
+              <RundownPanel show={show} canPlay={playable} onPick={pick} />
+              <ItemEditor show={show} canPlay={playable} />
+            </div>
+          </div>
+          <div class="live-side">
+            <SceneList
+              live={live}
+              state={state}
+              channelId={channelId}
+              canPlay={playable}
+              canEdit={canEdit}
+              selected={selected}
+              onSelect={setSelected}
+            />
+            <TriggerButtons live={live} state={state} enabled={playable} />
+            <InputControls live={live} state={state} enabled={canInputs} />
+            <ActionsLog actions={live.actions.value} />
+            <EventFeed channelId={channelId} state={state} />
+            <KeyboardPanel />
+          </div>
+        </div>
       </main>
+      <ClearAllDialog live={live} state={state} />
+      <KeysOverlay />
     </>
   );
-}
-
-function useShortcuts(
-  live: LiveChannel,
-  selected: string | null,
-  select: (id: string) => void,
-  canPlay: boolean,
-  canInputs: boolean,
-): void {
-  // The handler reads the selection from a ref: keys pressed faster than a re-render still act on the latest.
-  const current = useRef(selected);
-  current.current = selected;
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const action = shortcutOf(e);
-      if (!action) return;
-      const state = live.state.value;
-      const scenes = sortedScenes(state);
-      const index = scenes.findIndex((s) => s.id === current.current);
-      const scene = scenes[index];
-      e.preventDefault();
-      if (action === 'next' || action === 'previous') {
-        const next = scenes[Math.max(0, Math.min(scenes.length - 1, index + (action === 'next' ? 1 : -1)))];
-        if (next) {
-          current.current = next.id;
-          select(next.id);
-        }
-        return;
-      }
-      if (action === 'clock') {
-        const clock = inputGroups(state)
-          .flatMap((g) => g.inputs)
-          .find((d) => d.type === 'clock');
-        if (!clock || !canInputs) return;
-        const running = state.clocks[clock.name]?.running === true;
-        void live
-          .send(`${clock.label}: ${running ? 'stop' : 'start'}`, {
-            op: 'clock',
-            name: clock.name,
-            action: running ? 'stop' : 'start',
-          })
-          .catch(() => undefined);
-        return;
-      }
-      if (!canPlay) return;
-      if (action === 'take') void live.send('Take', { op: 'take' }).catch(() => undefined);
-      else if (action === 'clearAll') void live.send('Clear all', { op: 'clear' }).catch(() => undefined);
-      else if (scene && action === 'cue') void cue(live, scene);
-      else if (scene && action === 'cut') void cut(live, scene);
-      else if (scene && action === 'clear') void clear(live, scene);
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [live, select, canPlay, canInputs]);
 }

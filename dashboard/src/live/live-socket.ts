@@ -52,6 +52,8 @@ export interface LiveChannel {
   /** The latest actions, newest first, with their outcome. */
   actions: Signal<Action[]>;
   send(label: string, op: ClientOp): Promise<AckMessage>;
+  /** Lists an action the page refused itself (nothing to act on), as failed, saying why; nothing is sent. */
+  refuse(label: string, detail: string): void;
   close(): void;
 }
 
@@ -187,6 +189,9 @@ export function openLiveChannel(channelId: string): LiveChannel {
     endedBecause,
     actions,
     send,
+    refuse(label, detail) {
+      record({ id: `a${++counter}`, label, state: 'failed', detail, at: Date.now() });
+    },
     close() {
       closed = true;
       clearInterval(watchdog);

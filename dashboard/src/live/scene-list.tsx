@@ -13,7 +13,8 @@ export interface SceneListProps {
   onSelect: (sceneId: string) => void;
 }
 
-/** Scenes by layer (highest on top, as they are drawn), with their tally and cue / cut / clear. */
+/** Scenes by layer (highest on top, as they are drawn), with their tally and cue / cut / clear (TAKE and Clear all
+ * are in the transport bar). */
 export function SceneList({ live, state, channelId, canPlay, canEdit, selected, onSelect }: SceneListProps) {
   const scenes = sortedScenes(state);
   const onAir = new Set(state.program.map((p) => p.sceneId));
@@ -22,28 +23,6 @@ export function SceneList({ live, state, channelId, canPlay, canEdit, selected, 
     <section class="panel scenes" aria-labelledby="scenes-title">
       <div class="panel-head">
         <h2 id="scenes-title">Scenes</h2>
-        {canPlay && (
-          <div class="row">
-            <button
-              type="button"
-              class="take"
-              disabled={state.preview.length === 0}
-              onClick={() => void live.send('Take', { op: 'take' }).catch(() => undefined)}
-              aria-keyshortcuts="T"
-            >
-              TAKE
-            </button>
-            <button
-              type="button"
-              class="danger"
-              disabled={state.program.length === 0}
-              onClick={() => void live.send('Clear all', { op: 'clear' }).catch(() => undefined)}
-              aria-keyshortcuts="Shift+X"
-            >
-              Clear all
-            </button>
-          </div>
-        )}
       </div>
       {scenes.length === 0 && (
         <p class="empty">

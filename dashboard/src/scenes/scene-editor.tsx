@@ -1,7 +1,8 @@
 /**
  * The scene editor once a definition is open: the form (or the JSON view), checked by a dry run as the user
  * types, the preview drawn by the real output page, and Save / Delete. Nothing reaches the server's store, or
- * the air, until Save.
+ * the air, until Save; when the scene is on air or cued, the editor says so and what Save will do to air. Leaving
+ * with unsaved changes asks first.
  */
 import { useState } from 'preact/hooks';
 import type { SceneView } from '@onair/protocol';
@@ -15,6 +16,7 @@ import { scenePath } from './editor-data.js';
 import { focusPath } from './path-errors.js';
 import { CheckStatus, ErrorSummary } from './editor-status.js';
 import { ElementsSection } from './elements-section.js';
+import { OnAirNotice } from './on-air-notice.js';
 import { NumberField, TextField } from './fields.js';
 import { InputsSection } from './inputs-section.js';
 import { JsonView } from './json-view.js';
@@ -24,6 +26,8 @@ import { TransitionsSection } from './transitions-section.js';
 import { TriggersSection } from './triggers-section.js';
 import { useDraft } from './use-draft.js';
 import { useDryRun } from './use-dry-run.js';
+import { useLeaveGuard } from './use-leave-guard.js';
+import { useSceneBuses } from './use-scene-buses.js';
 
 export interface SceneEditorProps {
   channel: Channel;
@@ -52,6 +56,14 @@ export function SceneEditor(props: SceneEditorProps) {
   const dry = useDryRun(channel.id, sceneId, body, props.initialValid);
   const errors = json.parseError === null ? dry.errors : [];
   const dirty = saved !== bodyKey(name, json.draft);
+  const buses = useSceneBuses(channel.id, sceneId);
+  const allowLeave = useLeaveGuard(
+    writable && dirty
+      ? sceneId === null
+        ? `The new scene${name ? ` ${name}` : ''} is not created yet: leaving drops it.`
+        : `Your changes to ${name} are not saved: leaving drops them.`
+      : null,
+  );
 
   const act = async (action: () => Promise<void>) => {
     setBusy(true);
@@ -70,6 +82,7 @@ export function SceneEditor(props: SceneEditorProps) {
       const payload = { name, definition: json.draft };
       if (sceneId === null) {
         const created = await api<SceneRecord>('POST', scenePath(channel.id), payload);
+        allowLeave();
         navigate('channels', channel.id, 'scenes', created.id);
         return;
       }
@@ -86,6 +99,7 @@ export function SceneEditor(props: SceneEditorProps) {
     act(async () => {
       if (sceneId === null) return;
       await api('DELETE', scenePath(channel.id, sceneId));
+      allowLeave();
       navigate('channels', channel.id, 'live');
     });
 
@@ -130,6 +144,7 @@ export function SceneEditor(props: SceneEditorProps) {
         )}
       </div>
       <aside class="editor-side" aria-label="Preview and saving">
+        <OnAirNotice buses={buses} />
         <SketchPreview channel={channel} scene={dry.valid} live={live} />
         <CheckStatus dry={dry} parseError={json.parseError} writable={writable} />
         {writable && (

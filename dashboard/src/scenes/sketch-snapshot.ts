@@ -49,7 +49,16 @@ export function buildSketchSnapshot(
     fps: channel.fps,
     width: channel.width,
     height: channel.height,
-    program: [{ sceneId: scene.id, layer: scene.definition.layer, since: new Date(serverTime).toISOString() }],
+    program: [
+      // No values of its own: item inputs show the channel's value, or the default, as for a scene cut by id.
+      {
+        sceneId: scene.id,
+        layer: scene.definition.layer,
+        itemId: null,
+        values: {},
+        since: new Date(serverTime).toISOString(),
+      },
+    ],
     preview: [],
     scenes: [scene],
     inputs,

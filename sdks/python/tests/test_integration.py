@@ -108,6 +108,18 @@ class ChannelsScenesInputs(AgainstAServer):
         self.assertIn(self.scene["id"], ids)
         self.assertNotIn("sc_dryrun", ids)
 
+    def test_scene_versions_list_and_restore(self) -> None:
+        channel, scene = self.make_channel_with_scoreboard()
+        definition = dict(scene["definition"], layer=scene["layer"] + 1)
+        self.client.scenes.replace(channel["id"], scene["id"], {"name": "Score 2", "definition": definition})
+        versions = self.client.scenes.versions(channel["id"], scene["id"])["data"]
+        self.assertEqual([(v["version"], v["name"]) for v in versions], [(2, "Score 2"), (1, "Score")])
+        self.assertEqual(versions[0]["savedBy"]["type"], "key")
+        restored = self.client.scenes.restore_version(channel["id"], scene["id"], 1)
+        self.assertEqual(restored["name"], "Score")
+        self.assertEqual(restored["definition"], scene["definition"])
+        self.assertEqual(self.client.scenes.versions(channel["id"], scene["id"])["data"][0]["version"], 3)
+
     def test_me(self) -> None:
         me = self.client.me()
         self.assertEqual(me["permissions"], ["*"])

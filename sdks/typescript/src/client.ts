@@ -3,13 +3,17 @@
  * client (`client.live(channelId)`).
  */
 import { HttpClient, type FetchLike, type RequestOptions } from './http.js';
-import { LiveChannel, type LiveChannelOptions } from './live/channel.js';
+import { LiveChannel } from './live/channel.js';
+import type { LiveChannelOptions } from './live/types.js';
 import { Channels } from './resources/channels.js';
 import { Events } from './resources/events.js';
+import { History } from './resources/history.js';
 import { Hooks } from './resources/hooks.js';
 import { IncomingHooks } from './resources/incoming-hooks.js';
 import { Keys } from './resources/keys.js';
 import { Playout } from './resources/playout.js';
+import { Rundowns } from './resources/rundowns.js';
+import { Schedule } from './resources/schedule.js';
 import { Scenes } from './resources/scenes.js';
 import { Templates } from './resources/templates.js';
 import { Webhooks } from './resources/webhooks.js';
@@ -36,6 +40,9 @@ export class OnairClient {
   readonly channels: Channels;
   readonly scenes: Scenes;
   readonly playout: Playout;
+  readonly rundowns: Rundowns;
+  readonly schedule: Schedule;
+  readonly history: History;
   readonly templates: Templates;
   readonly events: Events;
   readonly keys: Keys;
@@ -59,6 +66,9 @@ export class OnairClient {
     this.channels = new Channels(this.http);
     this.scenes = new Scenes(this.http);
     this.playout = new Playout(this.http);
+    this.rundowns = new Rundowns(this.http);
+    this.schedule = new Schedule(this.http);
+    this.history = new History(this.http);
     this.templates = new Templates(this.http);
     this.events = new Events(this.http);
     this.keys = new Keys(this.http);

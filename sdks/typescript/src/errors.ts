@@ -47,7 +47,7 @@ export class OnairApiError extends Error {
   readonly requestId: string | undefined;
   /** Seconds the server asked to wait (`Retry-After`), on 429 and 503 answers. */
   readonly retryAfter: number | undefined;
-  /** The whole problem document, with code-specific members (`closest`, `bucket`, `permission`, …). */
+  /** The whole problem document, with code-specific members (`closest`, `bucket`, `permission`, `current`, …). */
   readonly problem: ProblemDocument;
 
   constructor(init: OnairApiErrorInit) {
@@ -61,6 +61,16 @@ export class OnairApiError extends Error {
     this.requestId = init.requestId;
     this.retryAfter = init.retryAfter;
     this.problem = init.problem ?? {};
+  }
+
+  /**
+   * On a 409 `version_conflict` (an edit that sent a stale `version`): the record as it is now, e.g. the
+   * `RundownItem` or `Rundown` you meant to change, with its current `version`. Undefined on other errors.
+   *
+   *     catch (e) { if (e instanceof OnairApiError && e.code === 'version_conflict') item = e.current as RundownItem; }
+   */
+  get current(): unknown {
+    return this.problem.current;
   }
 
   /**

@@ -22,15 +22,19 @@ export {
   type SignatureHeaders,
   type VerifyWebhookOptions,
 } from './webhooks.js';
-export {
-  LiveChannel,
-  type LiveAck,
-  type LiveChannelOptions,
-  type LiveCloseInfo,
-  type LiveEvents,
-  type LiveOpOptions,
-  type LiveStatus,
-} from './live/channel.js';
+export { LiveChannel } from './live/channel.js';
+export { LiveOps } from './live/ops.js';
+export { LiveRundowns } from './live/rundowns.js';
+export type {
+  LiveAck,
+  LiveChannelOptions,
+  LiveCloseInfo,
+  LiveEvents,
+  LiveItemAck,
+  LiveOpOptions,
+  LiveRundownAck,
+  LiveStatus,
+} from './live/types.js';
 export type { ReconnectOptions } from './live/reconnect.js';
 export type { WebSocketConstructor, WebSocketLike } from './live/socket.js';
 export type {
@@ -51,6 +55,9 @@ export type { HookPostOptions } from './resources/hooks.js';
 export { Channels } from './resources/channels.js';
 export { Scenes } from './resources/scenes.js';
 export { Playout } from './resources/playout.js';
+export { Rundowns } from './resources/rundowns.js';
+export { Schedule } from './resources/schedule.js';
+export { History } from './resources/history.js';
 export { Templates } from './resources/templates.js';
 export { Events } from './resources/events.js';
 export { Keys } from './resources/keys.js';

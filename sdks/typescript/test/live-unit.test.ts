@@ -266,8 +266,8 @@ describe('state steps and backoff', () => {
     const before = stateFromSnapshot({
       ...snapshot(1, { a: 1, b: 2 }),
       program: [
-        { sceneId: 'sc_2', layer: 20, since: 't' },
-        { sceneId: 'sc_1', layer: 10, since: 't' },
+        { sceneId: 'sc_2', layer: 20, since: 't', itemId: null, values: {} },
+        { sceneId: 'sc_1', layer: 10, since: 't', itemId: null, values: {} },
       ],
       scenes: [{ id: 'sc_1', name: 'One', definition: {} as never }],
       clocks: { c: { running: false, ms: 0, at: 0 } },

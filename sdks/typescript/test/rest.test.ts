@@ -41,7 +41,7 @@ describe('channels, scenes, inputs and state', () => {
     expect((await client.channels.get(channel.id)).name).toBe('SDK main (renamed)');
   });
 
-  it('checks a definition with a dry run, replaces and deletes a scene', async () => {
+  it('checks a definition with a dry run, replaces a scene, restores a version and deletes it', async () => {
     const channel = await client.channels.create({ name: 'SDK scenes' });
     const definition = {
       layer: 20,
@@ -60,6 +60,14 @@ describe('channels, scenes, inputs and state', () => {
     });
     expect(replaced).toMatchObject({ id: scene.id, name: 'Card 2' });
     expect(replaced.inputs[0]).toMatchObject({ name: 'line', default: 'Bye' });
+    const versions = (await client.scenes.versions(channel.id, scene.id)).data;
+    expect(versions.map((v) => [v.version, v.name, v.savedBy.type])).toEqual([
+      [2, 'Card 2', 'key'],
+      [1, 'Card', 'key'],
+    ]);
+    const restored = await client.scenes.restoreVersion(channel.id, scene.id, 1);
+    expect(restored).toMatchObject({ id: scene.id, name: 'Card', definition: scene.definition });
+    expect((await client.scenes.versions(channel.id, scene.id)).data[0]).toMatchObject({ version: 3, name: 'Card' });
     await client.scenes.delete(channel.id, scene.id);
     await expect(client.scenes.get(channel.id, scene.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
     await client.channels.delete(channel.id);
@@ -126,7 +134,7 @@ describe('playout', () => {
   it('cues in preview, takes to program, and the state shows it; triggers and clocks answer their frame', async () => {
     const { channel, scene } = await scoreboardChannel(client, 'SDK playout');
     const cued = await client.playout.preview(channel.id, scene.id);
-    expect(cued.preview).toEqual([{ sceneId: scene.id, layer: scene.layer }]);
+    expect(cued.preview).toEqual([{ sceneId: scene.id, layer: scene.layer, itemId: null, values: {} }]);
     const taken = await client.playout.take(channel.id);
     expect(taken.program).toMatchObject([{ sceneId: scene.id, layer: scene.layer }]);
     expect(taken.preview).toEqual([]);

@@ -20,10 +20,25 @@ export const StateOut = z
     serverTime: z.string(),
     fps: z.number(),
     program: z
-      .array(z.object({ sceneId: z.string(), layer: z.number().int(), since: z.string() }))
+      .array(
+        z.object({
+          sceneId: z.string(),
+          layer: z.number().int(),
+          since: z.string(),
+          itemId: z.string().nullable(),
+          values: z.record(z.string(), InputValueSchema),
+        }),
+      )
       .openapi({ description: 'What is on air: one scene per layer, sorted by layer, with when it went to air.' }),
     preview: z
-      .array(z.object({ sceneId: z.string(), layer: z.number().int() }))
+      .array(
+        z.object({
+          sceneId: z.string(),
+          layer: z.number().int(),
+          itemId: z.string().nullable(),
+          values: z.record(z.string(), InputValueSchema),
+        }),
+      )
       .openapi({ description: 'What is cued: one scene per layer, sorted by layer.' }),
     inputs: z
       .record(z.string(), InputValueSchema)

@@ -9,12 +9,16 @@ import {
   ClearIn,
   clockAction,
   ClockActionIn,
+  continueOnAir,
+  ContinueIn,
   cue,
   cut,
   fireTrigger,
   SceneRef,
   take,
   TakeIn,
+  update,
+  UpdateIn,
   type ChannelOperation,
   type PlayoutResult,
 } from '../../operations/index.js';
@@ -29,7 +33,12 @@ const ClockOut = z
   .object({ frame: z.number().int(), clock: z.object({ running: z.boolean(), ms: z.number(), at: z.number() }) })
   .openapi('ClockResult');
 
-type BusPath = '/channels/{id}/preview' | '/channels/{id}/program' | '/channels/{id}/take' | '/channels/{id}/clear';
+type BusPath =
+  | '/channels/{id}/preview'
+  | '/channels/{id}/program'
+  | '/channels/{id}/update'
+  | '/channels/{id}/take'
+  | '/channels/{id}/clear';
 
 export function playoutRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
@@ -39,8 +48,17 @@ export function playoutRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     route(op, `post ${path}`, { summary, params: ChannelIdParam, body, ok: [...ok], answer: (out) => out.state });
   const optional = { optionalBody: true };
 
-  bus('/channels/{id}/preview', cue, "Cue a scene into preview, on the scene's layer", SceneRef);
-  bus('/channels/{id}/program', cut, 'Put a scene straight to air on its layer (a cut)', SceneRef);
+  bus('/channels/{id}/preview', cue, 'Cue a scene (with its values) or an item into preview, on its layer', SceneRef);
+  bus('/channels/{id}/program', cut, 'Put a scene (with its values) or an item straight to air (a cut)', SceneRef);
+  bus('/channels/{id}/update', update, 'Update on air: new item values for the instance on program', UpdateIn);
+  route(continueOnAir, 'post /channels/{id}/continue', {
+    summary: 'The next step of the scene on air (its `next` trigger)',
+    params: ChannelIdParam,
+    body: ContinueIn,
+    ...optional,
+    ok: [200, 'Continued', FrameOut],
+    more: { 404: 'unknown_trigger: no scene on air has a next step' },
+  });
   route(take, 'post /channels/{id}/take', {
     summary: 'Take every cued layer (or one) to air',
     params: ChannelIdParam,

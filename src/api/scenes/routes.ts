@@ -1,15 +1,30 @@
 /** Scenes (docs/api.md, "Scenes and templates"): declarations over operations/scenes.ts. */
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import { createScene, deleteScene, getScene, listScenes, replaceScene } from '../../operations/index.js';
+import {
+  createScene,
+  deleteScene,
+  getScene,
+  listScenes,
+  listSceneVersions,
+  replaceScene,
+  restoreSceneVersion,
+} from '../../operations/index.js';
 import { SceneIn, SceneUpdate } from '../../scenes/definition-schema.js';
 import { DRY_RUN_SCENE_ID } from '../../scenes/scene-writes.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { isDryRun } from '../route-docs.js';
 import { routeBinder } from '../route-spec.js';
 import { ChannelIdParam, ListQuery, listOf, pathParam } from '../schemas/common.js';
-import { SceneOut } from './schemas.js';
+import { SceneOut, SceneVersionList } from './schemas.js';
 
 const SceneParams = ChannelIdParam.extend({ sceneId: pathParam('sceneId') });
+const VersionParams = SceneParams.extend({
+  version: z
+    .number()
+    .int()
+    .min(1)
+    .openapi({ param: { name: 'version', in: 'path' }, example: 3, description: 'A version the scene keeps.' }),
+});
 
 /** `?dryRun=1`: every check of the write, nothing saved (docs/api.md, "Dry runs of scene writes"). */
 const DryRunQuery = z.object({
@@ -59,6 +74,20 @@ export function sceneRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     params: SceneParams,
     ok: [204, 'Deleted'],
     more: { 409: 'The scene is on program or preview' },
+  });
+  route(listSceneVersions, `get ${one}/versions`, {
+    summary: "List a scene's saved versions, newest first, with who saved each",
+    params: SceneParams,
+    ok: [200, 'Its versions, newest first (the last 50 saves)', SceneVersionList],
+  });
+  route(restoreSceneVersion, `post ${one}/versions/{version}/restore`, {
+    summary: 'Restore a version: save its name and definition again, as a replacement would (a new version)',
+    params: VersionParams,
+    ok: [200, 'The scene as restored', SceneOut],
+    more: {
+      404: 'No such scene in the channel, or the scene keeps no such version',
+      409: "An input clashes with the channel's, or the layer changes while on a bus",
+    },
   });
   return app;
 }

@@ -1,6 +1,6 @@
 /** What the scene routes answer, for the OpenAPI document (docs/scenes.md). Inputs are the scene format's (src/scenes). */
 import { z } from '@hono/zod-openapi';
-import { CLOCK_DIRECTIONS, INPUT_TYPES } from '@onair/protocol';
+import { ACTOR_TYPES, CLOCK_DIRECTIONS, INPUT_SCOPES, INPUT_TYPES } from '@onair/protocol';
 import { SceneDefinitionIn } from '../../scenes/definition-schema.js';
 
 const InputValueOut = z.union([z.number(), z.string(), z.boolean(), z.null()]);
@@ -9,6 +9,7 @@ export const InputDefOut = z.object({
   name: z.string(),
   type: z.enum(INPUT_TYPES),
   label: z.string(),
+  scope: z.enum(INPUT_SCOPES).optional().meta({ description: 'Absent: `channel`.' }),
   default: InputValueOut,
   direction: z.enum(CLOCK_DIRECTIONS).optional(),
   stopAt: z.number().nullable().optional(),
@@ -27,3 +28,25 @@ export const SceneOut = z
     updatedAt: z.string(),
   })
   .meta({ id: 'Scene' });
+
+/** Who saved a version: a dashboard user (id, email), an API key (id, name), or the server itself. */
+const SavedBy = z
+  .object({
+    type: z.enum(ACTOR_TYPES),
+    id: z.string(),
+    name: z.string().meta({ description: "The user's email or the key's name; `onair` for the server itself." }),
+  })
+  .meta({ id: 'SceneVersionSavedBy' });
+
+export const SceneVersionOut = z
+  .object({
+    version: z.number().int().meta({ description: '1 for the scene as created, one more for each save since.' }),
+    name: z.string(),
+    savedAt: z.string(),
+    savedBy: SavedBy,
+  })
+  .meta({ id: 'SceneVersion' });
+
+export const SceneVersionList = z
+  .object({ data: z.array(SceneVersionOut).meta({ description: 'Newest first; the last 50 saves.' }) })
+  .meta({ id: 'SceneVersionList' });

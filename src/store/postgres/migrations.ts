@@ -358,6 +358,46 @@ export const MIGRATIONS: readonly Migration[] = [
         ADD COLUMN previous_secret_expires_at text COLLATE "C";
     `,
   },
+  {
+    version: 13,
+    name: 'prepared show and scene versions',
+    // A channel's rundowns, schedule and on-air history, written with its tick; every save of a scene, the last 50
+    // per scene, existing scenes starting at version 1 (why: ../sqlite/migrations.ts, the same step).
+    sql: `
+      CREATE TABLE rundowns (
+        id text COLLATE "C" PRIMARY KEY,
+        channel_id text COLLATE "C" NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+        created_at text COLLATE "C" NOT NULL,
+        doc text NOT NULL
+      );
+      CREATE INDEX rundowns_channel ON rundowns(channel_id, created_at, id);
+      CREATE TABLE scheduled_ops (
+        id text COLLATE "C" PRIMARY KEY,
+        channel_id text COLLATE "C" NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+        frame bigint NOT NULL,
+        seq integer NOT NULL,
+        doc text NOT NULL
+      );
+      CREATE INDEX scheduled_ops_channel ON scheduled_ops(channel_id, frame, seq);
+      CREATE TABLE channel_history (
+        id text COLLATE "C" PRIMARY KEY,
+        channel_id text COLLATE "C" NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+        doc text NOT NULL
+      );
+      CREATE INDEX channel_history_channel ON channel_history(channel_id, id);
+      CREATE TABLE scene_versions (
+        scene_id text COLLATE "C" NOT NULL REFERENCES scenes(id) ON DELETE CASCADE,
+        version integer NOT NULL,
+        name text NOT NULL,
+        definition text NOT NULL,
+        saved_at text COLLATE "C" NOT NULL,
+        saved_by text NOT NULL,
+        PRIMARY KEY (scene_id, version)
+      );
+      INSERT INTO scene_versions (scene_id, version, name, definition, saved_at, saved_by)
+        SELECT id, 1, name, definition, updated_at, '{"type":"system","id":"system","name":"onair"}' FROM scenes;
+    `,
+  },
 ];
 
 /** Applies the migrations this database lacks, all in one transaction; a second process waits, then has none. */

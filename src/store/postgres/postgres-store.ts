@@ -12,15 +12,27 @@
 import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel, TickWrite } from '../../engine/index.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { SceneDefinition } from '@onair/protocol';
+import type { Actor, SceneDefinition } from '@onair/protocol';
 import type { OrgRecord } from '../account-store.js';
-import type { ApiKeyRecord, EventPage, EventQuery, Page, Store } from '../store.js';
+import type {
+  ApiKeyRecord,
+  EventPage,
+  EventQuery,
+  HistoryPage,
+  HistoryQuery,
+  Page,
+  SceneVersionRecord,
+  SceneVersionSummary,
+  Store,
+} from '../store.js';
 import { Database, LOCKS, type Sql } from './database.js';
 import { migrate } from './migrations.js';
 import { PostgresAccounts } from './postgres-accounts.js';
 import { PostgresEventLog } from './postgres-event-log.js';
 import { PostgresIdempotency } from './postgres-idempotency.js';
 import { PostgresIncomingHooks } from './postgres-incoming-hooks.js';
+import { PostgresScenes } from './postgres-scenes.js';
+import { listHistory, loadShow } from './postgres-show.js';
 import { PostgresWebhooks } from './postgres-webhooks.js';
 import {
   CHANNEL_COLUMNS,
@@ -30,7 +42,6 @@ import {
   keyParams,
   liveFromRow,
   sceneFromRow,
-  sceneParams,
   sharedText,
   storedChannels,
   type ChannelRow,
@@ -70,9 +81,6 @@ const SQL = {
     live_updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $8)`,
   updateChannel: `UPDATE channels SET name = $2, fps = $3, width = $4, height = $5, output_token = $6, updated_at = $7
     WHERE id = $1`,
-  insertScene: `INSERT INTO scenes (id, channel_id, name, definition, created_at, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6)`,
-  updateScene: 'UPDATE scenes SET name = $2, definition = $3, updated_at = $4 WHERE id = $1',
   allChannels: `SELECT ${CHANNEL_COLUMNS} FROM channels ORDER BY id`,
   allScenes: 'SELECT * FROM scenes ORDER BY id',
   // In key order, as SQLite reads its tables without rowid: a channel's values load in the same order.
@@ -93,6 +101,7 @@ export class PostgresStore implements Store {
   readonly incomingHooks: PostgresIncomingHooks;
   readonly idempotency: PostgresIdempotency;
   private readonly events = new PostgresEventLog();
+  private readonly scenes: PostgresScenes;
 
   private constructor(
     private readonly db: Database,
@@ -102,6 +111,7 @@ export class PostgresStore implements Store {
     this.webhooks = new PostgresWebhooks(db, this.events);
     this.incomingHooks = new PostgresIncomingHooks(db);
     this.idempotency = new PostgresIdempotency(db);
+    this.scenes = new PostgresScenes(db);
   }
 
   /** Connects and brings the schema up to date; rejects (closing the pool) when either fails. */
@@ -205,11 +215,12 @@ export class PostgresStore implements Store {
       const scenes = await tx.rows<SceneRow>(SQL.oneChannelScenes, [id]);
       const values = await tx.rows<InputRow>(SQL.oneChannelInputs, [id]);
       const clocks = await tx.rows<ClockRow>(SQL.oneChannelClocks, [id]);
+      const show = await loadShow(tx, id);
       const parse = (json: string) => JSON.parse(json) as SceneDefinition;
       return {
         channel: channelFromRow(row, text),
         scenes: scenes.map((s) => sceneFromRow(s, parse, text)),
-        live: liveFromRow(row, values, clocks, text),
+        live: liveFromRow(row, values, clocks, text, show),
       };
     });
   }
@@ -235,16 +246,28 @@ export class PostgresStore implements Store {
     await this.db.run('DELETE FROM channels WHERE id = $1', [id]);
   }
 
-  async insertScene(s: SceneRecord): Promise<void> {
-    await this.db.run(SQL.insertScene, sceneParams(s));
+  async insertScene(s: SceneRecord, savedBy: Actor): Promise<void> {
+    await this.scenes.insert(s, savedBy);
   }
 
-  async updateScene(s: SceneRecord): Promise<void> {
-    await this.db.run(SQL.updateScene, [s.id, s.name, JSON.stringify(s.definition), s.updatedAt]);
+  async updateScene(s: SceneRecord, savedBy: Actor): Promise<void> {
+    await this.scenes.update(s, savedBy);
   }
 
   async deleteScene(id: string): Promise<void> {
-    await this.db.run('DELETE FROM scenes WHERE id = $1', [id]);
+    await this.scenes.delete(id);
+  }
+
+  async listSceneVersions(sceneId: string): Promise<SceneVersionSummary[]> {
+    return this.scenes.versions(sceneId);
+  }
+
+  async getSceneVersion(sceneId: string, version: number): Promise<SceneVersionRecord | undefined> {
+    return this.scenes.version(sceneId, version);
+  }
+
+  async listHistory(channelId: string, query: HistoryQuery): Promise<HistoryPage> {
+    return listHistory(this.db, channelId, query);
   }
 
   async listEvents(orgId: string, q: EventQuery): Promise<EventPage> {
@@ -263,11 +286,12 @@ export class PostgresStore implements Store {
   }
 }
 
-/** Channels with their scenes, values and clocks, read in four statements (on one snapshot). */
+/** Channels with their scenes, values, clocks and prepared show, read in seven statements (on one snapshot). */
 async function loadAll(tx: Sql): Promise<StoredChannel[]> {
   const scenes = await tx.rows<SceneRow>(SQL.allScenes);
   const inputs = await tx.rows<InputRow>(SQL.allInputs);
   const clocks = await tx.rows<ClockRow>(SQL.allClocks);
+  const show = await loadShow(tx);
   const channels = await tx.rows<ChannelRow>(SQL.allChannels);
-  return storedChannels({ channels, scenes, inputs, clocks });
+  return storedChannels({ channels, scenes, inputs, clocks, ...show });
 }

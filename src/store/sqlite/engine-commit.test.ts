@@ -12,12 +12,16 @@ import { ManualTime } from '../../engine/time-source.js';
 import { newId } from '../../ids.js';
 import { SqliteStore } from './sqlite-store.js';
 import { tempDirs } from '../../../test/helpers/temp-dirs.js';
+import type { Actor } from '@onair/protocol';
 
 const stores: SqliteStore[] = [];
 afterEach(async () => {
   for (const s of stores.splice(0)) await s.close();
 });
 const tempDir = tempDirs('onair-engine-store-');
+const KEY: Actor = { type: 'key', id: 'key_1', name: 'scorekeeper' };
+const API = { source: 'api', actor: KEY } as const;
+const DASHBOARD = { source: 'dashboard', actor: { type: 'user', id: 'usr_1', name: 'op@example.com' } } as const;
 
 async function setup() {
   const dataDir = tempDir();
@@ -36,7 +40,7 @@ async function setup() {
       createdAt: channel.createdAt,
       updatedAt: channel.createdAt,
     };
-    await store.insertScene(scene);
+    await store.insertScene(scene, KEY);
     channels.push(channel);
   }
   const time = new ManualTime(T0);
@@ -62,8 +66,8 @@ it('an acknowledged change has its events in the log, in order, with the state i
   const [a, b] = channels.map((c) => c.id) as [string, string];
   const sceneA = engine.scenes(a)[0]!.id;
   const ops = [
-    engine.submit(a, { kind: 'cut', sceneId: sceneA, source: 'api' }),
-    engine.submit(b, { kind: 'patch', values: new Map([['score', 3]]), source: 'dashboard' }),
+    engine.submit(a, { kind: 'cut', sceneId: sceneA, by: API }),
+    engine.submit(b, { kind: 'patch', values: new Map([['score', 3]]), by: DASHBOARD }),
   ];
   await tick();
   await Promise.all(ops);
@@ -85,9 +89,9 @@ it('a tick the store refuses writes neither state nor events, for any of its cha
   // b's rows go behind the engine's back: its inputs can no longer be written, so the whole tick fails.
   await store.deleteChannel(b);
   const ops = [
-    engine.submit(a, { kind: 'cut', sceneId: engine.scenes(a)[0]!.id, source: 'api' }),
-    engine.submit(a, { kind: 'patch', values: new Map([['score', 1]]), source: 'api' }),
-    engine.submit(b, { kind: 'patch', values: new Map([['score', 2]]), source: 'api' }),
+    engine.submit(a, { kind: 'cut', sceneId: engine.scenes(a)[0]!.id, by: API }),
+    engine.submit(a, { kind: 'patch', values: new Map([['score', 1]]), by: API }),
+    engine.submit(b, { kind: 'patch', values: new Map([['score', 2]]), by: API }),
   ].map((p) =>
     p.then(
       () => 'ok',
@@ -99,6 +103,25 @@ it('a tick the store refuses writes neither state nor events, for any of its cha
   expect((await store.listEvents(orgId, { limit: 50 })).events).toEqual([]);
   expect(delivered).toEqual([]);
   const [stored] = await store.loadChannels();
-  expect(stored!.live).toEqual({ ...emptyLive(), updatedAt: stored!.channel.createdAt });
+  expect(stored!.live).toEqual({
+    ...emptyLive(),
+    rundowns: new Map(),
+    schedule: [],
+    history: [],
+    updatedAt: stored!.channel.createdAt,
+  });
   expect(engine.state(a)).toMatchObject({ program: [], inputs: { score: 0 } });
+});
+
+it("an operator's action is in the history the store loads and lists, with what it touched", async () => {
+  const { store, engine, channels, tick } = await setup();
+  const [a] = channels.map((c) => c.id) as [string];
+  const cut = engine.submit(a, { kind: 'cut', sceneId: engine.scenes(a)[0]!.id, by: API });
+  await tick();
+  await cut;
+  const history = (await store.loadChannels()).find((s) => s.channel.id === a)!.live.history;
+  expect(history).toMatchObject([{ kind: 'cut', actor: KEY, before: { program: { 0: null } } }]);
+  expect(history[0]!.after!.program[0]).toMatchObject({ sceneId: engine.scenes(a)[0]!.id, layer: 0 });
+  const { data } = await store.listHistory(a, { limit: 10 });
+  expect(data).toEqual([{ id: history[0]!.id, kind: 'cut', actor: KEY, frame: history[0]!.frame, at: history[0]!.at }]);
 });

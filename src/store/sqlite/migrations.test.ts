@@ -6,6 +6,7 @@ import { expectRightsGiven, RIGHTS_MIGRATION, ROWS_BEFORE_RIGHTS } from '../righ
 import { MIGRATIONS } from './migrations.js';
 import { SqliteStore } from './sqlite-store.js';
 import { tempDirs } from '../../../test/helpers/temp-dirs.js';
+import { SYSTEM_ACTOR } from '@onair/protocol';
 
 const tempDir = tempDirs('onair-migrate-');
 
@@ -107,8 +108,11 @@ it('version 4 puts the old buses on layer 0 and rewrites old-shape scenes to for
     expect(live!.live).toEqual({
       values: new Map([['score', 3]]),
       clocks: new Map(),
-      program: [{ sceneId: 'sc_board', layer: 0, since: '2026-11-20T10:05:00.000Z' }],
-      preview: [{ sceneId: 'sc_board', layer: 0 }],
+      program: [{ sceneId: 'sc_board', layer: 0, since: '2026-11-20T10:05:00.000Z', itemId: null, values: {} }],
+      preview: [{ sceneId: 'sc_board', layer: 0, itemId: null, values: {} }],
+      rundowns: new Map(),
+      schedule: [],
+      history: [],
       frame: 42,
       updatedAt: '2026-11-20T10:00:00.000Z',
     });
@@ -127,6 +131,11 @@ it('version 4 puts the old buses on layer 0 and rewrites old-shape scenes to for
     expect(cued!.scenes[0]!.definition).toMatchObject({ version: 1, elements: [], triggers: [] });
     // The new tables are there and written with ticks.
     expect(await store.listEvents('org_1', { limit: 10 })).toEqual({ events: [], nextCursor: null });
+    // Scenes saved before versions were kept start with their definition as version 1, saved by the server.
+    expect(await store.listSceneVersions('sc_board')).toEqual([
+      { version: 1, name: 'Board', savedAt: '2026-11-20T10:00:00.000Z', savedBy: SYSTEM_ACTOR },
+    ]);
+    expect((await store.getSceneVersion('sc_board', 1))!.definition).toEqual(live!.scenes[0]!.definition);
   } finally {
     await store.close();
   }

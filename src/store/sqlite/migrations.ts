@@ -385,6 +385,49 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE webhooks ADD COLUMN previous_secret_expires_at TEXT;
     `,
   },
+  {
+    version: 13,
+    name: 'prepared show and scene versions',
+    // A channel's prepared show (docs/rundowns.md), written with its tick: each rundown whole, the schedule (its
+    // position kept, so ops due in one frame run in the order they were set) and the on-air history, each entry with
+    // what it touched before and after. Scene versions: every save of a scene's definition (docs/scenes.md,
+    // "Versions"), the last 50 per scene. A scene that exists already gets its current definition as version 1,
+    // saved by the server itself (who saved it before is not known), so its first edit can be taken back.
+    sql: `
+      CREATE TABLE rundowns (
+        id TEXT PRIMARY KEY,
+        channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL,
+        doc TEXT NOT NULL
+      );
+      CREATE INDEX rundowns_channel ON rundowns(channel_id, created_at, id);
+      CREATE TABLE scheduled_ops (
+        id TEXT PRIMARY KEY,
+        channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+        frame INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        doc TEXT NOT NULL
+      );
+      CREATE INDEX scheduled_ops_channel ON scheduled_ops(channel_id, frame, seq);
+      CREATE TABLE channel_history (
+        id TEXT PRIMARY KEY,
+        channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+        doc TEXT NOT NULL
+      );
+      CREATE INDEX channel_history_channel ON channel_history(channel_id, id);
+      CREATE TABLE scene_versions (
+        scene_id TEXT NOT NULL REFERENCES scenes(id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        definition TEXT NOT NULL,
+        saved_at TEXT NOT NULL,
+        saved_by TEXT NOT NULL,
+        PRIMARY KEY (scene_id, version)
+      );
+      INSERT INTO scene_versions (scene_id, version, name, definition, saved_at, saved_by)
+        SELECT id, 1, name, definition, updated_at, '{"type":"system","id":"system","name":"onair"}' FROM scenes;
+    `,
+  },
 ];
 
 function upgradeSceneDefinitions(db: Database.Database): void {

@@ -13,9 +13,19 @@ import Database from 'better-sqlite3';
 import type { ChannelChange, ChannelRecord, SceneRecord, StoredChannel } from '../../engine/index.js';
 import { AppError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import type { ClockState } from '@onair/protocol';
+import type { Actor, ClockState } from '@onair/protocol';
 import type { OrgRecord } from '../account-store.js';
-import type { ApiKeyRecord, EventPage, EventQuery, Page, Store } from '../store.js';
+import type {
+  ApiKeyRecord,
+  EventPage,
+  EventQuery,
+  HistoryPage,
+  HistoryQuery,
+  Page,
+  SceneVersionRecord,
+  SceneVersionSummary,
+  Store,
+} from '../store.js';
 import { Checkpointer } from './checkpointer.js';
 import { DataDirLock } from './data-dir-lock.js';
 import { createDataDir, makeDataDirPrivate, makePrivate, type ModeReport } from './data-dir-modes.js';
@@ -24,6 +34,8 @@ import { MIGRATIONS } from './migrations.js';
 import { SqliteIdempotency } from './sqlite-idempotency.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { SqliteIncomingHooks } from './sqlite-incoming-hooks.js';
+import { SqliteScenes } from './sqlite-scenes.js';
+import { SqliteShow } from './sqlite-show.js';
 import { SqliteWebhooks } from './sqlite-webhooks.js';
 import { placeholders, RowBatch } from './row-batch.js';
 import { prepareStatements, type Statements } from './statements.js';
@@ -34,7 +46,6 @@ import {
   channelParams,
   keyFromRow,
   keyParams,
-  sceneParams,
   storedChannels,
   type ChannelRow,
   type ClockRow,
@@ -64,6 +75,8 @@ export class SqliteStore implements Store {
   private readonly commitTx: (changes: readonly ChannelChange[]) => void;
   private readonly tickWrites: ReturnType<typeof tickWriteBatches>;
   private readonly events: EventLog;
+  private readonly scenes: SqliteScenes;
+  private readonly show: SqliteShow;
   /** Present with synchronous 'full': ticks are written unsynced and flushed by it. */
   private readonly flusher: WalFlusher | null;
   private readonly checkpointer: Checkpointer;
@@ -99,6 +112,8 @@ export class SqliteStore implements Store {
       this.accounts = new SqliteAccounts(guarded);
       this.tickWrites = tickWriteBatches(guarded);
       this.events = new EventLog(guarded);
+      this.scenes = new SqliteScenes(guarded);
+      this.show = new SqliteShow(guarded);
       this.webhooks = new SqliteWebhooks(guarded, this.events);
       this.incomingHooks = new SqliteIncomingHooks(guarded);
       this.idempotency = new SqliteIdempotency(guarded);
@@ -245,6 +260,7 @@ export class SqliteStore implements Store {
       scenes: this.st.allScenes.all() as SceneRow[],
       inputs: this.st.allInputs.all() as InputRow[],
       clocks: this.st.allClocks.all() as ClockRow[],
+      ...this.show.loadAll(),
       channels: this.st.allChannels.all() as ChannelRow[],
     });
   }
@@ -272,16 +288,28 @@ export class SqliteStore implements Store {
     this.st.deleteChannel.run(id);
   }
 
-  async insertScene(s: SceneRecord): Promise<void> {
-    this.st.insertScene.run(...sceneParams(s));
+  async insertScene(s: SceneRecord, savedBy: Actor): Promise<void> {
+    this.scenes.insert(s, savedBy);
   }
 
-  async updateScene(s: SceneRecord): Promise<void> {
-    this.st.updateScene.run(s.name, JSON.stringify(s.definition), s.updatedAt, s.id);
+  async updateScene(s: SceneRecord, savedBy: Actor): Promise<void> {
+    this.scenes.update(s, savedBy);
   }
 
   async deleteScene(id: string): Promise<void> {
-    this.st.deleteScene.run(id);
+    this.scenes.delete(id);
+  }
+
+  async listSceneVersions(sceneId: string): Promise<SceneVersionSummary[]> {
+    return this.scenes.versions(sceneId);
+  }
+
+  async getSceneVersion(sceneId: string, version: number): Promise<SceneVersionRecord | undefined> {
+    return this.scenes.version(sceneId, version);
+  }
+
+  async listHistory(channelId: string, query: HistoryQuery): Promise<HistoryPage> {
+    return this.show.listHistory(channelId, query);
   }
 
   async listEvents(orgId: string, q: EventQuery): Promise<EventPage> {
@@ -301,8 +329,8 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * One tick: every channel's new values, clocks, live state and events, in one multi-row statement per
-   * table (plus deletes). A bus is written only when it changed.
+   * One tick: every channel's new values, clocks, live state, prepared show and events, in one multi-row statement
+   * per table (plus deletes). A bus is written only when it changed.
    */
   private writeTick(changes: readonly ChannelChange[]): void {
     const inputs: unknown[] = [];
@@ -321,6 +349,7 @@ export class SqliteStore implements Store {
     this.tickWrites.inputs.run(inputs);
     this.tickWrites.clocks.run(clocks);
     this.tickWrites.live.run(live);
+    this.show.write(changes);
     this.events.write(changes);
   }
 

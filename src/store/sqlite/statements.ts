@@ -41,12 +41,6 @@ export function prepareStatements(db: Database.Database) {
 
     deleteInput: p('DELETE FROM channel_inputs WHERE channel_id = ? AND name = ?'),
     deleteClock: p('DELETE FROM channel_clocks WHERE channel_id = ? AND name = ?'),
-
-    insertScene: p(
-      `INSERT INTO scenes (id, channel_id, name, definition, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
-    ),
-    updateScene: p('UPDATE scenes SET name = ?, definition = ?, updated_at = ? WHERE id = ?'),
-    deleteScene: p('DELETE FROM scenes WHERE id = ?'),
   };
 }
 

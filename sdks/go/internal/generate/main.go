@@ -6,8 +6,9 @@
 // Every object of components.schemas becomes a struct with json tags. Optional fields are pointers (or nil-able
 // slices and maps) with `omitempty`; fields that may be null are pointers without it. String enums become string
 // types with constants, inline objects named structs (Parent+Field), free-form objects map[string]any, unions of
-// plain values `any`, and the few unions of shapes (scene elements, fills, trigger animations) small structs with
-// one field per shape and their own JSON methods. The output depends on the document only: keys are sorted, so two
+// plain values `any`, the few unions of shapes (scene elements, fills, trigger animations) small structs with
+// one field per shape and their own JSON methods, and unions of inline objects (a scene or an item, a focus by
+// id or by move) one struct with the properties of every shape, each optional. The output depends on the document only: keys are sorted, so two
 // runs on the same document print the same bytes.
 package main
 
@@ -365,7 +366,7 @@ func (g *generator) fields(b *strings.Builder, name, path string, s *Schema, all
 			return err
 		}
 		req := required[prop]
-		if (!req || nullable) && !nilable(t) {
+		if (!req || nullable) && !nilable(t) && !g.isMap(t) {
 			t = "*" + t
 		}
 		tag := prop
@@ -522,6 +523,9 @@ func (g *generator) taggedUnion(s *Schema, name string) (string, error) {
 }
 
 func (g *generator) untaggedUnion(s *Schema, variants []*Schema, name, path string) (string, error) {
+	if objects := g.inlineObjects(variants); len(objects) > 1 && len(objects) == len(variants) {
+		return g.objectUnion(s, objects, name, path)
+	}
 	type plain struct{ field, typ, kind string }
 	var plains []plain
 	var object *Schema
@@ -605,6 +609,71 @@ func (g *generator) untaggedUnion(s *Schema, variants []*Schema, name, path stri
 	return name, nil
 }
 
+// inlineObjects gives the variants that are inline objects with properties.
+func (g *generator) inlineObjects(variants []*Schema) []*Schema {
+	var objects []*Schema
+	for _, v := range variants {
+		if v.Ref == "" && isObject(v) && len(v.Properties) > 0 {
+			objects = append(objects, v)
+		}
+	}
+	return objects
+}
+
+// objectUnion declares one plain struct for a union of object shapes (`{ itemId } | { move }`): every property of
+// every shape, each optional, so a caller sets the properties of the shape it means and the server checks the
+// combination. A property in several shapes has one type in all of them; string enums pool their values.
+func (g *generator) objectUnion(s *Schema, objects []*Schema, name, path string) (string, error) {
+	merged := &Schema{Type: typeList{"object"}, Properties: map[string]*Schema{}}
+	for _, o := range objects {
+		for _, prop := range sortedKeys(o.Properties) {
+			ps := o.Properties[prop]
+			old, ok := merged.Properties[prop]
+			if !ok {
+				merged.Properties[prop] = ps
+				continue
+			}
+			m, err := mergeProperty(old, ps)
+			if err != nil {
+				return "", fmt.Errorf("%s.%s: %v", path, prop, err)
+			}
+			merged.Properties[prop] = m
+		}
+	}
+	var b strings.Builder
+	b.WriteString(docFor(name, s.Description, "is one of several shapes."))
+	b.WriteString("//\n// Set the fields of one shape; leave the others nil.\n")
+	fmt.Fprintf(&b, "type %s struct {\n", name)
+	if err := g.fields(&b, name, path, merged, true); err != nil {
+		return "", err
+	}
+	b.WriteString("}\n")
+	g.declare(name, b.String())
+	return name, nil
+}
+
+// mergeProperty gives the one schema of a property that several shapes of a union declare: the same shape, or
+// string enums (a discriminator), whose values it pools in order.
+func mergeProperty(a, b *Schema) (*Schema, error) {
+	if shape(a) == shape(b) {
+		return a, nil
+	}
+	if single(a.Type) == "string" && single(b.Type) == "string" && len(a.Enum) > 0 && len(b.Enum) > 0 {
+		values := append([]any{}, a.Enum...)
+		for _, v := range b.Enum {
+			seen := false
+			for _, w := range values {
+				seen = seen || w == v
+			}
+			if !seen {
+				values = append(values, v)
+			}
+		}
+		return &Schema{Type: typeList{"string"}, Enum: values, Description: a.Description}, nil
+	}
+	return nil, fmt.Errorf("shapes of the union give it different types")
+}
+
 // allPlain says whether every variant is a number, string or boolean (a union that is just `any`).
 func (g *generator) allPlain(variants []*Schema) bool {
 	for _, v := range variants {
@@ -682,6 +751,12 @@ func single(types typeList) string {
 		return rest[0]
 	}
 	return ""
+}
+
+// isMap says whether a type is a component declared as a map (ItemValues), which needs no pointer either.
+func (g *generator) isMap(t string) bool {
+	s, ok := g.schemas[t]
+	return ok && isObject(s) && len(s.Properties) == 0 && len(s.AnyOf)+len(s.OneOf)+len(s.AllOf) == 0
 }
 
 // nilable types need no pointer to be absent or null.

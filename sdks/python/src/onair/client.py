@@ -6,7 +6,20 @@ import os
 from typing import Any, Mapping, Optional, cast
 
 from .models import Me
-from .resources import Channels, Events, Hooks, IncomingHooks, Keys, Playout, Scenes, Templates, Webhooks
+from .resources import (
+    Channels,
+    Events,
+    History,
+    Hooks,
+    IncomingHooks,
+    Keys,
+    Playout,
+    Rundowns,
+    Scenes,
+    Schedule,
+    Templates,
+    Webhooks,
+)
 from .transport import DEFAULT_BASE_URL, NO_BODY, ApiResponse, Query, Transport
 
 __all__ = ["Client"]
@@ -27,10 +40,11 @@ class Client:
         max_retries: how many times a call answered 429 (or 503 with ``Retry-After``) is sent again.
         max_retry_wait: the longest ``Retry-After`` (seconds) worth waiting; a longer one raises at once.
 
-    Resource groups: :attr:`channels`, :attr:`scenes`, :attr:`playout`, :attr:`templates`, :attr:`events`,
-    :attr:`keys`, :attr:`webhooks`, :attr:`incoming_hooks`, :attr:`hooks`; and :meth:`me`. Calls return the
-    answer's JSON as plain dicts (typed with :mod:`onair.models`) and raise :class:`onair.ApiError` or
-    :class:`onair.TransportError`. A client holds no connection and may be shared by threads.
+    Resource groups: :attr:`channels`, :attr:`scenes`, :attr:`playout`, :attr:`rundowns`, :attr:`schedule`,
+    :attr:`history`, :attr:`templates`, :attr:`events`, :attr:`keys`, :attr:`webhooks`, :attr:`incoming_hooks`,
+    :attr:`hooks`; and :meth:`me`. Calls return the answer's JSON as plain dicts (typed with :mod:`onair.models`)
+    and raise :class:`onair.ApiError` or :class:`onair.TransportError`. A client holds no connection and may be
+    shared by threads.
     """
 
     def __init__(
@@ -52,6 +66,9 @@ class Client:
         self.channels = Channels(self._transport)
         self.scenes = Scenes(self._transport)
         self.playout = Playout(self._transport)
+        self.rundowns = Rundowns(self._transport)
+        self.schedule = Schedule(self._transport)
+        self.history = History(self._transport)
         self.templates = Templates(self._transport)
         self.events = Events(self._transport)
         self.keys = Keys(self._transport)

@@ -44,7 +44,7 @@ class ApiError(OnairError):
         request_id: the answer's ``X-Request-Id``: quote it when asking about a failure, it is on the server's log.
         retry_after: ``Retry-After`` in seconds when the answer had one (429, 503), else ``None``.
         problem: the whole problem document as a dict: codes add members (``permission``, ``input``, ``closest``,
-            ``bucket``…).
+            ``bucket``, ``current``…).
         headers: the answer's headers (case-insensitive ``get``).
     """
 
@@ -70,6 +70,15 @@ class ApiError(OnairError):
         self.problem: Dict[str, Any] = dict(problem or {})
         self.headers = headers
         super().__init__(self._message())
+
+    @property
+    def current(self) -> Any:
+        """On a 409 ``version_conflict`` (an edit that sent a stale ``version``): the record as it is now.
+
+        That is the rundown item or rundown you meant to change, with its current ``version``, so you can show it
+        and redo the edit on it. ``None`` on other errors.
+        """
+        return self.problem.get("current")
 
     def __reduce__(self) -> Any:
         # Exceptions pickle their args; this one is built from its fields (multiprocessing, caches).

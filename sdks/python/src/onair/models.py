@@ -41,19 +41,47 @@ __all__ = [
     "SceneIn",
     "SceneList",
     "SceneUpdate",
+    "SceneVersionList",
+    "SceneVersion",
+    "SceneVersionSavedBy",
     "InputsResult",
     "InputsPatch",
     "State",
     "StateProgramItem",
     "StatePreviewItem",
     "ClockState",
+    "SceneRefVariant1",
+    "SceneRefVariant2",
     "SceneRef",
+    "UpdateIn",
+    "ItemValues",
+    "FrameResult",
+    "ContinueIn",
     "TakeIn",
     "ClearIn",
-    "FrameResult",
     "ClockResult",
     "ClockResultClock",
     "ClockActionIn",
+    "Rundown",
+    "RundownItem",
+    "RundownIn",
+    "RundownList",
+    "RundownUpdate",
+    "ItemIn",
+    "ItemUpdate",
+    "FocusInVariant1",
+    "FocusInVariant2",
+    "FocusIn",
+    "ItemRefIn",
+    "ScheduledOp",
+    "Actor",
+    "ScheduleIn",
+    "ScheduleInOpVariant1",
+    "ScheduleInOpVariant2",
+    "ScheduleInOpVariant3",
+    "ScheduleList",
+    "HistoryList",
+    "HistoryAction",
     "TemplateList",
     "Template",
     "TemplateInputsItem",
@@ -117,7 +145,7 @@ class WebhookDelivery(TypedDict):
     """The ``WebhookDelivery`` object."""
     #: `evt_…`: the same as `X-Service-Delivery`, identical across retries.
     id: str
-    type: Literal["channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated", "channel.cleared", "webhook.ping"]
+    type: Literal["channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated", "channel.cleared", "channel.updated_on_air", "channel.undone", "channel.redone", "channel.schedule_missed", "channel.schedule_failed", "rundown.item_cued", "rundown.item_taken", "rundown.item_stopped", "webhook.ping"]
     orgId: str
     #: A ping carries the subscription's channel, or null when it has none.
     channelId: Optional[str]
@@ -206,6 +234,8 @@ class _SceneInputsItemRequired(TypedDict):
 
 class SceneInputsItem(_SceneInputsItemRequired, total=False):
     """The ``SceneInputsItem`` object."""
+    #: Absent: `channel`.
+    scope: Literal["channel", "item"]
     direction: Literal["up", "down"]
     stopAt: Optional[float]
 
@@ -240,6 +270,8 @@ class SceneInput(_SceneInputRequired, total=False):
     """The ``SceneInput`` object."""
     #: Defaults to the name.
     label: str
+    #: `channel` (absent): one value shared by every scene of the channel. `item`: each instance on a bus carries its own (a name, a title). A clock is always `channel`.
+    scope: Literal["channel", "item"]
     #: A value of the type; a clock's is milliseconds.
     default: Union[float, str, bool, None]
     #: Clocks only; default `up`.
@@ -494,6 +526,29 @@ class SceneUpdate(_SceneUpdateRequired, total=False):
     name: str
 
 
+class SceneVersionList(TypedDict):
+    """The ``SceneVersionList`` object."""
+    #: Newest first; the last 50 saves.
+    data: List[SceneVersion]
+
+
+class SceneVersion(TypedDict):
+    """The ``SceneVersion`` object."""
+    #: 1 for the scene as created, one more for each save since.
+    version: int
+    name: str
+    savedAt: str
+    savedBy: SceneVersionSavedBy
+
+
+class SceneVersionSavedBy(TypedDict):
+    """The ``SceneVersionSavedBy`` object."""
+    type: Literal["user", "key", "hook", "source", "schedule", "system"]
+    id: str
+    #: The user's email or the key's name; `onair` for the server itself.
+    name: str
+
+
 class InputsResult(TypedDict):
     """The ``InputsResult`` object."""
     channelId: str
@@ -528,12 +583,16 @@ class StateProgramItem(TypedDict):
     sceneId: str
     layer: int
     since: str
+    itemId: Optional[str]
+    values: Dict[str, Union[float, str, bool, None]]
 
 
 class StatePreviewItem(TypedDict):
     """The ``StatePreviewItem`` object."""
     sceneId: str
     layer: int
+    itemId: Optional[str]
+    values: Dict[str, Union[float, str, bool, None]]
 
 
 class ClockState(TypedDict):
@@ -543,9 +602,51 @@ class ClockState(TypedDict):
     at: float
 
 
-class SceneRef(TypedDict):
-    """The ``SceneRef`` object."""
+class _SceneRefVariant1Required(TypedDict):
     sceneId: str
+
+
+class SceneRefVariant1(_SceneRefVariant1Required, total=False):
+    """The ``SceneRefVariant1`` object."""
+    #: This instance's item values (its scene's item inputs).
+    values: Dict[str, Union[float, str, bool, None]]
+
+
+class SceneRefVariant2(TypedDict):
+    """The ``SceneRefVariant2`` object."""
+    #: A rundown item: its scene, with its values.
+    itemId: str
+
+
+#: `{ sceneId, values? }` or `{ itemId }`.
+SceneRef = Union[SceneRefVariant1, SceneRefVariant2]
+
+
+class _UpdateInRequired(TypedDict):
+    values: ItemValues
+
+
+class UpdateIn(_UpdateInRequired, total=False):
+    """Name the layer or the scene when several are on air."""
+    #: The instance on air on this layer.
+    layer: int
+    #: The instance of this scene on air.
+    sceneId: str
+
+
+#: The instance's own values: item inputs of its scene; null removes one.
+ItemValues = Dict[str, Union[float, str, bool, None]]
+
+
+class FrameResult(TypedDict):
+    """The ``FrameResult`` object."""
+    frame: int
+
+
+class ContinueIn(TypedDict, total=False):
+    """The ``ContinueIn`` object."""
+    #: Only the scene on this layer.
+    layer: int
 
 
 class TakeIn(TypedDict, total=False):
@@ -560,11 +661,6 @@ class ClearIn(TypedDict, total=False):
     layer: int
     #: Only this scene.
     sceneId: str
-
-
-class FrameResult(TypedDict):
-    """The ``FrameResult`` object."""
-    frame: int
 
 
 class ClockResult(TypedDict):
@@ -588,6 +684,184 @@ class ClockActionIn(_ClockActionInRequired, total=False):
     """The ``ClockActionIn`` object."""
     #: set: the time (0 to 100 h); adjust: milliseconds to add (± 24 h).
     ms: int
+
+
+class Rundown(TypedDict):
+    """The ``Rundown`` object."""
+    id: str
+    channelId: str
+    name: str
+    items: List[RundownItem]
+    #: The item operators are on, shared by everyone.
+    focus: Optional[str]
+    version: int
+    createdAt: str
+    updatedAt: str
+
+
+class RundownItem(TypedDict):
+    """The ``RundownItem`` object."""
+    id: str
+    sceneId: str
+    #: The item's own values (its scene's item inputs).
+    values: Dict[str, Union[float, str, bool, None]]
+    label: str
+    notes: str
+    durationMs: Optional[int]
+    state: Literal["ready", "preview", "program", "done"]
+    version: int
+
+
+class RundownIn(TypedDict):
+    """The ``RundownIn`` object."""
+    name: str
+
+
+class RundownList(TypedDict):
+    """The ``RundownList`` object."""
+    data: List[Rundown]
+
+
+class RundownUpdate(TypedDict):
+    """The ``RundownUpdate`` object."""
+    name: str
+    #: The version you read: a stale one answers 409.
+    version: int
+
+
+class _ItemInRequired(TypedDict):
+    sceneId: str
+
+
+class ItemIn(_ItemInRequired, total=False):
+    """The ``ItemIn`` object."""
+    values: ItemValues
+    label: str
+    notes: str
+    #: On air, the item leaves by itself after this long (auto-out); null: it stays.
+    durationMs: Optional[int]
+    #: Where in the list (0: first).
+    position: int
+
+
+class _ItemUpdateRequired(TypedDict):
+    #: The version you read: a stale one answers 409.
+    version: int
+
+
+class ItemUpdate(_ItemUpdateRequired, total=False):
+    """The ``ItemUpdate`` object."""
+    sceneId: str
+    values: ItemValues
+    label: str
+    notes: str
+    #: On air, the item leaves by itself after this long (auto-out); null: it stays.
+    durationMs: Optional[int]
+    #: Where in the list (0: first).
+    position: int
+
+
+class FocusInVariant1(TypedDict):
+    """The ``FocusInVariant1`` object."""
+    itemId: str
+
+
+class FocusInVariant2(TypedDict):
+    """The ``FocusInVariant2`` object."""
+    move: Literal["next", "previous", "first", "last"]
+
+
+#: `{ itemId }` or `{ move: "next" | "previous" | "first" | "last" }`.
+FocusIn = Union[FocusInVariant1, FocusInVariant2]
+
+
+class ItemRefIn(TypedDict, total=False):
+    """The ``ItemRefIn`` object."""
+    #: Default: the focused item.
+    itemId: str
+
+
+class ScheduledOp(TypedDict):
+    """The ``ScheduledOp`` object."""
+    id: str
+    at: str
+    #: The frame that holds `at`: the op is applied in its tick.
+    frame: int
+    op: Dict[str, Any]
+    actor: Actor
+    createdAt: str
+
+
+class Actor(TypedDict):
+    """The ``Actor`` object."""
+    type: Literal["user", "key", "hook", "source", "schedule", "system"]
+    id: str
+    #: The user's email, the key's or hook's name.
+    name: str
+
+
+class ScheduleIn(TypedDict):
+    """The ``ScheduleIn`` object."""
+    #: When, ISO 8601 with a zone (Z or an offset).
+    at: str
+    #: `{ kind: "take", layer? }`, `{ kind: "clear", layer?, sceneId? }`, or `{ kind: "cue" | "program" }` with `sceneId` (and `values`) or `rundownId` and `itemId`.
+    op: Union[ScheduleInOpVariant1, ScheduleInOpVariant2, ScheduleInOpVariant3]
+
+
+class _ScheduleInOpVariant1Required(TypedDict):
+    kind: Literal["take"]
+
+
+class ScheduleInOpVariant1(_ScheduleInOpVariant1Required, total=False):
+    """The ``ScheduleInOpVariant1`` object."""
+    layer: int
+
+
+class _ScheduleInOpVariant2Required(TypedDict):
+    kind: Literal["clear"]
+
+
+class ScheduleInOpVariant2(_ScheduleInOpVariant2Required, total=False):
+    """The ``ScheduleInOpVariant2`` object."""
+    layer: int
+    sceneId: str
+
+
+class _ScheduleInOpVariant3Required(TypedDict):
+    kind: Literal["cue", "program"]
+
+
+class ScheduleInOpVariant3(_ScheduleInOpVariant3Required, total=False):
+    """The ``ScheduleInOpVariant3`` object."""
+    sceneId: str
+    values: ItemValues
+    rundownId: str
+    itemId: str
+
+
+class ScheduleList(TypedDict):
+    """The ``ScheduleList`` object."""
+    data: List[ScheduledOp]
+
+
+class HistoryList(TypedDict):
+    """The ``HistoryList`` object."""
+    data: List[HistoryAction]
+    nextCursor: Optional[str]
+
+
+class _HistoryActionRequired(TypedDict):
+    id: str
+    kind: str
+    actor: Actor
+    frame: int
+    at: str
+
+
+class HistoryAction(_HistoryActionRequired, total=False):
+    """The ``HistoryAction`` object."""
+    #: For undo and redo: the action taken back or done again.
+    of: str
 
 
 class TemplateList(TypedDict):
@@ -617,6 +891,8 @@ class _TemplateInputsItemRequired(TypedDict):
 
 class TemplateInputsItem(_TemplateInputsItemRequired, total=False):
     """The ``TemplateInputsItem`` object."""
+    #: Absent: `channel`.
+    scope: Literal["channel", "item"]
     direction: Literal["up", "down"]
     stopAt: Optional[float]
 
@@ -631,7 +907,7 @@ class Event(TypedDict):
     """The ``Event`` object."""
     #: `evt_…`; ids sort by creation.
     id: str
-    type: Literal["channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated", "channel.cleared"]
+    type: Literal["channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated", "channel.cleared", "channel.updated_on_air", "channel.undone", "channel.redone", "channel.schedule_missed", "channel.schedule_failed", "rundown.item_cued", "rundown.item_taken", "rundown.item_stopped"]
     orgId: str
     channelId: str
     createdAt: str
@@ -710,7 +986,7 @@ class _WebhookInRequired(TypedDict):
 class WebhookIn(_WebhookInRequired, total=False):
     """The ``WebhookIn`` object."""
     #: Empty or absent: every event type, including types added later.
-    events: List[Literal["channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated", "channel.cleared"]]
+    events: List[Literal["channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated", "channel.cleared", "channel.updated_on_air", "channel.undone", "channel.redone", "channel.schedule_missed", "channel.schedule_failed", "rundown.item_cued", "rundown.item_taken", "rundown.item_stopped"]]
     #: Only this channel's events.
     channelId: str
     description: str

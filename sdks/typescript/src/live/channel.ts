@@ -3,8 +3,8 @@
  *
  * - Keeps `state` from the snapshot and the frames after it; a frame whose `prev` is not the last frame applied
  *   means something was missed: the client asks for a resync and ignores frames until the fresh snapshot.
- * - Sends ops (patch, preview, program, take, clear, trigger, clock), each answered by its ack (resolves) or its
- *   error message (rejects with OnairApiError).
+ * - Sends ops (./ops.ts: patch, preview, program, take, clear, update, continue, undo, redo, trigger, clock, and
+ *   the rundown ops), each answered by its ack (resolves) or its error message (rejects with OnairApiError).
  * - Treats 15 s of silence as a dead line (the server sends a heartbeat every 5 s), and reconnects after any drop
  *   with exponential backoff and jitter; the server's snapshot on the new connection resyncs the state.
  * - Does not reconnect after a 4000–4099 close (key revoked, token rotated, channel deleted), a refused upgrade
@@ -15,112 +15,27 @@
  * applied, so it is never re-sent behind your back. Check `state` after the resync and send it again if needed.
  */
 import { OnairApiError, OnairTransportError } from '../errors.js';
-import { toApiError, USER_AGENT } from '../http.js';
-import type { ClearIn, ClockAction, ClockState, InputsPatch, TakeIn } from '../types.js';
+import { USER_AGENT } from '../http.js';
 import { envVar, normalizeBaseUrl } from '../util.js';
 import {
   applyFrame,
-  CloseCode,
   HEARTBEAT_DEAD_AFTER_MS,
   isTerminalClose,
   parseServerMessage,
   reconnectDelay,
   stateFromSnapshot,
   SUBPROTOCOL,
+  type AckMessage,
   type ClientOp,
-  type FiredTrigger,
   type FrameMessage,
-  type HeartbeatMessage,
   type LiveState,
   type SnapshotMessage,
 } from '../generated/protocol.js';
-import { Emitter } from './emitter.js';
+import { LiveOps } from './ops.js';
+import { readRefusal, terminalCloseError } from './refusal.js';
 import { DEFAULT_RECONNECT, type ReconnectOptions } from './reconnect.js';
-import {
-  asNodeStyle,
-  OPEN,
-  resolveWebSocket,
-  type NodeStyleResponse,
-  type ResolvedWebSocket,
-  type WebSocketConstructor,
-  type WebSocketLike,
-} from './socket.js';
-
-export type LiveStatus = 'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed';
-
-export interface LiveChannelOptions {
-  /** The channel to follow (`ch_…`). */
-  channelId: string;
-  /** The server, with or without `/v1` (default `http://localhost:8080`). */
-  baseUrl?: string;
-  /** An API key with `channels:read` (and `inputs:write` / `playout:write` for ops). Default: env ONAIR_API_KEY. */
-  apiKey?: string;
-  /** A channel's output token instead of a key: read-only (ops are refused with `forbidden`). */
-  outputToken?: string;
-  /**
-   * Which scene definitions `state.scenes` holds: `all` (every scene of the channel; needs a key) or `buses` (only
-   * the scenes on program or preview, what a renderer draws). Default `all` with a key, `buses` with an output token.
-   */
-  scenes?: 'all' | 'buses';
-  /** The WebSocket class to use. Default: the global one (browsers, Node 22+), else the `ws` package (Node 20). */
-  WebSocket?: WebSocketConstructor;
-  /**
-   * How the API key travels: `header` (`Authorization: Bearer`, needs the `ws` package) or `subprotocol`
-   * (`Sec-WebSocket-Protocol: onair.v1, bearer.<key>`, the only way in browsers). Default: `header` with `ws`,
-   * `subprotocol` otherwise.
-   */
-  keyTransport?: 'header' | 'subprotocol';
-  /** How long an op may wait for its ack (including for a connection to send it on). Default 10,000 ms. */
-  ackTimeoutMs?: number;
-  /** A connection not open within this long is abandoned and retried. Default 10,000 ms. */
-  connectTimeoutMs?: number;
-  /** Silence for this long means a dead line: reconnect. Default 15,000 ms (the server speaks every 5 s). */
-  heartbeatTimeoutMs?: number;
-  /** `false`: never reconnect. Default: reconnect forever with backoff (250 ms doubling to 5 s, jittered). */
-  reconnect?: boolean | ReconnectOptions;
-  /** Start connecting at once (default true); otherwise call `connect()`. */
-  connect?: boolean;
-}
-
-/** An op's ack: the frame that applied it (and, for a clock op, the clock's state after it). */
-export interface LiveAck {
-  frame: number;
-  clock?: ClockState;
-}
-
-export interface LiveOpOptions {
-  /** Overrides `ackTimeoutMs` for this op. */
-  timeoutMs?: number;
-}
-
-export interface LiveCloseInfo {
-  code: number;
-  reason: string;
-  /** True when the client will reconnect, after `delayMs`. */
-  reconnecting: boolean;
-  delayMs?: number;
-  /** Why the client stopped for good (refused upgrade, key revoked, channel deleted…). */
-  error?: Error;
-}
-
-/** The events of a LiveChannel, with their listener arguments. */
-export interface LiveEvents {
-  /** A connection opened (the snapshot follows). */
-  open: [];
-  /** The state changed: after a snapshot (connect, reconnect, resync) or a frame. */
-  state: [state: LiveState, cause: 'snapshot' | 'frame'];
-  snapshot: [message: SnapshotMessage];
-  /** A frame was applied (not emitted for frames skipped after a gap). */
-  frame: [message: FrameMessage];
-  /** A trigger fired in an applied frame: play it once (a snapshot never replays one). */
-  trigger: [trigger: FiredTrigger];
-  heartbeat: [message: HeartbeatMessage];
-  status: [status: LiveStatus];
-  /** A connection closed; `reconnecting` says whether another follows. */
-  close: [info: LiveCloseInfo];
-  /** Something went wrong that the client reports but works around (or the reason it stopped). */
-  error: [error: Error];
-}
+import type { LiveAck, LiveChannelOptions, LiveOpOptions, LiveStatus } from './types.js';
+import { asNodeStyle, OPEN, resolveWebSocket, type ResolvedWebSocket, type WebSocketLike } from './socket.js';
 
 interface PendingOp {
   message: ClientOp & { id: string };
@@ -136,7 +51,7 @@ const FINAL_REFUSALS = new Set([400, 401, 403, 404]);
 const ABNORMAL = 1006;
 const RESYNC_RETRY_MS = 1_000;
 
-export class LiveChannel extends Emitter<LiveEvents> {
+export class LiveChannel extends LiveOps {
   readonly channelId: string;
   private readonly baseUrl: string;
   private readonly apiKey: string | undefined;
@@ -243,42 +158,6 @@ export class LiveChannel extends Emitter<LiveEvents> {
     });
   }
 
-  /** Sets inputs, like `channels.patchInputs` (needs `inputs:write`). */
-  patch(inputs: InputsPatch, options?: LiveOpOptions): Promise<LiveAck> {
-    return this.send({ op: 'patch', inputs }, options);
-  }
-
-  /** Cues a scene in preview (needs `playout:write`). */
-  preview(sceneId: string, options?: LiveOpOptions): Promise<LiveAck> {
-    return this.send({ op: 'preview', sceneId }, options);
-  }
-
-  /** Cuts a scene straight to air. */
-  program(sceneId: string, options?: LiveOpOptions): Promise<LiveAck> {
-    return this.send({ op: 'program', sceneId }, options);
-  }
-
-  /** Takes every cued layer (or one: `take(20)` or `take({ layer: 20 })`) to air. */
-  take(layer?: number | TakeIn, options?: LiveOpOptions): Promise<LiveAck> {
-    const body = typeof layer === 'number' ? { layer } : (layer ?? {});
-    return this.send({ op: 'take', ...body }, options);
-  }
-
-  /** Clears everything off air, or `{ layer }`, or `{ sceneId }`. */
-  clear(body: ClearIn = {}, options?: LiveOpOptions): Promise<LiveAck> {
-    return this.send({ op: 'clear', ...body }, options);
-  }
-
-  /** Fires a trigger by name. */
-  trigger(name: string, options?: LiveOpOptions): Promise<LiveAck> {
-    return this.send({ op: 'trigger', name }, options);
-  }
-
-  /** Drives a clock: `start`, `stop`, `reset`, or `set` / `adjust` with `ms`. The ack has the clock's state. */
-  clock(name: string, action: ClockAction, ms?: number, options?: LiveOpOptions): Promise<LiveAck> {
-    return this.send(ms === undefined ? { op: 'clock', name, action } : { op: 'clock', name, action, ms }, options);
-  }
-
   /** Asks the server for a fresh snapshot (done by itself after a gap). */
   resync(): void {
     this.isSynced = false;
@@ -309,7 +188,7 @@ export class LiveChannel extends Emitter<LiveEvents> {
     }
   }
 
-  private send(op: ClientOp, options?: LiveOpOptions): Promise<LiveAck> {
+  protected send(op: ClientOp, options?: LiveOpOptions): Promise<LiveAck> {
     if (this.stopped) return Promise.reject(this.stoppedError());
     this.connect();
     const id = String(++this.seq);
@@ -432,7 +311,7 @@ export class LiveChannel extends Emitter<LiveEvents> {
         const entry = this.pending.get(msg.id);
         if (!entry) return;
         this.settle(msg.id);
-        return entry.resolve(msg.clock === undefined ? { frame: msg.frame } : { frame: msg.frame, clock: msg.clock });
+        return entry.resolve(ackOf(msg));
       }
       case 'error': {
         const error = OnairApiError.fromSocket(msg.code, msg.detail);
@@ -595,40 +474,11 @@ export class LiveChannel extends Emitter<LiveEvents> {
   }
 }
 
-/** Why the server closed a connection for good (4000–4099), as an error carrying the matching API code. */
-function terminalCloseError(code: number, reason: string): OnairApiError {
-  const detail = `The server closed the connection with ${code}${reason ? ` (${reason})` : ''}: do not reconnect with the same credentials.`;
-  if (code === CloseCode.channelDeleted)
-    return OnairApiError.fromSocket('not_found', `The channel was deleted. ${detail}`);
-  if (code === CloseCode.unauthorized || code === CloseCode.tokenRotated)
-    return OnairApiError.fromSocket('unauthorized', detail);
-  return OnairApiError.fromSocket('forbidden', detail);
-}
-
-/** The problem document of a refused upgrade (the `ws` package lets us read it). */
-function readRefusal(res: NodeStyleResponse): Promise<OnairApiError> {
-  return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    const encoder = new TextEncoder();
-    res.on('data', (chunk) => chunks.push(typeof chunk === 'string' ? encoder.encode(chunk) : chunk));
-    res.on('error', () => reject(new Error('the refusal could not be read')));
-    res.on('end', () => {
-      const size = chunks.reduce((n, c) => n + c.byteLength, 0);
-      const bytes = new Uint8Array(size);
-      let at = 0;
-      for (const c of chunks) {
-        bytes.set(c, at);
-        at += c.byteLength;
-      }
-      const text = new TextDecoder().decode(bytes);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(res.headers)) {
-        if (typeof value === 'string') headers.set(name, value);
-        else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-      }
-      const status = res.statusCode ?? 500;
-      const response = new Response(null, { status: status < 200 || status > 599 ? 500 : status, headers });
-      resolve(toApiError(response, text));
-    });
-  });
+/** What an ack answers the op's caller: its frame, and the clock, rundown or item it carries. */
+function ackOf(msg: AckMessage): LiveAck {
+  const ack: LiveAck = { frame: msg.frame };
+  if (msg.clock !== undefined) ack.clock = msg.clock;
+  if (msg.rundown !== undefined) ack.rundown = msg.rundown;
+  if (msg.item !== undefined) ack.item = msg.item;
+  return ack;
 }

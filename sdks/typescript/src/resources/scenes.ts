@@ -1,6 +1,6 @@
 import type { RequestOptions } from '../http.js';
 import { paginate } from '../pagination.js';
-import type { Page, PageParams, Scene, SceneIn, SceneUpdate } from '../types.js';
+import type { Page, PageParams, Scene, SceneIn, SceneUpdate, SceneVersionList } from '../types.js';
 import { Resource, seg } from './base.js';
 
 export interface SceneWriteOptions extends RequestOptions {
@@ -56,6 +56,21 @@ export class Scenes extends Resource {
       body: scene,
       options: rest,
     });
+  }
+
+  /** `GET /v1/channels/{id}/scenes/{sceneId}/versions`: the scene's saved versions, newest first, with who saved each. */
+  versions(channelId: string, sceneId: string, options?: RequestOptions): Promise<SceneVersionList> {
+    const path = `/channels/${seg(channelId)}/scenes/${seg(sceneId)}/versions`;
+    return this.http.request({ method: 'GET', path, options });
+  }
+
+  /**
+   * `POST /v1/channels/{id}/scenes/{sceneId}/versions/{version}/restore`: saves that version's name and definition
+   * again, with the checks of `replace`, as a new version. Sends an Idempotency-Key.
+   */
+  restoreVersion(channelId: string, sceneId: string, version: number, options?: RequestOptions): Promise<Scene> {
+    const path = `/channels/${seg(channelId)}/scenes/${seg(sceneId)}/versions/${seg(String(version))}/restore`;
+    return this.http.request({ method: 'POST', path, idempotent: true, options });
   }
 
   /** `DELETE /v1/channels/{id}/scenes/{sceneId}` (409 `conflict` while it is on program or preview). */

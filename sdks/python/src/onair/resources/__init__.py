@@ -2,10 +2,13 @@
 
 from .channels import Channels
 from .events import Events
+from .history import History
 from .hooks import Hooks
 from .incoming_hooks import IncomingHooks
 from .keys import Keys
 from .playout import Playout
+from .rundowns import Rundowns
+from .schedule import Schedule
 from .scenes import Scenes
 from .templates import Templates, TemplateList
 from .webhooks import Webhooks
@@ -13,10 +16,13 @@ from .webhooks import Webhooks
 __all__ = [
     "Channels",
     "Events",
+    "History",
     "Hooks",
     "IncomingHooks",
     "Keys",
     "Playout",
+    "Rundowns",
+    "Schedule",
     "Scenes",
     "Templates",
     "TemplateList",

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import datetime
 import urllib.parse
 from typing import Any, Dict, Optional, Union
 
 from ..transport import Transport, new_idempotency_key
+
+#: A time: ISO 8601 text as is, or a datetime (a naive one is taken as UTC).
+Time = Union[str, datetime.datetime]
 
 
 class Resource:
@@ -40,3 +44,13 @@ def idempotency(key: Optional[str]) -> str:
 def page_query(limit: Optional[int], cursor: Optional[str]) -> Dict[str, Optional[Union[int, str]]]:
     """The query of a paged list; ``None`` values are left out of the URL."""
     return {"limit": limit, "cursor": cursor}
+
+
+def iso_time(when: Optional[Time]) -> Optional[str]:
+    """A datetime as the API's ISO 8601 UTC form with milliseconds; a naive one is taken as UTC; text as is."""
+    if when is None or isinstance(when, str):
+        return when
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.timezone.utc)
+    utc = when.astimezone(datetime.timezone.utc)
+    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import datetime
-from typing import Iterator, Optional, Union, cast
+from typing import Iterator, Optional, cast
 
 from ..models import Event, EventList
 from ..pagination import paginate
-from ._base import Resource
+from ._base import Resource, Time, iso_time
 
-Since = Union[str, datetime.datetime]
+Since = Time
 
 
 class Events(Resource):
@@ -29,7 +28,7 @@ class Events(Resource):
         A filtered page may hold fewer events than ``limit``, or none, while ``nextCursor`` is set: follow it (or use
         :meth:`iterate`) until it is ``None``.
         """
-        query = {"channelId": channel_id, "type": type, "since": _iso(since), "cursor": cursor, "limit": limit}
+        query = {"channelId": channel_id, "type": type, "since": iso_time(since), "cursor": cursor, "limit": limit}
         return cast(EventList, self._transport.request("GET", "/v1/events", query=query).data)
 
     def iterate(
@@ -50,13 +49,3 @@ class Events(Resource):
                 limit=limit,
             )
         )
-
-
-def _iso(since: Optional[Since]) -> Optional[str]:
-    """A datetime as the API's ISO 8601 UTC form with milliseconds; a naive one is taken as UTC."""
-    if since is None or isinstance(since, str):
-        return since
-    if since.tzinfo is None:
-        since = since.replace(tzinfo=datetime.timezone.utc)
-    utc = since.astimezone(datetime.timezone.utc)
-    return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"

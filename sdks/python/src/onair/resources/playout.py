@@ -1,27 +1,60 @@
-"""``client.playout``: what goes on air (preview, program, take, clear), triggers and clocks."""
+"""``client.playout``: what goes on air (preview, program, take, clear, update), triggers, clocks, undo and redo."""
 
 from __future__ import annotations
 
 from typing import Optional, Union, cast
 
-from ..models import ClearIn, ClockActionIn, ClockResult, FrameResult, SceneRef, State, TakeIn
+from ..models import ClearIn, ClockActionIn, ClockResult, ContinueIn, FrameResult, SceneRef, State, TakeIn, UpdateIn
 from ._base import Resource, segment
 
 
 class Playout(Resource):
     """Playout of a channel (docs/api.md, "Playout" and "Triggers and clocks").
 
-    Each call is applied at the channel's next frame and answered once stored; preview, program, take and clear
-    answer the channel's :class:`~onair.models.State`. All count against the channel's 30 updates per second.
+    Each call is applied at the channel's next frame and answered once stored; preview, program, take, clear,
+    update, undo and redo answer the channel's :class:`~onair.models.State`. All count against the channel's 30
+    updates per second.
+
+    What goes on a bus is an instance: a scene id, ``{"sceneId": ..., "values": {...}}`` (the scene with its own
+    item values) or ``{"itemId": ...}`` (a rundown item, with its values).
     """
 
     def preview(self, channel_id: str, scene: Union[str, SceneRef]) -> State:
-        """Cue a scene on preview, on its layer: ``scene`` is its id or ``{"sceneId": ...}``."""
+        """Cue an instance on preview, on its scene's layer: a scene id, ``{"sceneId", "values"?}``, ``{"itemId"}``."""
         return self._op(channel_id, "preview", _scene_ref(scene))
 
     def program(self, channel_id: str, scene: Union[str, SceneRef]) -> State:
-        """Cut a scene straight to air on its layer (no transition)."""
+        """Cut an instance straight to air on its scene's layer (no transition); ``scene`` as for :meth:`preview`."""
         return self._op(channel_id, "program", _scene_ref(scene))
+
+    def update(self, channel_id: str, update: UpdateIn) -> State:
+        """Change item values of the instance on air at the next frame: ``{"values": {...}, "layer"? or "sceneId"?}``.
+
+        The values are merged into the instance's own (``None`` gives an input back to the channel). Name the layer
+        or the scene when several are on air. A rundown item's own values stay as they are.
+        """
+        return self._op(channel_id, "update", update)
+
+    def continue_(self, channel_id: str, options: Optional[ContinueIn] = None) -> FrameResult:
+        """The next step of the scene on air (its ``next`` trigger), or only of the one on ``{"layer": n}``.
+
+        Raises ``ApiError`` with code ``unknown_trigger`` (404) when no scene on air has a next step. (``continue``
+        is a Python keyword, hence the underscore.)
+        """
+        path = f"/v1/channels/{segment('channel_id', channel_id)}/continue"
+        return cast(FrameResult, self._transport.request("POST", path, json_body=options or {}).data)
+
+    def undo(self, channel_id: str) -> State:
+        """Take back the channel's last on-air action by a person, a key or the schedule.
+
+        The layers and values it touched go back as they were, at the next frame; what incoming hooks set is never
+        undone. Raises ``ApiError`` with code ``nothing_to_undo`` (409) when there is nothing to undo.
+        """
+        return self._op(channel_id, "undo", None)
+
+    def redo(self, channel_id: str) -> State:
+        """Do again the last action undone; ``ApiError`` ``nothing_to_undo`` (409) when there is none."""
+        return self._op(channel_id, "redo", None)
 
     def take(self, channel_id: str, options: Optional[TakeIn] = None) -> State:
         """Move every cued layer to air with its transitions, or only ``{"layer": n}``.

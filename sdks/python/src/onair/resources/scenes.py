@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator, Optional, cast
 
-from ..models import Scene, SceneIn, SceneList, SceneUpdate
+from ..models import Scene, SceneIn, SceneList, SceneUpdate, SceneVersionList
 from ..pagination import paginate
 from ._base import Resource, idempotency, page_query, segment
 
@@ -54,6 +54,20 @@ class Scenes(Resource):
         path = f"/v1/channels/{segment('channel_id', channel_id)}/scenes/{segment('scene_id', scene_id)}"
         query = {"dryRun": True} if dry_run else None
         return cast(Scene, self._transport.request("PUT", path, query=query, json_body=scene).data)
+
+    def versions(self, channel_id: str, scene_id: str) -> SceneVersionList:
+        """The scene's saved versions, newest first, each with who saved it (its last 50 saves)."""
+        path = f"/v1/channels/{segment('channel_id', channel_id)}/scenes/{segment('scene_id', scene_id)}/versions"
+        return cast(SceneVersionList, self._transport.request("GET", path).data)
+
+    def restore_version(
+        self, channel_id: str, scene_id: str, version: int, *, idempotency_key: Optional[str] = None
+    ) -> Scene:
+        """Save a version's name and definition again, with the checks of ``replace``, as a new version."""
+        scene = f"/v1/channels/{segment('channel_id', channel_id)}/scenes/{segment('scene_id', scene_id)}"
+        path = f"{scene}/versions/{segment('version', str(version))}/restore"
+        answer = self._transport.request("POST", path, idempotency_key=idempotency(idempotency_key))
+        return cast(Scene, answer.data)
 
     def delete(self, channel_id: str, scene_id: str) -> None:
         """Delete a scene (409 ``conflict`` while it is on program or preview)."""
