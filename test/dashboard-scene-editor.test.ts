@@ -119,6 +119,11 @@ it('starts from the scoreboard template, previews edits, shows an error at its e
   await expect.poll(() => homeName.locator('.field-error').count()).toBe(0);
   await expect.poll(() => page.getByRole('status').filter({ hasText: 'Valid' }).count()).toBe(1);
 
+  // An input's scope: the home team's name made an item input (each graphic cued carries its own).
+  const homeInput = page.getByRole('group', { name: /^Input 1/ });
+  await homeInput.getByLabel('Scope').selectOption('item');
+  await expect.poll(() => page.getByRole('status').filter({ hasText: 'Valid' }).count()).toBe(1);
+
   // Until Save, the dry runs stored nothing and put nothing on air; the preview opened no socket.
   expect(await scenesOf(owner.call, channel.id)).toEqual([]);
   const state = expectStatus(await owner.call<State>('GET', `/v1/channels/${channel.id}/state`), 200);
@@ -132,6 +137,10 @@ it('starts from the scoreboard template, previews edits, shows an error at its e
   expect(saved).toMatchObject({ name: 'Match bug', layer: 10 });
   const element = (saved!.definition as { elements: Record<string, unknown>[] }).elements[2];
   expect(element).toMatchObject({ name: 'homeName', text: 'Go {home}', color: '#ff0000', fontSize: 40 });
+  expect((saved!.definition as { inputs: Record<string, unknown>[] }).inputs[0]).toMatchObject({
+    name: 'home',
+    scope: 'item',
+  });
   // The saved scene opens in the editor, drawn under its own id.
   await expect.poll(() => page.getByRole('heading', { name: 'Scene: Match bug' }).count()).toBe(1);
   // The same preview may still draw the dry run for a moment: wait for the saved scene's id.

@@ -1,12 +1,12 @@
-/** The scene's inputs (docs/scenes.md, "Inputs"): name, type, label, default; a clock's direction too. */
-import { CLOCK_DIRECTIONS, INPUT_TYPES } from '@onair/protocol';
+/** The scene's inputs (docs/scenes.md, "Inputs"): name, type, label, default, scope; a clock's direction too. */
+import { CLOCK_DIRECTIONS, INPUT_SCOPES, INPUT_TYPES } from '@onair/protocol';
 import type { FieldError } from '../api.js';
 import { convertInput, freeName, isObj, withKey, type Obj } from './draft.js';
 import { NumberField, OtherErrors, SelectField, TextField } from './fields.js';
 import { ItemActions, ListSection, listEdit } from './list-section.js';
 import { fieldId, unshownErrors } from './path-errors.js';
 
-const SHOWN = ['name', 'type', 'label', 'default', 'direction'];
+const SHOWN = ['name', 'type', 'label', 'default', 'direction', 'scope'];
 
 export function InputsSection({
   definition,
@@ -22,7 +22,7 @@ export function InputsSection({
     <ListSection
       name="inputs"
       title="Inputs"
-      hint="The values the scene shows, shared by every scene of the channel that declares the same name. A clock's stop time is edited in the JSON view."
+      hint="The values the scene shows. A channel input (scores, clocks) is shared by every scene of the channel that declares the same name; an item input (a name, a title) belongs to each graphic as it is cued, from its rundown item. A clock's stop time is edited in the JSON view."
       errors={errors}
       keys={inputs.keys}
       empty="No inputs."
@@ -72,6 +72,17 @@ export function InputsSection({
                 onChange={set('label')}
               />
               <DefaultField item={item} path={`${path}.default`} errors={errors} onChange={set('default')} />
+              {item.type !== 'clock' && (
+                <SelectField
+                  errors={errors}
+                  label="Scope"
+                  path={`${path}.scope`}
+                  value={item.scope}
+                  options={INPUT_SCOPES}
+                  none="channel (default)"
+                  onChange={set('scope')}
+                />
+              )}
               {item.type === 'clock' && (
                 <SelectField
                   errors={errors}
