@@ -28,6 +28,7 @@ const scoreBox = (x: number, score: string, delayMs: number): GroupElement => ({
   children: [
     {
       type: 'box',
+      name: `${score}Panel`,
       x: 0,
       y: 0,
       width: 68,
@@ -36,6 +37,7 @@ const scoreBox = (x: number, score: string, delayMs: number): GroupElement => ({
     },
     {
       type: 'text',
+      name: `${score}Digits`,
       x: 0,
       y: 0,
       width: 68,
@@ -52,7 +54,8 @@ const scoreBox = (x: number, score: string, delayMs: number): GroupElement => ({
 
 /**
  * A top-left score bug (docs/scenes.md, "Templates"): team colour stripes, names that shrink to fit, white
- * score boxes that flash when a score changes, the period and a game clock counting down from 12:00.
+ * score boxes that pulse when a score changes (the new number stays fully drawn at every frame: never faded, so
+ * it is legible the moment viewers look for it), the period and a game clock counting down from 12:00.
  * 96–968 × 60–116 px: inside the title-safe area of a 1920×1080 stage.
  */
 export const scoreboard: Template = {
@@ -136,8 +139,9 @@ export const scoreboard: Template = {
       out: { type: 'slide', from: 'left', durationMs: 400, easing: 'ease-in' },
     },
     triggers: [
-      { name: 'flashScoreA', animation: 'flash', targets: ['scoreABox'], on: 'scoreA', durationMs: 600 },
-      { name: 'flashScoreB', animation: 'flash', targets: ['scoreBBox'], on: 'scoreB', durationMs: 600 },
+      // Named flash* since the first version (scripts fire them by name); they pulse: a fade would hide the number.
+      { name: 'flashScoreA', animation: 'pulse', targets: ['scoreABox'], on: 'scoreA', durationMs: 600 },
+      { name: 'flashScoreB', animation: 'pulse', targets: ['scoreBBox'], on: 'scoreB', durationMs: 600 },
     ],
   },
 };

@@ -136,8 +136,8 @@ describe('the built-in templates', () => {
       stopAt: 0,
     });
     expect(def.triggers.map((t) => [t.on, t.animation, t.targets])).toEqual([
-      ['scoreA', 'flash', ['scoreABox']],
-      ['scoreB', 'flash', ['scoreBBox']],
+      ['scoreA', 'pulse', ['scoreABox']],
+      ['scoreB', 'pulse', ['scoreBBox']],
     ]);
   });
 
