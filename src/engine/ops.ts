@@ -80,7 +80,7 @@ export type Op = (
   | { kind: 'rundown.cue'; rundownId: string; itemId?: string | undefined }
   /** Cues the next item to play and takes it, in one frame. */
   | { kind: 'rundown.play_next'; rundownId: string }
-  /** Takes the item (default: the focused one) off air, if it is on air. */
+  /** Takes the item off air if it is on air; without one, every item of this rundown that is on air. */
   | { kind: 'rundown.stop'; rundownId: string; itemId?: string | undefined; since?: string | undefined }
   // ---- the schedule (./schedule.ts) and history (./history.ts)
   | { kind: 'schedule.add'; scheduleId: string; at: string; action: ScheduledAction }
