@@ -126,6 +126,8 @@ function keepAttribute(element: string, name: string, value: string): boolean {
     const v = value.trim();
     return v.startsWith('#') || (element === 'image' && DATA_IMAGE.test(v));
   }
+  // Browsers ignore white space and control characters inside a scheme.
+  // eslint-disable-next-line no-control-regex
   if (/^(?:from|to|values|by)$/.test(lower) && /script:/i.test(value.replace(/[\s\0-\x1f]/g, ''))) return false;
   return safeCss(value);
 }
