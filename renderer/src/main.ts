@@ -11,6 +11,7 @@ import { FONT_FILES } from './font-files.js';
 import { createFontLoader } from './font-loader.js';
 import { createFrameLoop } from './frame-loop.js';
 import { installHostHooks } from './host-hooks.js';
+import { configureAssetAccess } from './asset-urls.js';
 import { parsePageParams, socketUrl } from './page-params.js';
 import { createSketchFeed } from './sketch-feed.js';
 import { createStage } from './stage.js';
@@ -34,6 +35,7 @@ declare global {
 
 function start(): void {
   const params = parsePageParams(location.pathname, location.search);
+  configureAssetAccess(location.origin, params.channelId, params.token);
   let state = initialState();
   let pending: Effects = noEffects();
   let dirty = false;
