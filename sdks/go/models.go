@@ -46,6 +46,48 @@ const (
 	AnimationPresetHighlight AnimationPreset = "highlight"
 )
 
+// Asset is the Asset schema of the onair API.
+type Asset struct {
+	Bytes     int64     `json:"bytes"`
+	CreatedAt string    `json:"createdAt"`
+	Height    *int64    `json:"height"`
+	ID        string    `json:"id"`
+	Kind      AssetKind `json:"kind"`
+	// Name: The uploaded file name, for display.
+	Name string `json:"name"`
+	// Path: The same as a path (`/assets/{sha256}.{ext}`), the same on every server that holds the asset.
+	Path string `json:"path"`
+	// Sha256: SHA-256 hex of the bytes as stored (an SVG: after sanitising).
+	Sha256 string `json:"sha256"`
+	// Type: The MIME type, read from the bytes.
+	Type string `json:"type"`
+	// URL: Where it is served, on this server's base URL.
+	URL   string `json:"url"`
+	Width *int64 `json:"width"`
+}
+
+// AssetKind is one of "image", "font".
+type AssetKind string
+
+// The values of AssetKind.
+const (
+	AssetKindImage AssetKind = "image"
+	AssetKindFont  AssetKind = "font"
+)
+
+// AssetList is the AssetList schema of the onair API.
+type AssetList struct {
+	Data       []Asset `json:"data"`
+	NextCursor *string `json:"nextCursor"`
+}
+
+// AssetUploaded is the AssetUploaded schema of the onair API.
+type AssetUploaded struct {
+	Asset
+	// Created: false: the workspace held these bytes already; this is that asset.
+	Created bool `json:"created"`
+}
+
 // BoxElement is the BoxElement schema of the onair API.
 type BoxElement struct {
 	Border  *BoxElementBorder `json:"border,omitempty"`
@@ -372,6 +414,23 @@ type GroupElement struct {
 	Width     float64 `json:"width"`
 	X         float64 `json:"x"`
 	Y         float64 `json:"y"`
+}
+
+// HistoryAction is the HistoryAction schema of the onair API.
+type HistoryAction struct {
+	Actor Actor  `json:"actor"`
+	At    string `json:"at"`
+	Frame int64  `json:"frame"`
+	ID    string `json:"id"`
+	Kind  string `json:"kind"`
+	// Of: For undo and redo: the action taken back or done again.
+	Of *string `json:"of,omitempty"`
+}
+
+// HistoryList is the HistoryList schema of the onair API.
+type HistoryList struct {
+	Data       []HistoryAction `json:"data"`
+	NextCursor *string         `json:"nextCursor"`
 }
 
 // ImageElement is the ImageElement schema of the onair API.

@@ -3,6 +3,7 @@
  * bytes (read by ./upload-body.ts before the operation runs); the files themselves are served by ./serve-routes.ts.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { AppError } from '../../errors.js';
 import { deleteAsset, getAsset, listAssets, uploadAsset } from '../../operations/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { bindOperation } from '../operation-route.js';
@@ -31,6 +32,9 @@ export function assetRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
       200: { description: 'The workspace held these bytes already', ...json(AssetUploaded) },
       413: problem('payload_too_large (the file is over ONAIR_ASSET_MAX_BYTES or ONAIR_ASSET_SVG_MAX_BYTES)'),
       415: problem('unsupported_media_type (the bytes are none of the formats taken)'),
+    },
+    check: ({ body }) => {
+      if (body instanceof AppError) throw body;
     },
     input: ({ body }) => body,
     statusOf: (out) => (out.created ? 201 : 200),

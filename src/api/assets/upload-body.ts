@@ -12,8 +12,32 @@ export interface Upload {
 }
 
 const MULTIPART = /^multipart\/form-data\s*;/i;
+const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
 
-export async function readUpload(raw: Uint8Array, contentType: string | undefined, url: string): Promise<Upload> {
+/**
+ * The upload, or why it cannot be read: returned, not thrown, so that the route answers it after the guard (a caller
+ * without the permission gets 403 whatever it sent; docs/api.md, "The order of checks").
+ */
+export async function readUpload(
+  raw: Uint8Array,
+  contentType: string | undefined,
+  url: string,
+): Promise<Upload | AppError> {
+  try {
+    return await parseUpload(raw, contentType, url);
+  } catch (err) {
+    if (err instanceof AppError) return err;
+    throw err;
+  }
+}
+
+async function parseUpload(raw: Uint8Array, contentType: string | undefined, url: string): Promise<Upload> {
+  if (JSON_TYPE.test(contentType ?? '')) {
+    throw new AppError(
+      'invalid_request',
+      'Upload the file as multipart/form-data (a `file` field) or as the raw bytes of the body, not as JSON.',
+    );
+  }
   const upload = MULTIPART.test(contentType ?? '')
     ? await fromForm(raw, contentType!)
     : { name: new URL(url).searchParams.get('name') ?? 'upload', data: raw };
