@@ -3,6 +3,7 @@
  * library and named by a scene's image element is drawn; an SVG with a script never runs it, drawn by the page or
  * opened directly; and a backup restored onto another server (another port) still draws the asset.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -129,5 +130,41 @@ it('a backup restored onto another server still draws the asset', async () => {
   await page.goto(channel.outputUrl);
   await expect.poll(() => centrePixel(page), { timeout: 20_000 }).toEqual([0, 200, 0, 255]);
   expect(outside).toEqual([]);
+  await page.close();
+});
+
+it('the CSP sandbox alone stops a script in an SVG the sanitiser never saw, opened directly', async () => {
+  const server = await start();
+  // Stored straight into the database, past the upload's sanitiser: the serving headers are all that is left.
+  const raw = Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" onload="window.owned=2">' +
+      '<script>window.owned = 1;</script><rect width="16" height="16" fill="#ff0000"/></svg>',
+  );
+  const orgId = (await server.handle.store.defaultOrg()).id;
+  const sha = createHash('sha256').update(raw).digest('hex');
+  await server.handle.store.assets.insertAsset(
+    {
+      id: `ast_${'0'.repeat(31)}1`,
+      orgId,
+      sha256: sha,
+      type: 'image/svg+xml',
+      kind: 'image',
+      name: 'raw.svg',
+      bytes: raw.length,
+      width: null,
+      height: null,
+      createdAt: new Date().toISOString(),
+    },
+    raw,
+  );
+  const call = api(server.url, server.key);
+  const channel = expectStatus(await call<Channel>('POST', '/v1/channels', { name: 'Main' }), 201);
+  const { page } = await isolatedPage(server.url);
+  const token = new URL(channel.outputUrl).searchParams.get('token')!;
+  const direct = await page.goto(`${server.url}/assets/${sha}.svg?channel=${channel.id}&token=${token}`);
+  expect(direct?.status()).toBe(200);
+  // The script is in the document, and did not run.
+  expect(await page.evaluate(() => document.querySelectorAll('script').length)).toBe(1);
+  expect(await page.evaluate(() => (window as unknown as { owned?: number }).owned)).toBeUndefined();
   await page.close();
 });
