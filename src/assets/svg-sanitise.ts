@@ -34,48 +34,74 @@ interface Tag {
 /** The sanitised SVG text; throws SvgRefused when the file cannot be read as SVG. */
 export function sanitiseSvg(source: string): string {
   const text = source.replace(/^\uFEFF/, '');
-  const out: string[] = [];
-  const open: string[] = [];
-  /** > 0 while inside a dropped element: its whole content goes with it. */
-  let skipping = 0;
-  let rootSeen = false;
+  const w = new Rewrite();
   let at = 0;
   while (at < text.length) {
     const lt = text.indexOf('<', at);
-    const chunk = text.slice(at, lt === -1 ? text.length : lt);
-    if (chunk && skipping === 0 && open.length > 0) out.push(textOf(chunk, open.at(-1)!));
-    else if (chunk.trim() && open.length === 0) throw new SvgRefused('text outside the <svg> element');
+    w.text(text.slice(at, lt === -1 ? text.length : lt));
     if (lt === -1) break;
     at = lt;
     if (text.startsWith('<!--', at)) at = after(text, '-->', at);
     else if (text.startsWith('<?', at)) at = after(text, '?>', at);
     else if (text.startsWith('<![CDATA[', at)) {
       const end = after(text, ']]>', at);
-      if (skipping === 0 && open.length > 0) out.push(textOf(escapeText(text.slice(at + 9, end - 3)), open.at(-1)!));
+      w.text(escapeText(text.slice(at + 9, end - 3)));
       at = end;
     } else if (text.startsWith('<!', at)) throw new SvgRefused('a DOCTYPE or declaration is not allowed');
     else if (text.startsWith('</', at)) {
       const m = /^<\/([^\s>]+)\s*>/.exec(text.slice(at, at + 200));
-      if (!m || open.pop() !== m[1]) throw new SvgRefused('the SVG is not well-formed (mismatched end tag)');
-      if (skipping > 0) skipping--;
-      else out.push(`</${m[1]}>`);
+      if (!m) throw new SvgRefused('the SVG is not well-formed (bad end tag)');
+      w.end(m[1]!);
       at += m[0].length;
     } else {
       const [tag, end] = readTag(text, at);
+      w.start(tag);
       at = end;
-      if (!rootSeen && tag.name !== 'svg') throw new SvgRefused('the first element is not <svg>');
-      if (rootSeen && open.length === 0) throw new SvgRefused('more than one root element');
-      rootSeen = true;
-      if (!tag.selfClosing) open.push(tag.name);
-      if (skipping > 0 || !keepElement(tag)) {
-        if (!tag.selfClosing) skipping++;
-        continue;
-      }
-      out.push(writeTag(tag, open.length === (tag.selfClosing ? 0 : 1)));
     }
   }
-  if (!rootSeen || open.length > 0) throw new SvgRefused('the SVG is not well-formed (unclosed elements)');
-  return out.join('');
+  return w.result();
+}
+
+/** The output as the tokens come: what is kept, written again; a dropped element skipped with all it holds. */
+class Rewrite {
+  private readonly out: string[] = [];
+  private readonly open: string[] = [];
+  /** > 0 while inside a dropped element. */
+  private skipping = 0;
+  private rootSeen = false;
+
+  text(chunk: string): void {
+    if (!chunk) return;
+    if (this.open.length === 0) {
+      if (chunk.trim()) throw new SvgRefused('text outside the <svg> element');
+      return;
+    }
+    if (this.skipping === 0) this.out.push(textOf(chunk, this.open.at(-1)!));
+  }
+
+  end(name: string): void {
+    if (this.open.pop() !== name) throw new SvgRefused('the SVG is not well-formed (mismatched end tag)');
+    if (this.skipping > 0) this.skipping--;
+    else this.out.push(`</${name}>`);
+  }
+
+  start(tag: Tag): void {
+    if (!this.rootSeen && tag.name !== 'svg') throw new SvgRefused('the first element is not <svg>');
+    if (this.rootSeen && this.open.length === 0) throw new SvgRefused('more than one root element');
+    const isRoot = !this.rootSeen;
+    this.rootSeen = true;
+    if (!tag.selfClosing) this.open.push(tag.name);
+    if (this.skipping > 0 || !keepElement(tag)) {
+      if (!tag.selfClosing) this.skipping++;
+      return;
+    }
+    this.out.push(writeTag(tag, isRoot));
+  }
+
+  result(): string {
+    if (!this.rootSeen || this.open.length > 0) throw new SvgRefused('the SVG is not well-formed (unclosed elements)');
+    return this.out.join('');
+  }
 }
 
 function after(text: string, end: string, from: number): number {
