@@ -24,11 +24,13 @@ import {
   fillPath,
   operations,
   incomingHookOf,
+  showOf,
   WEBHOOK_ENV,
   WEBHOOK_URL,
   type Ids,
   type Operation,
 } from './helpers/access-openapi.js';
+import { solidPng, uploadForm } from './helpers/asset-files.js';
 import { expectProblem } from './helpers/problem.js';
 
 const ROLE_GRANTS: Record<string, string[]> = {
@@ -54,6 +56,8 @@ beforeEach(async () => {
     invitationId: 'inv_0000000000000000000000000000000a',
     webhookId: expectStatus(await owner.call<{ id: string }>('POST', '/v1/webhooks', { url: WEBHOOK_URL }), 201).id,
     ...(await incomingHookOf(owner.call, channelId)),
+    ...(await showOf(owner.call, channelId, sceneId)),
+    assetId: String((await uploadForm(server.url, server.key, solidPng(1, 1, [0, 0, 0, 255]), 'dot.png')).body.id),
   };
 });
 
