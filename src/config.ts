@@ -4,7 +4,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import type { ResourceLimits } from './limits/resource-limits.js';
+import { DEFAULT_LIMITS, type ResourceLimits } from './limits/resource-limits.js';
 import { canonicalIp } from './domain/ip-address.js';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './transport/socket-limits.js';
 
@@ -79,6 +79,11 @@ const EnvSchema = z.object({
   ONAIR_LIMIT_SCHEDULED_PER_CHANNEL: limit(100),
   ONAIR_LIMIT_HISTORY_DEPTH: z.coerce.number().int().min(100).max(10_000).default(200),
   ONAIR_LIMIT_EVENT_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  // The asset library (docs/assets.md): files per workspace, their total size, and the size of one upload.
+  ONAIR_LIMIT_ASSETS_PER_WORKSPACE: limit(DEFAULT_LIMITS.assetsPerWorkspace),
+  ONAIR_LIMIT_ASSET_BYTES_PER_WORKSPACE: bytes(DEFAULT_LIMITS.assetBytesPerWorkspace, 2 ** 40),
+  ONAIR_ASSET_MAX_BYTES: bytes(DEFAULT_LIMITS.assetMaxBytes, 512 * 1024 * 1024),
+  ONAIR_ASSET_SVG_MAX_BYTES: bytes(DEFAULT_LIMITS.svgMaxBytes, 16 * 1024 * 1024),
   // WebSocket limits (docs/api.md, "Real-time WebSocket"); 0 turns a limit off.
   ONAIR_WS_MAX_PER_CHANNEL: wsLimit(DEFAULT_SOCKET_LIMITS.connectionsPerChannel),
   ONAIR_WS_MAX_PER_ADDRESS: wsLimit(DEFAULT_SOCKET_LIMITS.connectionsPerAddress),
@@ -109,6 +114,11 @@ const EnvSchema = z.object({
 /** A whole number from 0 (no limit) to 1,000,000 with a default. */
 function wsLimit(fallback: number) {
   return z.coerce.number().int().min(0).max(1_000_000).default(fallback);
+}
+
+/** A size in bytes from 1 KiB to `max`, with a default. */
+function bytes(fallback: number, max: number) {
+  return z.coerce.number().int().min(1024).max(max).default(fallback);
 }
 
 /** A whole number from 1 to 1,000,000 with a default. */
@@ -220,6 +230,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       itemsPerRundown: e.ONAIR_LIMIT_ITEMS_PER_RUNDOWN,
       scheduledPerChannel: e.ONAIR_LIMIT_SCHEDULED_PER_CHANNEL,
       historyDepth: e.ONAIR_LIMIT_HISTORY_DEPTH,
+      assetsPerWorkspace: e.ONAIR_LIMIT_ASSETS_PER_WORKSPACE,
+      assetBytesPerWorkspace: e.ONAIR_LIMIT_ASSET_BYTES_PER_WORKSPACE,
+      assetMaxBytes: e.ONAIR_ASSET_MAX_BYTES,
+      svgMaxBytes: e.ONAIR_ASSET_SVG_MAX_BYTES,
     },
     socketLimits: {
       connectionsPerChannel: e.ONAIR_WS_MAX_PER_CHANNEL,

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { MAX_BODY_BYTES } from '@onair/protocol';
 import type { Logger } from 'pino';
 import { createApiApp } from './api/app.js';
+import { uploadCap } from './api/assets/upload-body.js';
 import { createFastPatch } from './api/inputs/fast-patch.js';
 import type { ApiBindings, Health } from './api/env.js';
 import { loadRendererAssets } from './api/render/renderer-assets.js';
@@ -195,6 +196,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     limiter,
     logger,
     maxBodyBytes: MAX_BODY_BYTES,
+    upload: uploadCap(config.limits),
     trustedProxies: config.trustedProxies,
     socketLimits: config.socketLimits,
     heartbeatMs: options.heartbeatMs,

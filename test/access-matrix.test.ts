@@ -39,6 +39,7 @@ import {
   WEBHOOK_ENV,
   WEBHOOK_URL,
 } from './helpers/access-openapi.js';
+import { solidPng, uploadForm } from './helpers/asset-files.js';
 import { expectProblem } from './helpers/problem.js';
 import { makeDataDir, startTestServer, type TestServer } from './helpers/server.js';
 import { RenderClient, UpgradeRefused } from './helpers/ws-client.js';
@@ -65,6 +66,7 @@ beforeEach(async () => {
     webhookId: webhook.id,
     ...(await incomingHookOf(root, channelId)),
     ...(await showOf(root, channelId, sceneId)),
+    assetId: String((await uploadForm(server.url, server.key, solidPng(1, 1, [0, 0, 0, 255]), 'dot.png')).body.id),
   };
   definition = expectStatus(await root<Scene>('GET', `/v1/channels/${channelId}/scenes/${sceneId}`), 200).definition;
   ops = await operations(server.url);
@@ -84,7 +86,11 @@ const ANSWERED_BY_THE_OPERATION: Record<string, string> = {
 const isPermission = (p: unknown): p is (typeof ALL_PERMISSIONS)[number] =>
   (ALL_PERMISSIONS as readonly unknown[]).includes(p);
 const send = (call: Api, op: Operation, target: Ids = ids) =>
-  call(op.method, fillPath(op, target), bodyFor(op, target, definition));
+  op.name === 'POST /assets'
+    ? call(op.method, fillPath(op, target), undefined, { raw: TINY_SVG, headers: { 'content-type': 'image/svg+xml' } })
+    : call(op.method, fillPath(op, target), bodyFor(op, target, definition));
+/** An upload is a file, not JSON. */
+const TINY_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>';
 
 describe('the route table', () => {
   it('has the permission and rate-limit bucket docs/api.md prescribes on every operation', () => {

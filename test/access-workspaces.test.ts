@@ -9,6 +9,7 @@ import {
   expectStatus,
   getState,
   stableState,
+  tokenOf,
   type Api,
   type Channel,
   type List,
@@ -34,6 +35,7 @@ import {
   type Ids,
   type Operation,
 } from './helpers/access-openapi.js';
+import { solidPng, uploadForm } from './helpers/asset-files.js';
 import { expectProblem } from './helpers/problem.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { RenderClient, UpgradeRefused } from './helpers/ws-client.js';
@@ -54,6 +56,8 @@ let b: ScoreboardChannel & {
   rundownId: string;
   itemId: string;
   scheduleId: string;
+  assetId: string;
+  assetPath: string;
 };
 
 beforeEach(async () => {
@@ -80,8 +84,16 @@ beforeEach(async () => {
     webhookId: webhook.id,
     ...(await incomingHookOf(ws.call, channel.channelId)),
     ...(await showOf(ws.call, channel.channelId, channel.sceneId)),
+    ...(await assetOf(server.url, (await createKey(ws.call, ['channels:write'])).secret)),
   };
 });
+
+/** An asset uploaded to workspace B with one of its keys. */
+async function assetOf(url: string, secret: string): Promise<{ assetId: string; assetPath: string }> {
+  const up = await uploadForm(url, secret, solidPng(1, 1, [0, 0, 0, 255]), 'b.png');
+  if (up.status !== 201) throw new Error(`asset: ${up.status} ${JSON.stringify(up.body)}`);
+  return { assetId: String(up.body.id), assetPath: String(up.body.path) };
+}
 
 afterEach(async () => {
   await server.dispose();
@@ -99,6 +111,7 @@ const FAKE: Required<Ids> = {
   rundownId: 'rd_0000000000000000000000000000beef',
   itemId: 'it_0000000000000000000000000000beef',
   scheduleId: 'sch_0000000000000000000000000000beef',
+  assetId: 'ast_0000000000000000000000000000beef',
 };
 const PERMISSION_BASED = /:/;
 
@@ -119,6 +132,7 @@ describe('a caller of workspace A and the resources of workspace B', () => {
       rundownId: b.rundownId,
       itemId: b.itemId,
       scheduleId: b.scheduleId,
+      assetId: b.assetId,
     };
     const before = stableState(await getState(b.call, b.channelId));
     // A public route's token is the credential, whoever holds it (an incoming webhook's URL): not a workspace id.
@@ -139,6 +153,17 @@ describe('a caller of workspace A and the resources of workspace B', () => {
     expectStatus(await api(server.url, b.key.secret)('GET', '/v1/channels'), 200);
     const scenes = expectStatus(await b.call('GET', `/v1/channels/${b.channelId}/scenes`), 200);
     expect(scenes).toMatchObject({ data: [{ id: b.sceneId }] });
+  });
+
+  it("cannot read B's asset files, with its key or its channel's output token", async () => {
+    const bearer = { authorization: `Bearer ${server.key}` };
+    expect((await fetch(`${server.url}${b.assetPath}`, { headers: bearer })).status).toBe(404);
+    const channel = expectStatus(await keyA<Channel>('GET', `/v1/channels/${a.channelId}`), 200);
+    const query = `?channel=${a.channelId}&token=${tokenOf(channel.outputUrl)}`;
+    expect((await fetch(`${server.url}${b.assetPath}${query}`)).status).toBe(404);
+    const own = expectStatus(await b.call<Channel>('GET', `/v1/channels/${b.channelId}`), 200);
+    const ownQuery = `?channel=${b.channelId}&token=${tokenOf(own.outputUrl)}`;
+    expect((await fetch(`${server.url}${b.assetPath}${ownQuery}`)).status).toBe(200);
   });
 
   it("cannot reach B's scene through its own channel", async () => {

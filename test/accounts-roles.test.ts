@@ -30,6 +30,7 @@ import {
   type Ids,
   type Operation,
 } from './helpers/access-openapi.js';
+import { solidPng, uploadForm } from './helpers/asset-files.js';
 import { expectProblem } from './helpers/problem.js';
 
 const ROLE_GRANTS: Record<string, string[]> = {
@@ -56,6 +57,7 @@ beforeEach(async () => {
     webhookId: expectStatus(await owner.call<{ id: string }>('POST', '/v1/webhooks', { url: WEBHOOK_URL }), 201).id,
     ...(await incomingHookOf(owner.call, channelId)),
     ...(await showOf(owner.call, channelId, sceneId)),
+    assetId: String((await uploadForm(server.url, server.key, solidPng(1, 1, [0, 0, 0, 255]), 'dot.png')).body.id),
   };
 });
 

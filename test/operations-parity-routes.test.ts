@@ -27,6 +27,7 @@ const NOTHING = {
   rundownId: 'rd_00000000000000000000000000000000',
   itemId: 'it_00000000000000000000000000000000',
   scheduleId: 'sch_00000000000000000000000000000000',
+  assetId: 'ast_00000000000000000000000000000000',
 };
 const SUB_IDS = Object.keys(NOTHING).map((name) => `{${name}}`);
 const OPERATOR = ['channels:read', 'inputs:write', 'playout:write'];

@@ -6,6 +6,7 @@ import { LeaveDialog } from './components/leave-dialog.js';
 import { LoginPage } from './pages/login.js';
 import { ChannelsPage } from './pages/channels.js';
 import { ChannelSettingsPage } from './pages/channel-settings.js';
+import { AssetsPage } from './assets/assets-page.js';
 import { LivePage } from './live/live-page.js';
 import { SceneEditorPage } from './scenes/scene-editor-page.js';
 import { ApiKeysPage } from './settings/api-keys.js';
@@ -31,6 +32,9 @@ export function App() {
         <nav aria-label="Main">
           <a href={href('channels')} aria-current={section() === 'channels' ? 'page' : undefined}>
             Channels
+          </a>
+          <a href={href('assets')} aria-current={section() === 'assets' ? 'page' : undefined}>
+            Assets
           </a>
           {can('keys:manage') && (
             <a href={href('settings', 'keys')} aria-current={section() === 'keys' ? 'page' : undefined}>
@@ -89,6 +93,7 @@ export function App() {
 
 function section(): string {
   const [first, second] = route.value;
+  if (first === 'assets') return 'assets';
   return first === 'settings' ? (second ?? '') : 'channels';
 }
 
@@ -99,6 +104,7 @@ function View() {
     if (third === 'settings') return <ChannelSettingsPage channelId={second} />;
     if (third === 'scenes') return <SceneEditorPage channelId={second} sceneId={fourth ?? null} />;
   }
+  if (first === 'assets') return <AssetsPage />;
   if (first === 'settings' && second === 'keys') return <ApiKeysPage />;
   if (first === 'settings' && second === 'webhooks') return <WebhooksPage />;
   if (first === 'settings' && second === 'members') return <MembersPage />;

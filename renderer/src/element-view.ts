@@ -4,6 +4,7 @@
  * unchanged values, so a patch touches only what it changes.
  */
 import { placeholders, type SceneElement, type InputDef } from '@onair/protocol';
+import { imageUrl } from './asset-urls.js';
 import { createDomWriter, cssUrl, setStyles } from './dom-writer.js';
 import { baseOpacity, baseTransform, borderCss, fillCss, num, shadowCss } from './element-style.js';
 import type { SceneValues } from './scene-values.js';
@@ -96,8 +97,8 @@ function painterFor(el: HTMLElement, def: SceneElement): Paint {
         'background-repeat': 'no-repeat',
       });
       return (values) => {
-        const src = values.fill(def.src).trim();
-        write.style('background-image', /^https?:\/\//i.test(src) ? cssUrl(src) : 'none');
+        const url = imageUrl(values.fill(def.src).trim());
+        write.style('background-image', url === null ? 'none' : cssUrl(url));
       };
     case 'group':
       return () => undefined;

@@ -14,6 +14,7 @@ import { inBroadcastHost, installHostHooks } from './host-hooks.js';
 import { createLinkCheck, type LinkCheck } from './link-check.js';
 import { createLinkNotice } from './link-notice.js';
 import { accessUrl, parsePageParams, socketUrl, type PageParams } from './page-params.js';
+import { configureAssetAccess } from './asset-urls.js';
 import { createSketchFeed } from './sketch-feed.js';
 import { createStage } from './stage.js';
 import { mergeOverrides } from './template-data.js';
@@ -36,6 +37,7 @@ declare global {
 
 function start(): void {
   const params = parsePageParams(location.pathname, location.search);
+  configureAssetAccess(location.origin, params.channelId, params.token);
   let state = initialState();
   let pending: Effects = noEffects();
   let dirty = false;

@@ -48,6 +48,8 @@ type Client struct {
 	Events *EventsService
 	// Keys manages API keys.
 	Keys *KeysService
+	// Assets manages the workspace's asset library (images and fonts).
+	Assets *AssetsService
 	// Webhooks manages outgoing webhook subscriptions.
 	Webhooks *WebhooksService
 	// IncomingHooks manages a channel's incoming webhooks.
@@ -136,6 +138,7 @@ func NewClient(apiKey string, opts ...Option) *Client {
 	c.Templates = &TemplatesService{c}
 	c.Events = &EventsService{c}
 	c.Keys = &KeysService{c}
+	c.Assets = &AssetsService{c}
 	c.Webhooks = &WebhooksService{c}
 	c.IncomingHooks = &IncomingHooksService{c}
 	c.Hooks = &HooksService{c}

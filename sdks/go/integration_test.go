@@ -475,6 +475,38 @@ func TestIntegrationKeys(t *testing.T) {
 	asAPIError(t, err, 401, "unauthorized")
 }
 
+func TestIntegrationAssets(t *testing.T) {
+	client, ctx := integration(t), testContext(t)
+	// The smallest GIF: typed from its bytes, whatever its name says.
+	gif := []byte("GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;")
+	asset, err := client.Assets.Upload(ctx, gif, "dot.gif")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !asset.Created || asset.Type != "image/gif" || asset.Width == nil || *asset.Width != 1 || asset.Path != "/assets/"+asset.Sha256+".gif" {
+		t.Fatalf("uploaded: %+v", asset)
+	}
+	again, err := client.Assets.Upload(ctx, gif, "again.gif")
+	if err != nil || again.ID != asset.ID || again.Created {
+		t.Fatalf("the same bytes again: %+v, %v", again, err)
+	}
+	found := false
+	for it := client.Assets.ListAll(ctx, onair.ListOptions{Limit: 1}); it.Next(); {
+		found = found || it.Value().ID == asset.ID
+	}
+	if !found {
+		t.Fatal("the asset is not listed")
+	}
+	if got, err := client.Assets.Get(ctx, asset.ID); err != nil || got.Sha256 != asset.Sha256 {
+		t.Fatalf("get: %+v, %v", got, err)
+	}
+	if err := client.Assets.Delete(ctx, asset.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = client.Assets.Get(ctx, asset.ID)
+	asAPIError(t, err, 404, "not_found")
+}
+
 func TestIntegrationEventsAndMe(t *testing.T) {
 	f := scoreboard(t)
 	client, ctx := integration(t), testContext(t)

@@ -46,6 +46,48 @@ const (
 	AnimationPresetHighlight AnimationPreset = "highlight"
 )
 
+// Asset is the Asset schema of the onair API.
+type Asset struct {
+	Bytes     int64     `json:"bytes"`
+	CreatedAt string    `json:"createdAt"`
+	Height    *int64    `json:"height"`
+	ID        string    `json:"id"`
+	Kind      AssetKind `json:"kind"`
+	// Name: The uploaded file name, for display.
+	Name string `json:"name"`
+	// Path: The same as a path (`/assets/{sha256}.{ext}`), the same on every server that holds the asset.
+	Path string `json:"path"`
+	// Sha256: SHA-256 hex of the bytes as stored (an SVG: after sanitising).
+	Sha256 string `json:"sha256"`
+	// Type: The MIME type, read from the bytes.
+	Type string `json:"type"`
+	// URL: Where it is served, on this server's base URL.
+	URL   string `json:"url"`
+	Width *int64 `json:"width"`
+}
+
+// AssetKind is one of "image", "font".
+type AssetKind string
+
+// The values of AssetKind.
+const (
+	AssetKindImage AssetKind = "image"
+	AssetKindFont  AssetKind = "font"
+)
+
+// AssetList is the AssetList schema of the onair API.
+type AssetList struct {
+	Data       []Asset `json:"data"`
+	NextCursor *string `json:"nextCursor"`
+}
+
+// AssetUploaded is the AssetUploaded schema of the onair API.
+type AssetUploaded struct {
+	Asset
+	// Created: false: the workspace held these bytes already; this is that asset.
+	Created bool `json:"created"`
+}
+
 // BoxElement is the BoxElement schema of the onair API.
 type BoxElement struct {
 	Border  *BoxElementBorder `json:"border,omitempty"`

@@ -23,6 +23,8 @@ type call struct {
 	body   any // marshalled to JSON; nil sends no body
 	// rawBody is sent as is (with a JSON content type) instead of body, when the exact bytes matter.
 	rawBody []byte
+	// rawType is the Content-Type of rawBody; empty: application/json.
+	rawType string
 	// creates marks a POST that creates something: it carries an Idempotency-Key.
 	creates bool
 	// target, when set, is the absolute URL to call instead of the base URL + path (incoming-hook posts).
@@ -108,7 +110,11 @@ func (c *Client) attempt(ctx context.Context, cl call, target string, body []byt
 	req.Header.Set("User-Agent", "onair-go/"+Version)
 	req.Header.Set("Accept", "application/json")
 	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		contentType := "application/json"
+		if cl.rawType != "" {
+			contentType = cl.rawType
+		}
+		req.Header.Set("Content-Type", contentType)
 	}
 	if !cl.anonymous && c.cfg.apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+c.cfg.apiKey)

@@ -4,6 +4,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { idempotency } from './middleware/idempotency.js';
 import { AppError } from '../errors.js';
+import { assetRoutes } from './assets/routes.js';
+import { assetServeRoutes } from './assets/serve-routes.js';
 import { authRoutes } from './accounts/auth-routes.js';
 import { memberRoutes } from './accounts/member-routes.js';
 import { passwordRoutes } from './accounts/password-routes.js';
@@ -90,11 +92,13 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
     workspaceRoutes,
     memberRoutes,
     serverRoutes,
+    assetRoutes,
   ])
     v1.route('/', routes(deps));
 
   app.route('/v1', v1);
   app.route('/', renderRoutes(deps));
+  app.route('/', assetServeRoutes(deps));
   app.route('/', healthRoutes(deps));
   app.route('/', pageRoutes(publicDir));
   return app;

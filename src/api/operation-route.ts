@@ -25,6 +25,8 @@ export interface HttpBinding<O> extends HttpDocs {
   input?: (req: RequestParts) => unknown;
   /** The answer's body; default: the operation's output. */
   answer?: (out: O, c: Context<ApiEnv>) => unknown;
+  /** A check of the request after the guard, before the input's (an upload that could not be read). */
+  check?: (req: RequestParts) => void;
   /** The status for this output, when it depends on it (a dry run answers 200 where the real call says 201). */
   statusOf?: (out: O, c: Context<ApiEnv>) => 200 | 201;
 }
@@ -58,6 +60,7 @@ export function bindOperation<I, O>(
       check: () => {
         if (op.dryRunBucket !== undefined) assertDryRunFlag(parts.query.dryRun);
         if (!takesBody && http.method !== 'get') assertNoBody(parts.body);
+        http.check?.(parts);
       },
     });
     for (const [name, value] of Object.entries(outcome.headers)) c.header(name, value);

@@ -32,6 +32,12 @@ export interface ResourceLimits {
   scheduledPerChannel: number;
   /** On-air actions kept for undo (at least 100). */
   historyDepth: number;
+  /** The asset library (docs/assets.md): how many files a workspace holds, and their total size in bytes. */
+  assetsPerWorkspace: number;
+  assetBytesPerWorkspace: number;
+  /** The largest file one upload takes, and the largest SVG (it is parsed and rewritten). */
+  assetMaxBytes: number;
+  svgMaxBytes: number;
 }
 
 export const DEFAULT_LIMITS: ResourceLimits = {
@@ -45,6 +51,10 @@ export const DEFAULT_LIMITS: ResourceLimits = {
   createsPerAddressPerMinute: 300,
   hookPostsPerAddressPerSecond: 100,
   eventDays: 7,
+  assetsPerWorkspace: 500,
+  assetBytesPerWorkspace: 512 * 1024 * 1024,
+  assetMaxBytes: 10 * 1024 * 1024,
+  svgMaxBytes: 1024 * 1024,
   ...DEFAULT_SHOW_LIMITS,
 };
 

@@ -18,3 +18,4 @@ export * from './keys.js';
 export * from './scenes.js';
 export * from './scene-versions.js';
 export * from './templates.js';
+export * from './assets.js';

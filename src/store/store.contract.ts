@@ -8,6 +8,7 @@ import type { ChannelChange, ChannelRecord, EngineEvent } from '../engine/index.
 import type { InputValue } from '@onair/protocol';
 import { accountStoreContract } from './account-store.contract.js';
 import { idempotencyStoreContract } from './idempotency-store.contract.js';
+import { assetStoreContract } from './asset-store.contract.js';
 import { incomingHookStoreContract } from './incoming-hook-store.contract.js';
 import { showStoreContract } from './show-store.contract.js';
 import type { Store } from './store.js';
@@ -44,6 +45,7 @@ export function storeContracts(name: string, harness: () => StoreHarness): void 
   accountStoreContract(name, harness);
   webhookStoreContract(name, harness);
   incomingHookStoreContract(name, harness);
+  assetStoreContract(name, harness);
   idempotencyStoreContract(name, harness);
 }
 

@@ -11,6 +11,7 @@
  * Today: SqliteStore. Several nodes will want a Postgres one behind the same interface.
  */
 import type { AccountStore, OrgRecord } from './account-store.js';
+import type { AssetStore } from './asset-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { IncomingHookStore } from './incoming-hook-store.js';
 import type { WebhookStore } from './webhook-store.js';
@@ -108,6 +109,7 @@ export interface Store extends TickCommitter {
   readonly accounts: AccountStore;
   readonly webhooks: WebhookStore;
   readonly incomingHooks: IncomingHookStore;
+  readonly assets: AssetStore;
   readonly idempotency: IdempotencyStore;
 
   defaultOrg(): Promise<OrgRecord>;

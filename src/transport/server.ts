@@ -24,6 +24,8 @@ export interface TransportDeps {
   limiter: RateLimiter;
   logger: Logger;
   maxBodyBytes: number;
+  /** Asset uploads (POST /v1/assets) have their own cap on the body, and what a 413 past it says. */
+  upload?: { path: string; maxBodyBytes: number; rule: string } | undefined;
   /** Proxies whose X-Forwarded-For is believed (canonical addresses); empty: none. */
   trustedProxies?: ReadonlySet<string> | undefined;
   heartbeatMs?: number | undefined;
@@ -56,6 +58,19 @@ export function createTransport(deps: TransportDeps): Transport {
         trustedProxies: deps.trustedProxies ?? new Set(),
         accepting: () => accepting,
         onError: (err) => deps.logger.error({ err }, 'fast route error'),
+      }),
+    );
+  }
+  if (deps.upload) {
+    app.post(
+      deps.upload.path,
+      createHttpBridge({
+        fetch: deps.fetch,
+        maxBodyBytes: deps.upload.maxBodyBytes,
+        bodyLimitRule: deps.upload.rule,
+        trustedProxies: deps.trustedProxies ?? new Set(),
+        accepting: () => accepting,
+        onError: (err) => deps.logger.error({ err }, 'http bridge error'),
       }),
     );
   }

@@ -14,6 +14,8 @@ import type { HttpRequest, HttpResponse } from './uws.js';
 
 export interface RequestOptions {
   maxBodyBytes: number;
+  /** What a 413 past maxBodyBytes says; default: the JSON body limit's rule. */
+  bodyLimitRule?: string | undefined;
   /** While false, every request is answered 503 and its connection closed. */
   accepting: () => boolean;
   /** Proxies whose X-Forwarded-For is believed (../http/client-address.ts). */
@@ -106,6 +108,7 @@ export function receive(
   const length = request.headers.get('content-length');
   const framing = framingProblem(length, request.headers.get('transfer-encoding'));
   if (framing) return refuse(new AppError('invalid_request', framing));
+  const tooLarge = () => new AppError('payload_too_large', options.bodyLimitRule ?? BODY_LIMIT_RULE);
   if (Number(length ?? 0) > options.maxBodyBytes) return refuse(tooLarge());
   if (NO_BODY.has(request.method)) return handle(null);
   readBody(res, options.maxBodyBytes, () => refuse(tooLarge()), handle);
@@ -178,8 +181,4 @@ function statusLine(status: number): string {
   let line = STATUS_LINES.get(status);
   if (line === undefined) STATUS_LINES.set(status, (line = `${status} ${STATUS_CODES[status] ?? ''}`));
   return line;
-}
-
-function tooLarge(): AppError {
-  return new AppError('payload_too_large', BODY_LIMIT_RULE);
 }

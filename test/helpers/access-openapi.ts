@@ -85,6 +85,7 @@ export interface Ids {
   rundownId?: string;
   itemId?: string;
   scheduleId?: string;
+  assetId?: string;
   /** An incoming webhook's URL token. */
   token?: string;
 }

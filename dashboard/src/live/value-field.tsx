@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { InputDef, InputValue } from '@onair/protocol';
+import { AssetPicker } from '../assets/asset-picker.js';
 import type { LiveChannel } from './live-socket.js';
 
 /**
@@ -78,6 +79,7 @@ export function ValueField({
           }}
           aria-describedby={`${id}-hint`}
         />
+        {enabled && def.type === 'image' && <AssetPicker disabled={sending} onPick={(url) => apply(url)} />}
         {enabled && draft !== null && (
           <button
             type="button"

@@ -409,5 +409,22 @@ class Keys(AgainstAServer):
         self.assertEqual(caught.exception.code, "unauthorized")
 
 
+class Assets(AgainstAServer):
+    # The smallest GIF: typed from its bytes, whatever its name says.
+    GIF = bytes.fromhex("47494638396101000100800000ffffff00000021f90401000000002c00000000010001000002024401003b")
+
+    def test_upload_list_read_and_delete_an_asset(self) -> None:
+        asset = self.client.assets.upload(self.GIF, "dot.gif")
+        self.assertEqual((asset["type"], asset["width"], asset["height"]), ("image/gif", 1, 1))
+        self.assertEqual(asset["path"], f"/assets/{asset['sha256']}.gif")
+        self.assertEqual(self.client.assets.upload(self.GIF, "again.gif")["id"], asset["id"])
+        self.assertIn(asset["id"], [a["id"] for a in self.client.assets.iterate(limit=1)])
+        self.assertEqual(self.client.assets.get(asset["id"])["sha256"], asset["sha256"])
+        self.client.assets.delete(asset["id"])
+        with self.assertRaises(ApiError) as caught:
+            self.client.assets.get(asset["id"])
+        self.assertEqual(caught.exception.code, "not_found")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -16,6 +16,7 @@ import { Rundowns } from './resources/rundowns.js';
 import { Schedule } from './resources/schedule.js';
 import { Scenes } from './resources/scenes.js';
 import { Templates } from './resources/templates.js';
+import { Assets } from './resources/assets.js';
 import { Webhooks } from './resources/webhooks.js';
 import type { Me } from './types.js';
 import { envVar, normalizeBaseUrl } from './util.js';
@@ -47,6 +48,7 @@ export class OnairClient {
   readonly events: Events;
   readonly keys: Keys;
   readonly webhooks: Webhooks;
+  readonly assets: Assets;
   readonly incomingHooks: IncomingHooks;
   readonly hooks: Hooks;
   private readonly http: HttpClient;
@@ -73,6 +75,7 @@ export class OnairClient {
     this.events = new Events(this.http);
     this.keys = new Keys(this.http);
     this.webhooks = new Webhooks(this.http);
+    this.assets = new Assets(this.http);
     this.incomingHooks = new IncomingHooks(this.http);
     this.hooks = new Hooks(this.http);
   }

@@ -41,6 +41,8 @@ export interface ApiRequest {
   body?: unknown;
   /** Sent exactly as given, with `Content-Type: application/json` (signed incoming-hook posts). */
   rawBody?: string | Uint8Array | undefined;
+  /** The Content-Type of `rawBody` (default `application/json`). */
+  rawType?: string | undefined;
   /** A create: send an Idempotency-Key. */
   idempotent?: boolean;
   /** Send the API key (default true; false for incoming-hook posts, whose URL is the credential). */
@@ -77,7 +79,7 @@ export class HttpClient {
     let body: string | Uint8Array<ArrayBuffer> | undefined;
     if (req.rawBody !== undefined) {
       body = typeof req.rawBody === 'string' ? req.rawBody : new Uint8Array(req.rawBody);
-      headers['Content-Type'] = 'application/json';
+      headers['Content-Type'] = req.rawType ?? 'application/json';
     } else if (req.body !== undefined) {
       body = JSON.stringify(req.body);
       headers['Content-Type'] = 'application/json';

@@ -62,6 +62,7 @@ export { Templates } from './resources/templates.js';
 export { Events } from './resources/events.js';
 export { Keys } from './resources/keys.js';
 export { Webhooks } from './resources/webhooks.js';
+export { Assets } from './resources/assets.js';
 export { IncomingHooks } from './resources/incoming-hooks.js';
 export { Hooks } from './resources/hooks.js';
 export * from './types.js';

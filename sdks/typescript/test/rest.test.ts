@@ -260,3 +260,21 @@ describe('keys and me', () => {
     await expect(reader.me()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
   });
 });
+
+describe('assets', () => {
+  it('uploads a file, answers the same asset for the same bytes, lists, reads and deletes it', async () => {
+    // The smallest GIF: typed from its bytes, whatever the name says.
+    const gif = Uint8Array.from(Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64'));
+    const asset = await client.assets.upload(gif, 'dot.gif');
+    expect(asset).toMatchObject({ type: 'image/gif', kind: 'image', name: 'dot.gif', width: 1, height: 1 });
+    expect(asset.created).toBe(true);
+    expect(asset.path).toBe(`/assets/${asset.sha256}.gif`);
+    expect((await client.assets.upload(gif, 'again.gif')).id).toBe(asset.id);
+    const listed = [];
+    for await (const a of client.assets.listAll({ limit: 1 })) listed.push(a.id);
+    expect(listed).toContain(asset.id);
+    expect((await client.assets.get(asset.id)).sha256).toBe(asset.sha256);
+    await client.assets.delete(asset.id);
+    await expect(client.assets.get(asset.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+  });
+});

@@ -6,10 +6,13 @@ import { BODY_LIMIT_RULE, MAX_BODY_BYTES } from '@onair/protocol';
 import type { MiddlewareHandler } from 'hono';
 import { bufferedBody } from '../../http/buffered-body.js';
 import { AppError } from '../../errors.js';
+import { readUpload } from '../assets/upload-body.js';
 import type { ApiEnv } from '../env.js';
 
 /** Routes that read their body themselves, as bytes. */
 export const RAW_BODY_PREFIX = '/v1/hooks/';
+/** Asset uploads: a form or a file, under their own cap (the transport's, ONAIR_ASSET_MAX_BYTES), never JSON. */
+export const UPLOAD_PATH = '/v1/assets';
 const decoder = new TextDecoder();
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
 
@@ -17,6 +20,12 @@ export function jsonBody(): MiddlewareHandler<ApiEnv> {
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const buffered = bufferedBody(c.req.raw);
+    if (c.req.method === 'POST' && c.req.path === UPLOAD_PATH) {
+      const raw = buffered ?? new Uint8Array(await c.req.arrayBuffer());
+      const upload = await readUpload(raw, c.req.header('content-type'), c.req.url);
+      c.set('body', upload);
+      return next();
+    }
     if (c.req.path.startsWith(RAW_BODY_PREFIX)) {
       // Incoming webhooks verify signatures over the exact bytes and log what was wrong with a body.
       const raw = buffered ?? new Uint8Array(await c.req.arrayBuffer());

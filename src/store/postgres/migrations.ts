@@ -398,6 +398,29 @@ export const MIGRATIONS: readonly Migration[] = [
         SELECT id, 1, name, definition, updated_at, '{"type":"system","id":"system","name":"onair"}' FROM scenes;
     `,
   },
+  {
+    version: 14,
+    name: 'asset library',
+    // A workspace's images and fonts (docs/assets.md), their bytes in the row so every node serves them. One row per
+    // (workspace, content hash): the same bytes uploaded twice are the same asset.
+    sql: `
+      CREATE TABLE assets (
+        id text COLLATE "C" PRIMARY KEY,
+        org_id text COLLATE "C" NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        sha256 text COLLATE "C" NOT NULL,
+        type text NOT NULL,
+        kind text NOT NULL,
+        name text NOT NULL,
+        bytes bigint NOT NULL,
+        width integer,
+        height integer,
+        created_at text COLLATE "C" NOT NULL,
+        data bytea NOT NULL,
+        UNIQUE (org_id, sha256)
+      );
+      CREATE INDEX assets_sha256 ON assets(sha256);
+    `,
+  },
 ];
 
 /** Applies the migrations this database lacks, all in one transaction; a second process waits, then has none. */

@@ -30,6 +30,7 @@ import { migrate } from './migrations.js';
 import { PostgresAccounts } from './postgres-accounts.js';
 import { PostgresEventLog } from './postgres-event-log.js';
 import { PostgresIdempotency } from './postgres-idempotency.js';
+import { PostgresAssets } from './postgres-assets.js';
 import { PostgresIncomingHooks } from './postgres-incoming-hooks.js';
 import { PostgresScenes } from './postgres-scenes.js';
 import { listHistory, loadShow } from './postgres-show.js';
@@ -99,6 +100,7 @@ export class PostgresStore implements Store {
   readonly accounts: PostgresAccounts;
   readonly webhooks: PostgresWebhooks;
   readonly incomingHooks: PostgresIncomingHooks;
+  readonly assets: PostgresAssets;
   readonly idempotency: PostgresIdempotency;
   private readonly events = new PostgresEventLog();
   private readonly scenes: PostgresScenes;
@@ -110,6 +112,7 @@ export class PostgresStore implements Store {
     this.accounts = new PostgresAccounts(db);
     this.webhooks = new PostgresWebhooks(db, this.events);
     this.incomingHooks = new PostgresIncomingHooks(db);
+    this.assets = new PostgresAssets(db);
     this.idempotency = new PostgresIdempotency(db);
     this.scenes = new PostgresScenes(db);
   }

@@ -428,6 +428,29 @@ export const MIGRATIONS: readonly Migration[] = [
         SELECT id, 1, name, definition, updated_at, '{"type":"system","id":"system","name":"onair"}' FROM scenes;
     `,
   },
+  {
+    version: 14,
+    name: 'asset library',
+    // A workspace's images and fonts (docs/assets.md), their bytes in the row: a backup carries them. One row per
+    // (workspace, content hash): the same bytes uploaded twice are the same asset.
+    sql: `
+      CREATE TABLE assets (
+        id TEXT PRIMARY KEY,
+        org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        sha256 TEXT NOT NULL,
+        type TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        bytes INTEGER NOT NULL,
+        width INTEGER,
+        height INTEGER,
+        created_at TEXT NOT NULL,
+        data BLOB NOT NULL,
+        UNIQUE (org_id, sha256)
+      );
+      CREATE INDEX assets_sha256 ON assets(sha256);
+    `,
+  },
 ];
 
 function upgradeSceneDefinitions(db: Database.Database): void {

@@ -33,6 +33,7 @@ import { EventLog } from './event-log.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteIdempotency } from './sqlite-idempotency.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
+import { SqliteAssets } from './sqlite-assets.js';
 import { SqliteIncomingHooks } from './sqlite-incoming-hooks.js';
 import { SqliteScenes } from './sqlite-scenes.js';
 import { SqliteShow } from './sqlite-show.js';
@@ -70,6 +71,7 @@ export class SqliteStore implements Store {
   readonly accounts: SqliteAccounts;
   readonly webhooks: SqliteWebhooks;
   readonly incomingHooks: SqliteIncomingHooks;
+  readonly assets: SqliteAssets;
   readonly idempotency: SqliteIdempotency;
   private readonly st: Statements;
   private readonly commitTx: (changes: readonly ChannelChange[]) => void;
@@ -116,6 +118,7 @@ export class SqliteStore implements Store {
       this.show = new SqliteShow(guarded);
       this.webhooks = new SqliteWebhooks(guarded, this.events);
       this.incomingHooks = new SqliteIncomingHooks(guarded);
+      this.assets = new SqliteAssets(guarded);
       this.idempotency = new SqliteIdempotency(guarded);
       this.commitTx = guarded.transaction((changes: readonly ChannelChange[]) => this.writeTick(changes));
       this.flusher = synchronous === 'FULL' ? WalFlusher.open(`${file}-wal`) : null;

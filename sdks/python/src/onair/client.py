@@ -7,6 +7,7 @@ from typing import Any, Mapping, Optional, cast
 
 from .models import Me
 from .resources import (
+    Assets,
     Channels,
     Events,
     History,
@@ -42,9 +43,9 @@ class Client:
 
     Resource groups: :attr:`channels`, :attr:`scenes`, :attr:`playout`, :attr:`rundowns`, :attr:`schedule`,
     :attr:`history`, :attr:`templates`, :attr:`events`, :attr:`keys`, :attr:`webhooks`, :attr:`incoming_hooks`,
-    :attr:`hooks`; and :meth:`me`. Calls return the answer's JSON as plain dicts (typed with :mod:`onair.models`)
-    and raise :class:`onair.ApiError` or :class:`onair.TransportError`. A client holds no connection and may be
-    shared by threads.
+    :attr:`hooks`, :attr:`assets`; and :meth:`me`. Calls return the answer's JSON as plain dicts (typed with
+    :mod:`onair.models`) and raise :class:`onair.ApiError` or :class:`onair.TransportError`. A client holds no
+    connection and may be shared by threads.
     """
 
     def __init__(
@@ -75,6 +76,7 @@ class Client:
         self.webhooks = Webhooks(self._transport)
         self.incoming_hooks = IncomingHooks(self._transport)
         self.hooks = Hooks(self._transport)
+        self.assets = Assets(self._transport)
 
     @property
     def base_url(self) -> str:

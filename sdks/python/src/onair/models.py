@@ -138,6 +138,9 @@ __all__ = [
     "ServerAccountList",
     "ServerAccount",
     "ServerAccountIn",
+    "Asset",
+    "AssetUploaded",
+    "AssetList",
 ]
 
 
@@ -1307,3 +1310,35 @@ class ServerAccountIn(TypedDict):
     """The ``ServerAccountIn`` object."""
     #: Whether the account may create workspaces.
     createsWorkspaces: bool
+
+
+class Asset(TypedDict):
+    """The ``Asset`` object."""
+    id: str
+    #: SHA-256 hex of the bytes as stored (an SVG: after sanitising).
+    sha256: str
+    #: The MIME type, read from the bytes.
+    type: str
+    kind: Literal["image", "font"]
+    #: The uploaded file name, for display.
+    name: str
+    bytes: int
+    width: Optional[int]
+    height: Optional[int]
+    createdAt: str
+    #: Where it is served, on this server's base URL.
+    url: str
+    #: The same as a path (`/assets/{sha256}.{ext}`), the same on every server that holds the asset.
+    path: str
+
+
+class AssetUploaded(Asset):
+    """The ``AssetUploaded`` object."""
+    #: false: the workspace held these bytes already; this is that asset.
+    created: bool
+
+
+class AssetList(TypedDict):
+    """The ``AssetList`` object."""
+    data: List[Asset]
+    nextCursor: Optional[str]

@@ -1,5 +1,6 @@
 """The API's resource groups, one module each; :class:`onair.Client` holds one instance of each."""
 
+from .assets import Assets
 from .channels import Channels
 from .events import Events
 from .history import History
@@ -14,6 +15,7 @@ from .templates import Templates, TemplateList
 from .webhooks import Webhooks
 
 __all__ = [
+    "Assets",
     "Channels",
     "Events",
     "History",
