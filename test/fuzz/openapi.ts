@@ -113,6 +113,8 @@ export function realId(op: Operation, param: string, ws: Workspace, world: World
       return del ? ws.victimItemId : ws.itemId;
     case 'scheduleId':
       return del ? ws.victimScheduleId : ws.scheduleId;
+    case 'assetId':
+      return del ? ws.victimAssetId : ws.assetId;
     default:
       throw new Error(`${op.name}: no fixture for {${param}}`);
   }

@@ -13,6 +13,7 @@ import type { StartOptions } from '../../src/main.js';
 import { newWorkspace, setupOwner, type Member } from '../helpers/access-fixtures.js';
 import { api, createChannelWithScoreboard, expectStatus, type Api } from '../helpers/api.js';
 import { showOf } from '../helpers/access-openapi.js';
+import { solidPng, uploadForm } from '../helpers/asset-files.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 export interface Workspace {
@@ -37,6 +38,9 @@ export interface Workspace {
   victimRundownId: string;
   victimItemId: string;
   victimScheduleId: string;
+  /** An uploaded image, and another to delete. */
+  assetId: string;
+  victimAssetId: string;
 }
 
 export interface World {
@@ -77,7 +81,7 @@ export async function startServer(options: StartOptions = {}, env: Record<string
   return { server, resolver };
 }
 
-async function fill(call: Api, orgId: string, key: string): Promise<Workspace> {
+async function fill(call: Api, orgId: string, key: string, baseUrl: string): Promise<Workspace> {
   const me = expectStatus(await call<{ key: { id: string } }>('GET', '/v1/me'), 200);
   const { channelId, sceneId } = await createChannelWithScoreboard(call, 'Fuzz');
   const victimScene = expectStatus(
@@ -100,6 +104,11 @@ async function fill(call: Api, orgId: string, key: string): Promise<Workspace> {
       201,
     );
   const mainHook = await hook();
+  const asset = async (rgba: [number, number, number, number]) => {
+    const up = await uploadForm(baseUrl, key, solidPng(1, 1, rgba), 'dot.png');
+    if (up.status !== 201) throw new Error(`asset: ${up.status} ${JSON.stringify(up.body)}`);
+    return String(up.body.id);
+  };
   const show = await showOf(call, channelId, sceneId);
   // The victims: another rundown with its scheduled take, and another item in the first rundown.
   const victimShow = await showOf(call, channelId, sceneId);
@@ -126,6 +135,8 @@ async function fill(call: Api, orgId: string, key: string): Promise<Workspace> {
     victimRundownId: victimShow.rundownId,
     victimItemId: victimItem.id,
     victimScheduleId: victimShow.scheduleId,
+    assetId: await asset([0, 0, 0, 255]),
+    victimAssetId: await asset([255, 255, 255, 255]),
   };
 }
 
@@ -146,10 +157,10 @@ export async function startWorld(workspaces: number, options: StartOptions = {})
   const { server, resolver } = await startServer(options);
   const owner = await setupOwner({ url: server.url, handle: server.handle });
   const first = expectStatus(await api(server.url, server.key)<{ workspace: { id: string } }>('GET', '/v1/me'), 200);
-  const all = [await fill(api(server.url, server.key), first.workspace.id, server.key)];
+  const all = [await fill(api(server.url, server.key), first.workspace.id, server.key, server.url)];
   for (let i = 1; i < workspaces; i++) {
     const ws = await newWorkspace(server.url, owner, `Fuzz ${i}`);
-    all.push(await fill(ws.call, ws.orgId, ws.key));
+    all.push(await fill(ws.call, ws.orgId, ws.key, server.url));
   }
   const invitation = expectStatus(
     await owner.call<{ id: string }>('POST', '/v1/members', { email: 'invitee@example.com', role: 'viewer' }),
