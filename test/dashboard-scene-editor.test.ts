@@ -181,3 +181,33 @@ it('shows a viewer the definition read-only, with no editor controls', async () 
   await page.goto(`${server.url}/#/channels/${channel.id}/scenes`);
   await expect.poll(() => page.getByText('Creating scenes needs the channels:write permission.').count()).toBe(1);
 });
+
+it('shows the fields of text that fits: the lower third panel follows its name in the preview', async () => {
+  const channel = expectStatus(await owner.call<Channel>('POST', '/v1/channels', { name: 'Straps' }), 201);
+  const context = await browser.newContext({ viewport: { width: 1600, height: 900 } });
+  const page = await context.newPage();
+  await signIn(page, server.url, owner.email);
+  await page.goto(`${server.url}/#/channels/${channel.id}/scenes`);
+  await page.getByRole('radio', { name: /Lower third/ }).check();
+  await page.getByLabel('Scene name').fill('Strap');
+  await page.getByRole('button', { name: 'Open in the editor' }).click();
+  const frame = await preview(page);
+
+  const panel = page.getByRole('group', { name: /^Element 2/ });
+  const name = page.getByRole('group', { name: /^Element 3/ });
+  expect(await panel.getByLabel('Follows').inputValue()).toBe('nameText');
+  expect(await name.getByLabel('Grows from').inputValue()).toBe('236');
+  const panelWidth = () =>
+    frame.evaluate(() => document.querySelector('[data-name="namePanel"]')?.getBoundingClientRect().width ?? 0);
+  const stageScale = await frame.evaluate(
+    () => document.querySelector('[data-name="accentBar"]')!.getBoundingClientRect().width / 10,
+  );
+  await expect.poll(async () => (await panelWidth()) / stageScale).toBeLessThan(700);
+  await name.getByLabel('Text').fill('{name} and a much longer name for the strap');
+  await expect.poll(async () => (await panelWidth()) / stageScale).toBeGreaterThan(800);
+
+  await name.getByLabel('Smallest size').fill('60');
+  const errors = page.locator('[data-path="definition.elements.2.minFontSize"] .field-error');
+  await expect.poll(() => errors.allInnerTexts(), { timeout: 20_000 }).toEqual(['must not be more than fontSize (54)']);
+  await expect.poll(() => name.getByLabel('Smallest size').getAttribute('aria-invalid')).toBe('true');
+});

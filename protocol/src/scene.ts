@@ -127,14 +127,25 @@ export interface TextStyle {
   /** Pixels, default 0. */
   letterSpacing?: number;
   uppercase?: boolean;
-  /** Default true: text too long for its box is drawn smaller so it fits, never cut. */
+  /**
+   * Default true: text too long for its box is drawn smaller so it fits, down to `minFontSize`; what still does
+   * not fit is cut with an ellipsis, so it never leaves its box. `false`: drawn at `fontSize`, overflowing.
+   */
   shrink?: boolean;
+  /** Pixels: the smallest size `shrink` goes down to; default 75 % of `fontSize`. At most `fontSize`. */
+  minFontSize?: number;
 }
 
 /** Text with `{inputName}` placeholders, replaced by the inputs' current values. One line. */
 export interface TextElement extends ElementBase, TextStyle {
   type: 'text';
   text: string;
+  /**
+   * Pixels: the box fits its text, between this width and `width` (the most it takes). It keeps its aligned
+   * side (the left edge for `left`, the centre for `center`), and boxes with `followWidth` follow it.
+   * Without it the box is always `width` wide.
+   */
+  minWidth?: number;
 }
 
 export interface BoxElement extends ElementBase {
@@ -144,6 +155,12 @@ export interface BoxElement extends ElementBase {
   /** Corner radius in pixels. */
   radius?: number;
   shadow?: { x: number; y: number; blur: number; color: ColorRef };
+  /**
+   * Name of a text element with `minWidth` at the same level (same group, or both at the top): the box grows and
+   * shrinks with that text's box, keeping the difference in width the definition gives them and moving on the
+   * same side (a panel behind a name follows the name).
+   */
+  followWidth?: string;
 }
 
 /** An image; `src` is an http(s) URL or `{name}` of an image input. A broken source draws nothing. */

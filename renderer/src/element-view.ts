@@ -8,7 +8,8 @@ import { imageUrl } from './asset-urls.js';
 import { createDomWriter, cssUrl, setStyles } from './dom-writer.js';
 import { baseOpacity, baseTransform, borderCss, fillCss, num, shadowCss } from './element-style.js';
 import type { SceneValues } from './scene-values.js';
-import { createTextBox, type FitQueue } from './text-box.js';
+import { alignedOffset } from './fit-text.js';
+import { createTextBox, type FitQueue, type TextBox } from './text-box.js';
 
 export interface ElementView {
   readonly el: HTMLElement;
@@ -17,10 +18,12 @@ export interface ElementView {
   readonly base: { transform: string; opacity: number };
   /** True when its text follows a clock, so it is redrawn every display frame while the clock runs. */
   readonly live: boolean;
+  /** A text or clock's box, which boxes with `followWidth` follow. */
+  readonly text?: TextBox;
   update(values: SceneValues, fits: FitQueue): void;
 }
 
-type Paint = (values: SceneValues, fits: FitQueue) => void;
+type Paint = ((values: SceneValues, fits: FitQueue) => void) & { text?: TextBox };
 
 /** Builds the element (and, for a group, its children, appended to `all` after it). */
 export function createElementView(
@@ -50,6 +53,7 @@ export function createElementView(
     def,
     base,
     live: def.type === 'clock' || (def.type === 'text' && followsClock(def.text, inputs)),
+    text: paint.text,
     update(values, fits) {
       // `inherit`, not `visible`: an element shown by its own flag stays hidden inside a hidden group.
       if (def.visibleIf !== undefined) write.style('visibility', values.isTrue(def.visibleIf) ? 'inherit' : 'hidden');
@@ -63,6 +67,27 @@ export function createElementView(
   return view;
 }
 
+/**
+ * Boxes with `followWidth` follow their text (a sibling, so both share coordinates): they keep the difference
+ * in width the definition gives them and move on the side the text is aligned to. Written only when the text's
+ * width changes, in the measuring pass.
+ */
+export function linkFollowers(views: readonly ElementView[]): void {
+  const texts = new Map(views.filter((v) => v.def.type === 'text' && v.def.name).map((v) => [v.def.name, v]));
+  for (const view of views) {
+    const def = view.def;
+    if (def.type !== 'box' || def.followWidth === undefined) continue;
+    const target = texts.get(def.followWidth);
+    if (target?.def.type !== 'text' || !target.text) continue;
+    const { width: full, align } = target.def;
+    const write = createDomWriter(view.el);
+    target.text.onWidth((width) => {
+      write.style('width', `${num(Math.max(0, def.width - (full - width)))}px`);
+      write.style('left', `${num(alignedOffset(align, full, width))}px`);
+    });
+  }
+}
+
 function followsClock(template: string, inputs: Readonly<Record<string, InputDef>>): boolean {
   return placeholders(template).some((name) => inputs[name]?.type === 'clock');
 }
@@ -74,11 +99,13 @@ function painterFor(el: HTMLElement, def: SceneElement): Paint {
   const write = createDomWriter(el);
   switch (def.type) {
     case 'text': {
-      const box = createTextBox(el, def, def.width, false);
-      return (values, fits) => box.set(values.fill(def.text), values.color(def.color ?? DEFAULT_TEXT_COLOR), fits);
+      const box = createTextBox(el, { style: def, width: def.width, minWidth: def.minWidth, tabular: false });
+      const paint: Paint = (values, fits) =>
+        box.set(values.fill(def.text), values.color(def.color ?? DEFAULT_TEXT_COLOR), fits);
+      return Object.assign(paint, { text: box });
     }
     case 'clock': {
-      const box = createTextBox(el, def, def.width, true);
+      const box = createTextBox(el, { style: def, width: def.width, tabular: true });
       return (values, fits) =>
         box.set(values.clock(def.clock, def.format), values.color(def.color ?? DEFAULT_TEXT_COLOR), fits);
     }

@@ -5,7 +5,7 @@
  */
 import type { SceneView, TriggerDef } from '@onair/protocol';
 import { setStyles } from './dom-writer.js';
-import { createElementView, type ElementView } from './element-view.js';
+import { createElementView, linkFollowers, type ElementView } from './element-view.js';
 import { DEFAULT_TRIGGER_MS, elapsedInto, resolveKeyframes, triggerFrames, type Frame, type Motion } from './motion.js';
 import { entranceUnits, sceneCentre } from './scene-units.js';
 import { inputDefs, type SceneValues } from './scene-values.js';
@@ -50,6 +50,7 @@ export function createSceneDom(doc: Document, scene: SceneView, stage: { width: 
     fx.appendChild(el);
     return { el, delayMs: unit.delayMs };
   });
+  linkFollowers(views);
   const live = views.filter((v) => v.live);
   const named = new Map(views.filter((v) => v.def.name !== undefined).map((v) => [v.def.name as string, v]));
   const running = new Set<Animation>();

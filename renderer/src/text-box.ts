@@ -1,17 +1,20 @@
 /**
- * One line of text in a fixed box, shrunk to fit when too long. The text sits in a span whose natural
- * width is measured once per text change; the fit is a scale on the span (no font-size change, so
- * nothing else lays out). Measuring is two-phase across the whole stage: every text is written first,
- * then all are measured (one layout), then all scales are written.
+ * One line of text in its box, shrunk to fit when too long and cut with an ellipsis past its smallest size;
+ * a box with `minWidth` takes the text's width. The text sits in a span whose natural width is measured once
+ * per text change; the fit is a scale on the span (no font-size change, so nothing else lays out). Measuring is
+ * two-phase across the whole stage: every text is written first, then all are measured (one layout), then all
+ * scales, cuts and widths are written (and passed to the boxes that follow them).
  */
 import type { TextStyle } from '@onair/protocol';
 import { createDomWriter, setStyles, type DomWriter } from './dom-writer.js';
 import { fontFamilyCss, fontWeight, num } from './element-style.js';
-import { fitOrigin, fitScale, measureKey } from './fit-text.js';
+import { alignedOffset, fitOrigin, fitText, measureKey, minScale, type FitBox } from './fit-text.js';
 
 export interface TextBox {
   /** Writes the text and colour; queues a measurement when the text's shape changed. */
   set(text: string, color: string, fits: FitQueue): void;
+  /** Calls `listener` with the box's drawn width whenever it changes (a box with `minWidth` only). */
+  onWidth(listener: (width: number) => void): void;
 }
 
 /** Texts waiting to be measured in this drawing pass. */
@@ -42,7 +45,18 @@ export function createFitQueue(): FitQueue & { flush(): void } {
 
 const JUSTIFY = { left: 'flex-start', center: 'center', right: 'flex-end' } as const;
 
-export function createTextBox(el: HTMLElement, style: TextStyle, boxWidth: number, tabular: boolean): TextBox {
+export interface TextBoxPlan {
+  style: TextStyle;
+  /** The definition's width: the most the box takes. */
+  width: number;
+  /** Set when the box fits its text (a text element's `minWidth`). */
+  minWidth?: number;
+  /** Clock digits keep their width: measured again only when the shape changes. */
+  tabular: boolean;
+}
+
+export function createTextBox(el: HTMLElement, plan: TextBoxPlan): TextBox {
+  const { style, tabular } = plan;
   const align = style.align ?? 'left';
   setStyles(el, {
     display: 'flex',
@@ -58,18 +72,40 @@ export function createTextBox(el: HTMLElement, style: TextStyle, boxWidth: numbe
     'white-space': 'pre',
   });
   const span = el.ownerDocument.createElement('span');
-  setStyles(span, { flex: 'none', 'white-space': 'pre', 'transform-origin': fitOrigin(align) });
+  setStyles(span, {
+    flex: 'none',
+    'white-space': 'pre',
+    'transform-origin': fitOrigin(align),
+    'text-overflow': 'ellipsis',
+  });
   el.appendChild(span);
   const spanWriter: DomWriter = createDomWriter(span);
   const boxWriter: DomWriter = createDomWriter(el);
-  const shrink = style.shrink !== false;
+  const box: FitBox = {
+    width: plan.width,
+    minWidth: plan.minWidth,
+    minScale: minScale(style),
+    cut: style.shrink !== false,
+  };
+  const measures = box.cut || box.minWidth !== undefined;
+  const listeners: ((width: number) => void)[] = [];
   let measured: string | null = null;
 
+  const cut = (at: number | null) => {
+    // Clipped only while cut: a whole line keeps the overhang of its last glyph.
+    spanWriter.style('max-width', at === null ? 'none' : `${at}px`);
+    spanWriter.style('overflow-x', at === null ? 'visible' : 'clip');
+  };
   const fit: PendingFit = {
     read: () => span.offsetWidth,
-    apply(width) {
-      const scale = fitScale(width, boxWidth);
+    apply(natural) {
+      const { scale, cutAt, width } = fitText(natural, box);
       spanWriter.style('transform', scale === 1 ? 'none' : `scale(${scale})`);
+      cut(cutAt);
+      if (box.minWidth === undefined) return;
+      boxWriter.style('width', `${num(width)}px`);
+      boxWriter.style('left', `${num(alignedOffset(align, box.width, width))}px`);
+      for (const listener of listeners) listener(width);
     },
   };
 
@@ -77,11 +113,13 @@ export function createTextBox(el: HTMLElement, style: TextStyle, boxWidth: numbe
     set(text, color, fits) {
       spanWriter.text(text);
       boxWriter.style('color', color);
-      if (!shrink) return;
+      if (!measures) return;
       const key = measureKey(text, tabular);
       if (key === measured) return;
       measured = key;
+      cut(null);
       fits.add(fit);
     },
+    onWidth: (listener) => void listeners.push(listener),
   };
 }

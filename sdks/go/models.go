@@ -93,7 +93,9 @@ type BoxElement struct {
 	Border  *BoxElementBorder `json:"border,omitempty"`
 	DelayMs *float64          `json:"delayMs,omitempty"`
 	Fill    *Fill             `json:"fill,omitempty"`
-	Height  float64           `json:"height"`
+	// FollowWidth: A text element with minWidth at the same level: the box follows its width.
+	FollowWidth *string `json:"followWidth,omitempty"`
+	Height      float64 `json:"height"`
 	// Name: Unique within the scene; what triggers target.
 	Name     *string           `json:"name,omitempty"`
 	Opacity  *float64          `json:"opacity,omitempty"`
@@ -205,6 +207,8 @@ type ClockElement struct {
 	Format        *ClockElementFormat `json:"format,omitempty"`
 	Height        float64             `json:"height"`
 	LetterSpacing *float64            `json:"letterSpacing,omitempty"`
+	// MinFontSize: Pixels: the smallest size shrink goes down to (default 75 % of fontSize).
+	MinFontSize *float64 `json:"minFontSize,omitempty"`
 	// Name: Unique within the scene; what triggers target.
 	Name      *string  `json:"name,omitempty"`
 	Opacity   *float64 `json:"opacity,omitempty"`
@@ -1191,6 +1195,10 @@ type TextElement struct {
 	FontWeight    *int64      `json:"fontWeight,omitempty"`
 	Height        float64     `json:"height"`
 	LetterSpacing *float64    `json:"letterSpacing,omitempty"`
+	// MinFontSize: Pixels: the smallest size shrink goes down to (default 75 % of fontSize).
+	MinFontSize *float64 `json:"minFontSize,omitempty"`
+	// MinWidth: The box fits its text, between minWidth and width.
+	MinWidth *float64 `json:"minWidth,omitempty"`
 	// Name: Unique within the scene; what triggers target.
 	Name      *string  `json:"name,omitempty"`
 	Opacity   *float64 `json:"opacity,omitempty"`

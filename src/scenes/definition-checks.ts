@@ -91,7 +91,8 @@ function isClockMs(value: unknown): boolean {
 function checkElements(elements: SceneElement[], inputs: Map<string, InputType>, report: Report): Set<string> {
   const names = new Set<string>();
   let count = 0;
-  const visit = (list: SceneElement[], path: Path): void =>
+  const visit = (list: SceneElement[], path: Path): void => {
+    checkFollowers(list, path, report);
     list.forEach((el, i) => {
       const at = [...path, i];
       count++;
@@ -102,6 +103,7 @@ function checkElements(elements: SceneElement[], inputs: Map<string, InputType>,
       checkElement(el, at, inputs, report);
       if (el.type === 'group') visit(el.children, [...at, 'children']);
     });
+  };
   visit(elements, ['elements']);
   if (count > SCENE_LIMITS.elements)
     report(['elements'], `at most ${SCENE_LIMITS.elements} elements in all, children of groups included (${count})`);
@@ -125,10 +127,14 @@ function checkElement(el: SceneElement, at: Path, inputs: Map<string, InputType>
       for (const name of placeholders(el.text))
         ref([...at, 'text'], name, (t) => t !== 'clock', 'a clock is drawn by a clock element, not in text');
       color([...at, 'color'], el.color);
+      checkTextFit(el, at, report);
+      if (el.minWidth !== undefined && el.minWidth > el.width)
+        report([...at, 'minWidth'], `must not be more than width (${el.width}), the most the box takes`);
       return;
     case 'clock':
       ref([...at, 'clock'], el.clock, (t) => t === 'clock', 'a clock element shows a clock input');
       color([...at, 'color'], el.color);
+      checkTextFit(el, at, report);
       return;
     case 'image': {
       const name = WHOLE_PLACEHOLDER.exec(el.src)?.[1];
@@ -143,6 +149,31 @@ function checkElement(el: SceneElement, at: Path, inputs: Map<string, InputType>
     case 'group':
       return;
   }
+}
+
+function checkTextFit(el: { fontSize: number; minFontSize?: number }, at: Path, report: Report): void {
+  if (el.minFontSize !== undefined && el.minFontSize > el.fontSize)
+    report([...at, 'minFontSize'], `must not be more than fontSize (${el.fontSize})`);
+}
+
+/** A box follows a text with `minWidth` beside it (same group): the two share coordinates. */
+function checkFollowers(list: SceneElement[], path: Path, report: Report): void {
+  const texts = new Map<string, SceneElement>();
+  for (const el of list) if (el.name !== undefined && !texts.has(el.name)) texts.set(el.name, el);
+  list.forEach((el, i) => {
+    if (el.type !== 'box' || el.followWidth === undefined) return;
+    const at = [...path, i, 'followWidth'];
+    const target = texts.get(el.followWidth);
+    if (target === undefined)
+      report(at, `no element at this level (same group) is named "${el.followWidth}"${hint(el.followWidth, texts)}`);
+    else if (target.type !== 'text' || target.minWidth === undefined)
+      report(at, `"${el.followWidth}" is not a text element with minWidth: its width never changes`);
+  });
+}
+
+function hint(name: string, names: Map<string, unknown>): string {
+  const closest = closestName(name, names.keys());
+  return closest === undefined ? '' : ` (did you mean "${closest}"?)`;
 }
 
 function checkFill(fill: Fill | undefined, path: Path, color: ColorCheck, report: Report): void {

@@ -88,10 +88,22 @@ const textStyle = {
   letterSpacing: z.number().min(-100).max(100).optional(),
   uppercase: z.boolean().optional(),
   shrink: z.boolean().optional(),
+  minFontSize: z
+    .number()
+    .min(1)
+    .max(1000)
+    .optional()
+    .meta({ description: 'Pixels: the smallest size shrink goes down to (default 75 % of fontSize).' }),
 };
 
 export const TextElementIn = z
-  .strictObject({ type: z.literal('text'), ...base, ...textStyle, text: z.string().max(SCENE_LIMITS.string) })
+  .strictObject({
+    type: z.literal('text'),
+    ...base,
+    ...textStyle,
+    text: z.string().max(SCENE_LIMITS.string),
+    minWidth: Size.optional().meta({ description: 'The box fits its text, between minWidth and width.' }),
+  })
   .meta({ id: 'TextElement' });
 
 export const BoxElementIn = z
@@ -109,6 +121,9 @@ export const BoxElementIn = z
         color: ColorRef,
       })
       .optional(),
+    followWidth: InputName.optional().meta({
+      description: 'A text element with minWidth at the same level: the box follows its width.',
+    }),
   })
   .meta({ id: 'BoxElement' });
 

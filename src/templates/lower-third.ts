@@ -2,8 +2,9 @@ import type { Template } from './template.js';
 
 /**
  * A name and title strap (docs/scenes.md, "Templates"): an accent bar, the name in capitals on a dark panel
- * and the title on a light one, wiped on piece by piece. 96–910 × 842–978 px: inside the title-safe area
- * of a 1920×1080 stage.
+ * and the title on a light one, wiped on piece by piece. Each panel follows its text (between 290 and 804 px
+ * for the name, 290 and 620 for the title); a name too long shrinks to 75 % and is then cut with an ellipsis.
+ * At most 96–910 × 842–978 px: inside the title-safe area of a 1920×1080 stage.
  */
 export const lowerThird: Template = {
   id: 'lower-third',
@@ -35,6 +36,7 @@ export const lowerThird: Template = {
           },
         },
         shadow: { x: 0, y: 8, blur: 24, color: '#00000059' },
+        followWidth: 'nameText',
         delayMs: 80,
       },
       {
@@ -44,6 +46,7 @@ export const lowerThird: Template = {
         y: 842,
         width: 750,
         height: 86,
+        minWidth: 236,
         text: '{name}',
         fontFamily: 'Oswald',
         fontWeight: 600,
@@ -64,6 +67,7 @@ export const lowerThird: Template = {
         height: 50,
         fill: '#f3f4f6',
         shadow: { x: 0, y: 6, blur: 18, color: '#00000040' },
+        followWidth: 'titleText',
         delayMs: 200,
       },
       {
@@ -73,6 +77,7 @@ export const lowerThird: Template = {
         y: 928,
         width: 570,
         height: 50,
+        minWidth: 240,
         text: '{title}',
         fontFamily: 'Inter',
         fontWeight: 600,

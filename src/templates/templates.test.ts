@@ -58,6 +58,13 @@ describe.each(TEMPLATES.map((t) => [t.id, t] as const))('template %s', (_id, tem
     });
   });
 
+  it('never lets a text shrink below 75 % of its size: past that it is cut with an ellipsis', () => {
+    forEachElement(template.definition.elements, (el) => {
+      if (el.type !== 'text' && el.type !== 'clock') return;
+      expect(el.minFontSize ?? el.fontSize, el.name).toBeGreaterThanOrEqual(0.75 * el.fontSize);
+    });
+  });
+
   it('sets a bundled typeface and weight on every text and clock, and lets names shrink to fit in capitals', () => {
     forEachElement(template.definition.elements, (el) => {
       if (el.type !== 'text' && el.type !== 'clock') return;
@@ -100,6 +107,15 @@ describe('the built-in templates', () => {
       period: 'number',
     });
     expect(types('lower-third')).toMatchObject({ name: 'text', title: 'text', accent: 'color' });
+  });
+
+  it("size the lower third's panels to its name and title", () => {
+    const elements = findTemplate('lower-third')!.definition.elements;
+    const follows = elements.flatMap((el) => (el.type === 'box' && el.followWidth ? [[el.name, el.followWidth]] : []));
+    expect(follows).toEqual([
+      ['namePanel', 'nameText'],
+      ['titlePanel', 'titleText'],
+    ]);
   });
 
   it('declare a shared input with one type, scope and default, so any of them can share a channel', () => {

@@ -66,7 +66,17 @@ export function freeName(base: string, taken: readonly unknown[]): string {
 }
 
 const BASE_KEYS = ['name', 'x', 'y', 'width', 'height', 'opacity', 'rotation', 'scale', 'visibleIf', 'delayMs'];
-const TEXT_STYLE_KEYS = ['fontFamily', 'fontWeight', 'fontSize', 'color', 'align', 'letterSpacing', 'uppercase'];
+const TEXT_STYLE_KEYS = [
+  'fontFamily',
+  'fontWeight',
+  'fontSize',
+  'color',
+  'align',
+  'letterSpacing',
+  'uppercase',
+  'shrink',
+  'minFontSize',
+];
 
 /** A new element of the type, with the fields the format requires, somewhere visible on a 1920×1080 stage. */
 export function newElement(type: ElementType, definition: Obj): Obj {

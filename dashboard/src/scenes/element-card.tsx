@@ -10,12 +10,12 @@ import { ColorField, NumberField, OtherErrors, SelectField, TextField } from './
 import { ItemActions } from './list-section.js';
 import { fieldId, unshownErrors } from './path-errors.js';
 
-const TEXT_KEYS = ['fontFamily', 'fontSize', 'color'];
+const TEXT_KEYS = ['fontFamily', 'fontSize', 'minFontSize', 'color'];
 /** The fields the card draws for each type (besides type, name, x, y, width, height). */
 const SHOWN: Record<ElementType, string[]> = {
-  text: ['text', ...TEXT_KEYS],
+  text: ['text', ...TEXT_KEYS, 'minWidth'],
   clock: ['clock', 'format', ...TEXT_KEYS],
-  box: ['fill'],
+  box: ['fill', 'followWidth'],
   image: ['src', 'fit'],
   group: [],
 };
@@ -113,6 +113,14 @@ function TypeFields({
         value={el.fontSize}
         onChange={set('fontSize')}
       />
+      <NumberField
+        {...field}
+        label="Smallest size"
+        path={`${path}.minFontSize`}
+        value={el.minFontSize}
+        hint="Shrinks to fit down to this, then cuts with …; empty: 75 % of the font size"
+        onChange={set('minFontSize')}
+      />
       <ColorField {...field} label="Colour" path={`${path}.color`} value={el.color} onChange={set('color')} />
     </>
   );
@@ -131,6 +139,14 @@ function TypeFields({
             />
           </div>
           {textStyle}
+          <NumberField
+            {...field}
+            label="Grows from"
+            path={`${path}.minWidth`}
+            value={el.minWidth}
+            hint="px: the box takes its text's width, from this up to Width; empty: always Width"
+            onChange={set('minWidth')}
+          />
         </div>
       );
     case 'clock':
@@ -157,6 +173,15 @@ function TypeFields({
           ) : (
             <ColorField {...field} label="Fill" path={`${path}.fill`} value={el.fill} onChange={set('fill')} />
           )}
+          <TextField
+            {...field}
+            label="Follows"
+            path={`${path}.followWidth`}
+            value={el.followWidth}
+            optional
+            hint="Name of a text that fits its text: this box grows and shrinks with it"
+            onChange={set('followWidth')}
+          />
         </div>
       );
     case 'image':

@@ -305,6 +305,8 @@ class BoxElement(_BoxElementRequired, total=False):
     border: BoxElementBorder
     radius: float
     shadow: BoxElementShadow
+    #: A text element with minWidth at the same level: the box follows its width.
+    followWidth: str
 
 
 class _ClockElementRequired(TypedDict):
@@ -334,6 +336,8 @@ class ClockElement(_ClockElementRequired, total=False):
     letterSpacing: float
     uppercase: bool
     shrink: bool
+    #: Pixels: the smallest size shrink goes down to (default 75 % of fontSize).
+    minFontSize: float
     format: Literal["m:ss", "mm:ss", "m:ss.t", "h:mm:ss"]
 
 
@@ -407,6 +411,10 @@ class TextElement(_TextElementRequired, total=False):
     letterSpacing: float
     uppercase: bool
     shrink: bool
+    #: Pixels: the smallest size shrink goes down to (default 75 % of fontSize).
+    minFontSize: float
+    #: The box fits its text, between minWidth and width.
+    minWidth: float
 
 
 SceneElement = Union[TextElement, BoxElement, ImageElement, ClockElement, GroupElement]

@@ -10889,7 +10889,11 @@ export interface components {
             letterSpacing?: number;
             uppercase?: boolean;
             shrink?: boolean;
+            /** @description Pixels: the smallest size shrink goes down to (default 75 % of fontSize). */
+            minFontSize?: number;
             text: string;
+            /** @description The box fits its text, between minWidth and width. */
+            minWidth?: number;
         };
         /** @example #101820 */
         ColorRef: string;
@@ -10923,6 +10927,8 @@ export interface components {
                 blur: number;
                 color: components["schemas"]["ColorRef"];
             };
+            /** @description A text element with minWidth at the same level: the box follows its width. */
+            followWidth?: string;
         };
         Fill: components["schemas"]["ColorRef"] | {
             gradient: {
@@ -10984,6 +10990,8 @@ export interface components {
             letterSpacing?: number;
             uppercase?: boolean;
             shrink?: boolean;
+            /** @description Pixels: the smallest size shrink goes down to (default 75 % of fontSize). */
+            minFontSize?: number;
             clock: string;
             /** @enum {string} */
             format?: "m:ss" | "mm:ss" | "m:ss.t" | "h:mm:ss";
