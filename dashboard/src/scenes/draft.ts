@@ -65,7 +65,19 @@ export function freeName(base: string, taken: readonly unknown[]): string {
   return `${base}${n}`;
 }
 
-const BASE_KEYS = ['name', 'x', 'y', 'width', 'height', 'opacity', 'rotation', 'scale', 'visibleIf', 'delayMs'];
+const BASE_KEYS = [
+  'name',
+  'x',
+  'y',
+  'width',
+  'height',
+  'opacity',
+  'rotation',
+  'scale',
+  'visibleIf',
+  'visibleWhen',
+  'delayMs',
+];
 const TEXT_STYLE_KEYS = ['fontFamily', 'fontWeight', 'fontSize', 'color', 'align', 'letterSpacing', 'uppercase'];
 
 /** A new element of the type, with the fields the format requires, somewhere visible on a 1920×1080 stage. */

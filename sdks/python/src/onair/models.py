@@ -27,6 +27,7 @@ __all__ = [
     "ImageElement",
     "TextElement",
     "SceneElement",
+    "VisibleWhen",
     "ColorRef",
     "BoxElementBorder",
     "BoxElementShadow",
@@ -297,6 +298,7 @@ class BoxElement(_BoxElementRequired, total=False):
     scale: float
     #: A boolean input: drawn only while it is true.
     visibleIf: str
+    visibleWhen: VisibleWhen
     delayMs: float
     fill: Fill
     border: BoxElementBorder
@@ -323,6 +325,7 @@ class ClockElement(_ClockElementRequired, total=False):
     scale: float
     #: A boolean input: drawn only while it is true.
     visibleIf: str
+    visibleWhen: VisibleWhen
     delayMs: float
     fontFamily: Literal["Inter", "Oswald", "Barlow Condensed", "Roboto Mono"]
     fontWeight: int
@@ -352,6 +355,7 @@ class GroupElement(_GroupElementRequired, total=False):
     scale: float
     #: A boolean input: drawn only while it is true.
     visibleIf: str
+    visibleWhen: VisibleWhen
     delayMs: float
 
 
@@ -373,6 +377,7 @@ class ImageElement(_ImageElementRequired, total=False):
     scale: float
     #: A boolean input: drawn only while it is true.
     visibleIf: str
+    visibleWhen: VisibleWhen
     delayMs: float
     fit: Literal["contain", "cover", "fill"]
 
@@ -396,6 +401,7 @@ class TextElement(_TextElementRequired, total=False):
     scale: float
     #: A boolean input: drawn only while it is true.
     visibleIf: str
+    visibleWhen: VisibleWhen
     delayMs: float
     fontFamily: Literal["Inter", "Oswald", "Barlow Condensed", "Roboto Mono"]
     fontWeight: int
@@ -407,6 +413,16 @@ class TextElement(_TextElementRequired, total=False):
 
 
 SceneElement = Union[TextElement, BoxElement, ImageElement, ClockElement, GroupElement]
+
+
+class _VisibleWhenRequired(TypedDict):
+    input: str
+
+
+class VisibleWhen(_VisibleWhenRequired, total=False):
+    """Drawn only while the input equals a value, or (a number input) is at least a number."""
+    equals: Union[str, float, bool]
+    atLeast: float
 
 
 ColorRef = str

@@ -10379,6 +10379,7 @@ export interface components {
             scale?: number;
             /** @description A boolean input: drawn only while it is true. */
             visibleIf?: string;
+            visibleWhen?: components["schemas"]["VisibleWhen"];
             delayMs?: number;
             /** @enum {string} */
             fontFamily?: "Inter" | "Oswald" | "Barlow Condensed" | "Roboto Mono";
@@ -10391,6 +10392,12 @@ export interface components {
             uppercase?: boolean;
             shrink?: boolean;
             text: string;
+        };
+        /** @description Drawn only while the input equals a value, or (a number input) is at least a number. */
+        VisibleWhen: {
+            input: string;
+            equals?: string | number | boolean;
+            atLeast?: number;
         };
         /** @example #101820 */
         ColorRef: string;
@@ -10411,6 +10418,7 @@ export interface components {
             scale?: number;
             /** @description A boolean input: drawn only while it is true. */
             visibleIf?: string;
+            visibleWhen?: components["schemas"]["VisibleWhen"];
             delayMs?: number;
             fill?: components["schemas"]["Fill"];
             border?: {
@@ -10452,6 +10460,7 @@ export interface components {
             scale?: number;
             /** @description A boolean input: drawn only while it is true. */
             visibleIf?: string;
+            visibleWhen?: components["schemas"]["VisibleWhen"];
             delayMs?: number;
             src: string;
             /** @enum {string} */
@@ -10474,6 +10483,7 @@ export interface components {
             scale?: number;
             /** @description A boolean input: drawn only while it is true. */
             visibleIf?: string;
+            visibleWhen?: components["schemas"]["VisibleWhen"];
             delayMs?: number;
             /** @enum {string} */
             fontFamily?: "Inter" | "Oswald" | "Barlow Condensed" | "Roboto Mono";
@@ -10506,6 +10516,7 @@ export interface components {
             scale?: number;
             /** @description A boolean input: drawn only while it is true. */
             visibleIf?: string;
+            visibleWhen?: components["schemas"]["VisibleWhen"];
             delayMs?: number;
             children: components["schemas"]["SceneElement"][];
         };

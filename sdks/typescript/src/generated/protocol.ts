@@ -257,8 +257,23 @@ export interface ElementBase {
   scale?: number;
   /** Name of a boolean input: the element is drawn only while it is true. */
   visibleIf?: string;
+  /** Drawn only while an input's value meets a condition (with `visibleIf` as well, both must hold). */
+  visibleWhen?: VisibleWhen;
   /** Staggered entrance: the element's part of the scene's `in` transition starts this many ms later. */
   delayMs?: number;
+}
+
+/**
+ * A condition on one input: its value `equals` the one given (a text `possession` of `home`), or is a number
+ * `atLeast` the one given (a timeout pip lit while `homeTimeouts` is 3 or more). An unset input meets neither.
+ */
+export interface VisibleWhen {
+  /** Name of an input (not a clock). */
+  input: string;
+  /** Exactly one of `equals` and `atLeast`. */
+  equals?: string | number | boolean;
+  /** A number input only. */
+  atLeast?: number;
 }
 
 /** Text styling shared by text and clock elements. */
