@@ -56,9 +56,10 @@ export interface ClockState {
 export const CLOCK_ACTIONS = ['start', 'stop', 'set', 'reset', 'adjust'] as const;
 export type ClockAction = (typeof CLOCK_ACTIONS)[number];
 
-export const CLOCK_FORMATS = ['m:ss', 'mm:ss', 'm:ss.t', 'h:mm:ss'] as const;
+export const CLOCK_FORMATS = ['m:ss', 'mm:ss', 'm:ss.t', 'h:mm:ss', 's', 's.t'] as const;
 /**
- * `m:ss` 12:00 · `mm:ss` 02:05 · `m:ss.t` as m:ss, with tenths under a minute (0:09.4) · `h:mm:ss` 1:02:05.
+ * `m:ss` 12:00 · `mm:ss` 02:05 · `m:ss.t` as m:ss, with tenths under a minute (0:09.4) · `h:mm:ss` 1:02:05 ·
+ * `s` whole seconds (24, 90) · `s.t` as s, with tenths under 5 seconds (a shot clock: 5, 4.9, 0.0).
  * Counting down, a clock shows the second it is in rounded up (0:00 only at zero); counting up, rounded down.
  */
 export type ClockFormat = (typeof CLOCK_FORMATS)[number];

@@ -180,7 +180,7 @@ type ClockElement struct {
 	Y           float64      `json:"y"`
 }
 
-// ClockElementFormat is one of "m:ss", "mm:ss", "m:ss.t", "h:mm:ss".
+// ClockElementFormat is one of "m:ss", "mm:ss", "m:ss.t", "h:mm:ss", "s", "s.t".
 type ClockElementFormat string
 
 // ClockResult is the ClockResult schema of the onair API.

@@ -334,7 +334,7 @@ class ClockElement(_ClockElementRequired, total=False):
     letterSpacing: float
     uppercase: bool
     shrink: bool
-    format: Literal["m:ss", "mm:ss", "m:ss.t", "h:mm:ss"]
+    format: Literal["m:ss", "mm:ss", "m:ss.t", "h:mm:ss", "s", "s.t"]
 
 
 class _GroupElementRequired(TypedDict):

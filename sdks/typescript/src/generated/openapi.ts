@@ -10497,7 +10497,7 @@ export interface components {
             shrink?: boolean;
             clock: string;
             /** @enum {string} */
-            format?: "m:ss" | "mm:ss" | "m:ss.t" | "h:mm:ss";
+            format?: "m:ss" | "mm:ss" | "m:ss.t" | "h:mm:ss" | "s" | "s.t";
         };
         GroupElement: {
             /**
