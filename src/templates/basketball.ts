@@ -182,19 +182,19 @@ const team = (side: Side): SceneElement[] => {
 /** A chevron of two strokes under the game clock, pointing at the team the arrow gives the ball to. */
 const possessionArrow = (side: Side): GroupElement => {
   const home = side === 'home';
-  const stroke = { type: 'box', x: home ? 3 : 5, width: 12, height: 4, fill: AMBER, radius: 2 } as const;
+  const stroke = { type: 'box', x: home ? 3 : 7, width: 14, height: 5, fill: AMBER, radius: 2 } as const;
   return {
     type: 'group',
     name: `${side}Possession`,
-    x: home ? 600 : 844,
-    y: 118,
-    width: 20,
-    height: 20,
+    x: home ? 600 : 840,
+    y: 116,
+    width: 24,
+    height: 24,
     visibleWhen: { input: 'possession', equals: side },
     delayMs: 180,
     children: [
-      { ...stroke, name: `${side}PossessionUpper`, y: 4, rotation: home ? -45 : 45 },
-      { ...stroke, name: `${side}PossessionLower`, y: 12, rotation: home ? 45 : -45 },
+      { ...stroke, name: `${side}PossessionUpper`, y: 4.5, rotation: home ? -45 : 45 },
+      { ...stroke, name: `${side}PossessionLower`, y: 14.5, rotation: home ? 45 : -45 },
     ],
   };
 };
