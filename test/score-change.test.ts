@@ -54,7 +54,7 @@ function sampleContrast(ms: number): Promise<{ lowest: number; frames: number }>
   return new Promise((resolve) => {
     const digits = document.querySelector('[data-name="scoreADigits"]')!;
     const panel = document.querySelector('[data-name="scoreAPanel"]')!;
-    const text = (digits.querySelector('*') ?? digits) as Element;
+    const text = digits.querySelector('*') ?? digits;
     let lowest = Infinity;
     let frames = 0;
     const end = performance.now() + ms;
