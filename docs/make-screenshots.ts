@@ -73,6 +73,24 @@ const SETUPS: Record<string, (logo: string) => Setup> = {
   }),
   countdown: () => ({ inputs: { label: 'KICK-OFF IN', accent: '#e63946' }, clocks: { countdown: 165_000 } }),
   'logo-bug': (logo) => ({ inputs: { logo }, clocks: {} }),
+  'basketball-scoreboard': () => ({
+    inputs: {
+      home: 'Los Angeles Lakers',
+      away: 'Boston Celtics',
+      scoreA: 98,
+      scoreB: 102,
+      homeColor: '#552583',
+      awayColor: '#007a33',
+      period: 4,
+      periodLabel: 'Q',
+      homeFouls: 3,
+      awayFouls: 5,
+      homeTimeouts: 3,
+      awayTimeouts: 7,
+      possession: 'away',
+    },
+    clocks: { gameClock: 332_000, shotClock: 4_300 },
+  }),
 };
 
 interface Ctx {

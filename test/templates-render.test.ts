@@ -100,6 +100,27 @@ const CASES: Record<string, (logo: string) => Case> = {
     images: [],
   }),
   'logo-bug': (logo) => ({ inputs: { logo }, clocks: {}, images: [logo] }),
+  // Every state drawn at once: three timeouts left against seven, the away bonus on, the arrow pointing away,
+  // the shot clock in its tenths.
+  'basketball-scoreboard': () => ({
+    inputs: {
+      home: 'Los Angeles Lakers',
+      away: 'Boston Celtics',
+      scoreA: 98,
+      scoreB: 102,
+      homeColor: '#552583',
+      awayColor: '#007a33',
+      period: 4,
+      periodLabel: 'Q',
+      homeFouls: 3,
+      awayFouls: 5,
+      homeTimeouts: 3,
+      awayTimeouts: 7,
+      possession: 'away',
+    },
+    clocks: { gameClock: 332_000, shotClock: 4_300 },
+    images: [],
+  }),
 };
 
 let server: TestServer;

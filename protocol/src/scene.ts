@@ -56,9 +56,10 @@ export interface ClockState {
 export const CLOCK_ACTIONS = ['start', 'stop', 'set', 'reset', 'adjust'] as const;
 export type ClockAction = (typeof CLOCK_ACTIONS)[number];
 
-export const CLOCK_FORMATS = ['m:ss', 'mm:ss', 'm:ss.t', 'h:mm:ss'] as const;
+export const CLOCK_FORMATS = ['m:ss', 'mm:ss', 'm:ss.t', 'h:mm:ss', 's', 's.t'] as const;
 /**
- * `m:ss` 12:00 · `mm:ss` 02:05 · `m:ss.t` as m:ss, with tenths under a minute (0:09.4) · `h:mm:ss` 1:02:05.
+ * `m:ss` 12:00 · `mm:ss` 02:05 · `m:ss.t` as m:ss, with tenths under a minute (0:09.4) · `h:mm:ss` 1:02:05 ·
+ * `s` whole seconds (24, 90) · `s.t` as s, with tenths under 5 seconds (a shot clock: 5, 4.9, 0.0).
  * Counting down, a clock shows the second it is in rounded up (0:00 only at zero); counting up, rounded down.
  */
 export type ClockFormat = (typeof CLOCK_FORMATS)[number];
@@ -111,8 +112,23 @@ export interface ElementBase {
   scale?: number;
   /** Name of a boolean input: the element is drawn only while it is true. */
   visibleIf?: string;
+  /** Drawn only while an input's value meets a condition (with `visibleIf` as well, both must hold). */
+  visibleWhen?: VisibleWhen;
   /** Staggered entrance: the element's part of the scene's `in` transition starts this many ms later. */
   delayMs?: number;
+}
+
+/**
+ * A condition on one input: its value `equals` the one given (a text `possession` of `home`), or is a number
+ * `atLeast` the one given (a timeout pip lit while `homeTimeouts` is 3 or more). An unset input meets neither.
+ */
+export interface VisibleWhen {
+  /** Name of an input (not a clock). */
+  input: string;
+  /** Exactly one of `equals` and `atLeast`. */
+  equals?: string | number | boolean;
+  /** A number input only. */
+  atLeast?: number;
 }
 
 /** Text styling shared by text and clock elements. */

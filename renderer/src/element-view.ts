@@ -56,7 +56,12 @@ export function createElementView(
     text: paint.text,
     update(values, fits) {
       // `inherit`, not `visible`: an element shown by its own flag stays hidden inside a hidden group.
-      if (def.visibleIf !== undefined) write.style('visibility', values.isTrue(def.visibleIf) ? 'inherit' : 'hidden');
+      if (def.visibleIf !== undefined || def.visibleWhen !== undefined) {
+        const shown =
+          (def.visibleIf === undefined || values.isTrue(def.visibleIf)) &&
+          (def.visibleWhen === undefined || values.meets(def.visibleWhen));
+        write.style('visibility', shown ? 'inherit' : 'hidden');
+      }
       paint(values, fits);
     },
   };

@@ -48,6 +48,22 @@ describe('formatClock', () => {
     expect(formatClock(25 * 3_600_000, 'h:mm:ss')).toBe('25:00:00');
   });
 
+  it('s shows whole seconds; s.t adds tenths under 5 seconds, with the same rounding', () => {
+    expect(formatClock(24_000, 's', 'down')).toBe('24');
+    expect(formatClock(23_001, 's', 'down')).toBe('24');
+    expect(formatClock(90_000, 's')).toBe('90');
+    expect(formatClock(4_500, 's', 'down')).toBe('5');
+    expect(formatClock(24_000, 's.t', 'down')).toBe('24');
+    expect(formatClock(5_000, 's.t', 'down')).toBe('5');
+    expect(formatClock(4_950, 's.t', 'down')).toBe('5');
+    expect(formatClock(4_900, 's.t', 'down')).toBe('4.9');
+    expect(formatClock(4_801, 's.t', 'down')).toBe('4.9');
+    expect(formatClock(4_899, 's.t')).toBe('4.8');
+    expect(formatClock(1, 's.t', 'down')).toBe('0.1');
+    expect(formatClock(0, 's.t', 'down')).toBe('0.0');
+    expect(formatClock(-5, 's', 'down')).toBe('0');
+  });
+
   it('m:ss.t shows tenths under a minute, m:ss from a minute on, with the same rounding', () => {
     expect(formatClock(9_400, 'm:ss.t')).toBe('0:09.4');
     expect(formatClock(9_499, 'm:ss.t')).toBe('0:09.4');

@@ -13,6 +13,7 @@ export function formatValue(value: InputValue | undefined): string {
  */
 export function formatClock(ms: number, format: ClockFormat = 'm:ss', direction: ClockDirection = 'up'): string {
   const t = Math.max(0, ms);
+  if (format === 's' || format === 's.t') return secondsText(t, format, direction);
   if (format === 'm:ss.t') {
     const tenths = whole(t / 100, direction);
     if (tenths < 600) return `0:${pad2(Math.floor(tenths / 10))}.${tenths % 10}`;
@@ -24,6 +25,15 @@ export function formatClock(ms: number, format: ClockFormat = 'm:ss', direction:
   }
   const minutes = Math.floor(total / 60);
   return `${format === 'mm:ss' ? pad2(minutes) : minutes}:${pad2(seconds)}`;
+}
+
+/** A shot clock's reading: whole seconds, with `s.t` tenths under 5 seconds (the rule of basketball's shot clock). */
+function secondsText(t: number, format: 's' | 's.t', direction: ClockDirection): string {
+  if (format === 's.t') {
+    const tenths = whole(t / 100, direction);
+    if (tenths < 50) return `${Math.floor(tenths / 10)}.${tenths % 10}`;
+  }
+  return String(whole(t / 1000, direction));
 }
 
 /** The whole units shown; the epsilon keeps float noise (4.0000000001 s) from rounding a unit too far. */

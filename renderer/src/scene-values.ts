@@ -18,6 +18,7 @@ import {
   type InputDef,
   type InputValue,
   type SceneView,
+  type VisibleWhen,
 } from '@onair/protocol';
 import { own } from './channel-state.js';
 import { formatClock, formatValue } from './format.js';
@@ -40,6 +41,8 @@ export interface SceneValues {
   fill(template: string): string;
   /** True only for `true` (or the string 'true', which is all a CasparCG XML update can send). */
   isTrue(name: string): boolean;
+  /** True while the input's value meets the condition: equal to `equals`, or a number at least `atLeast`. */
+  meets(when: VisibleWhen): boolean;
   /** A CSS colour for a colour reference; `transparent` for anything that is not a hex colour. */
   color(ref: ColorRef | undefined): string;
   /** A clock input's text in `format`, counting its own direction. */
@@ -90,6 +93,15 @@ export function createSceneValues(scene: SceneView, sources: ValueSources): Scen
     isTrue(name) {
       const v = value(name);
       return v === true || v === 'true';
+    },
+    meets(when) {
+      // A CasparCG XML update sends every value as a string: '3' stands for 3, 'true' for true.
+      const v = value(when.input);
+      if (when.atLeast !== undefined) {
+        const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+        return typeof n === 'number' && n >= when.atLeast;
+      }
+      return v === when.equals || (typeof v === 'string' && v === String(when.equals));
     },
     color(ref) {
       if (ref === undefined) return 'transparent';

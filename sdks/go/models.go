@@ -105,10 +105,11 @@ type BoxElement struct {
 	Shadow   *BoxElementShadow `json:"shadow,omitempty"`
 	Type     string            `json:"type"`
 	// VisibleIf: A boolean input: drawn only while it is true.
-	VisibleIf *string `json:"visibleIf,omitempty"`
-	Width     float64 `json:"width"`
-	X         float64 `json:"x"`
-	Y         float64 `json:"y"`
+	VisibleIf   *string      `json:"visibleIf,omitempty"`
+	VisibleWhen *VisibleWhen `json:"visibleWhen,omitempty"`
+	Width       float64      `json:"width"`
+	X           float64      `json:"x"`
+	Y           float64      `json:"y"`
 }
 
 // BoxElementBorder is part of the onair API (BoxElement.border).
@@ -218,13 +219,14 @@ type ClockElement struct {
 	Type      string   `json:"type"`
 	Uppercase *bool    `json:"uppercase,omitempty"`
 	// VisibleIf: A boolean input: drawn only while it is true.
-	VisibleIf *string `json:"visibleIf,omitempty"`
-	Width     float64 `json:"width"`
-	X         float64 `json:"x"`
-	Y         float64 `json:"y"`
+	VisibleIf   *string      `json:"visibleIf,omitempty"`
+	VisibleWhen *VisibleWhen `json:"visibleWhen,omitempty"`
+	Width       float64      `json:"width"`
+	X           float64      `json:"x"`
+	Y           float64      `json:"y"`
 }
 
-// ClockElementFormat is one of "m:ss", "mm:ss", "m:ss.t", "h:mm:ss".
+// ClockElementFormat is one of "m:ss", "mm:ss", "m:ss.t", "h:mm:ss", "s", "s.t".
 type ClockElementFormat string
 
 // ClockResult is the ClockResult schema of the onair API.
@@ -414,10 +416,11 @@ type GroupElement struct {
 	Scale    *float64 `json:"scale,omitempty"`
 	Type     string   `json:"type"`
 	// VisibleIf: A boolean input: drawn only while it is true.
-	VisibleIf *string `json:"visibleIf,omitempty"`
-	Width     float64 `json:"width"`
-	X         float64 `json:"x"`
-	Y         float64 `json:"y"`
+	VisibleIf   *string      `json:"visibleIf,omitempty"`
+	VisibleWhen *VisibleWhen `json:"visibleWhen,omitempty"`
+	Width       float64      `json:"width"`
+	X           float64      `json:"x"`
+	Y           float64      `json:"y"`
 }
 
 // HistoryAction is the HistoryAction schema of the onair API.
@@ -450,10 +453,11 @@ type ImageElement struct {
 	Src      string   `json:"src"`
 	Type     string   `json:"type"`
 	// VisibleIf: A boolean input: drawn only while it is true.
-	VisibleIf *string `json:"visibleIf,omitempty"`
-	Width     float64 `json:"width"`
-	X         float64 `json:"x"`
-	Y         float64 `json:"y"`
+	VisibleIf   *string      `json:"visibleIf,omitempty"`
+	VisibleWhen *VisibleWhen `json:"visibleWhen,omitempty"`
+	Width       float64      `json:"width"`
+	X           float64      `json:"x"`
+	Y           float64      `json:"y"`
 }
 
 // ImageElementFit is one of "contain", "cover", "fill".
@@ -1209,10 +1213,11 @@ type TextElement struct {
 	Type      string   `json:"type"`
 	Uppercase *bool    `json:"uppercase,omitempty"`
 	// VisibleIf: A boolean input: drawn only while it is true.
-	VisibleIf *string `json:"visibleIf,omitempty"`
-	Width     float64 `json:"width"`
-	X         float64 `json:"x"`
-	Y         float64 `json:"y"`
+	VisibleIf   *string      `json:"visibleIf,omitempty"`
+	VisibleWhen *VisibleWhen `json:"visibleWhen,omitempty"`
+	Width       float64      `json:"width"`
+	X           float64      `json:"x"`
+	Y           float64      `json:"y"`
 }
 
 // Transition is the Transition schema of the onair API.
@@ -1321,6 +1326,13 @@ type User struct {
 	CreatedAt string `json:"createdAt"`
 	Email     string `json:"email"`
 	ID        string `json:"id"`
+}
+
+// VisibleWhen: Drawn only while the input equals a value, or (a number input) is at least a number.
+type VisibleWhen struct {
+	AtLeast *float64 `json:"atLeast,omitempty"`
+	Equals  any      `json:"equals,omitempty"`
+	Input   string   `json:"input"`
 }
 
 // Webhook is the Webhook schema of the onair API.

@@ -18,6 +18,7 @@ import {
   type InputType,
   type SceneElement,
   type TriggerDef,
+  type VisibleWhen,
 } from '@onair/protocol';
 import { SCENE_LIMITS } from './element-schemas.js';
 
@@ -110,6 +111,23 @@ function checkElements(elements: SceneElement[], inputs: Map<string, InputType>,
   return names;
 }
 
+/** The input exists and can hold what the condition compares it with. */
+function checkVisibleWhen(when: VisibleWhen, at: Path, inputs: Map<string, InputType>, report: Report): void {
+  const type = inputs.get(when.input);
+  if (type === undefined) return report([...at, 'input'], undeclared(when.input, inputs));
+  if (type === 'clock')
+    return report([...at, 'input'], `"${when.input}" is a clock input; visibleWhen takes any other`);
+  if (when.atLeast !== undefined && type !== 'number')
+    return report([...at, 'atLeast'], `"${when.input}" is a ${type} input; atLeast takes a number input`);
+  if (when.equals === undefined) return;
+  try {
+    checkValue({ name: when.input, type, label: '', default: null }, when.equals, when.input);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    report([...at, 'equals'], `"${when.input}" is a ${type} input: equals ${err.errors?.[0]?.message ?? err.message}`);
+  }
+}
+
 function checkElement(el: SceneElement, at: Path, inputs: Map<string, InputType>, report: Report): void {
   const ref = (path: Path, name: string, fits: (type: InputType) => boolean, kind: string): void => {
     const type = inputs.get(name);
@@ -122,6 +140,7 @@ function checkElement(el: SceneElement, at: Path, inputs: Map<string, InputType>
   };
   if (el.visibleIf !== undefined)
     ref([...at, 'visibleIf'], el.visibleIf, (t) => t === 'boolean', 'visibleIf takes a boolean input');
+  if (el.visibleWhen !== undefined) checkVisibleWhen(el.visibleWhen, [...at, 'visibleWhen'], inputs, report);
   switch (el.type) {
     case 'text':
       for (const name of placeholders(el.text))

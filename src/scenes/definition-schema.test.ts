@@ -251,10 +251,45 @@ describe('SceneDefinitionIn: each problem at its exact path', () => {
     ['an image source', { type: 'image', ...box, src: '{home}' }, 'elements.0.src', 'image input'],
     ['visibleIf', text({ visibleIf: 'scoreA' }), 'elements.0.visibleIf', 'boolean input'],
     ['a clock element', { type: 'clock', ...box, clock: 'scoreA', fontSize: 40 }, 'elements.0.clock', 'clock input'],
+    ['visibleWhen', text({ visibleWhen: { input: 'scoreB', atLeast: 1 } }), 'elements.0.visibleWhen.input', 'scoreA'],
+    [
+      'visibleWhen on a clock',
+      text({ visibleWhen: { input: 'game', atLeast: 1 } }),
+      'elements.0.visibleWhen.input',
+      'clock',
+    ],
+    [
+      'visibleWhen atLeast on text',
+      text({ visibleWhen: { input: 'home', atLeast: 1 } }),
+      'elements.0.visibleWhen.atLeast',
+      'number input',
+    ],
+    [
+      'visibleWhen equals of another type',
+      text({ visibleWhen: { input: 'show', equals: 'yes' } }),
+      'elements.0.visibleWhen.equals',
+      'true or false',
+    ],
+    [
+      'visibleWhen with both conditions',
+      text({ visibleWhen: { input: 'scoreA', equals: 1, atLeast: 1 } }),
+      'elements.0.visibleWhen',
+      'exactly one',
+    ],
+    ['visibleWhen with neither', text({ visibleWhen: { input: 'scoreA' } }), 'elements.0.visibleWhen', 'exactly one'],
   ])('%s that names no fitting input', (_what, element, path, message) => {
     const found = problems(withElements(element));
     expect(found.map((e) => e.path)).toEqual([path]);
     expect(found[0]?.message).toContain(message);
+  });
+
+  it('accepts visibleWhen: a value equal to one the input can hold, or a number input at least a number', () => {
+    const when = [
+      text({ visibleWhen: { input: 'home', equals: 'home' } }),
+      text({ visibleWhen: { input: 'scoreA', atLeast: 5 }, visibleIf: 'show' }),
+      text({ visibleWhen: { input: 'show', equals: false } }),
+    ];
+    expect(problems(withElements(...when))).toEqual([]);
   });
 
   it('refuses an item-scoped clock, naming it, and a scope that is not one', () => {

@@ -2,7 +2,7 @@
  * The drawing part of a scene definition as the API accepts it (docs/scenes.md, "Elements"): the five element
  * types, colours and fills. Each schema's output is the protocol's own type (protocol/src/scene.ts), so the
  * compiler keeps the two in step; names and colours follow the protocol's rules (protocol/src/rules.ts).
- * Cross-references (placeholders, `visibleIf`, clock names) are checked over the whole definition in
+ * Cross-references (placeholders, `visibleIf`, `visibleWhen`, clock names) are checked over the whole definition in
  * definition-checks.ts, where the inputs are known.
  */
 import { z } from 'zod';
@@ -66,6 +66,18 @@ export const FillIn: z.ZodType<Fill> = stringOrObject(ColorRef, Gradient, 'a col
   id: 'Fill',
 });
 
+const VisibleWhenIn = z
+  .strictObject({
+    input: InputName,
+    equals: z.union([z.string().max(SCENE_LIMITS.string), z.number(), z.boolean()]).optional(),
+    atLeast: z.number().min(-1e15).max(1e15).optional(),
+  })
+  .refine((w) => (w.equals === undefined) !== (w.atLeast === undefined), 'give exactly one of equals and atLeast')
+  .meta({
+    id: 'VisibleWhen',
+    description: 'Drawn only while the input equals a value, or (a number input) is at least a number.',
+  });
+
 const base = {
   name: InputName.optional().meta({ description: 'Unique within the scene; what triggers target.' }),
   x: Coord,
@@ -76,6 +88,7 @@ const base = {
   rotation: Degrees.optional(),
   scale: Scale.optional(),
   visibleIf: InputName.optional().meta({ description: 'A boolean input: drawn only while it is true.' }),
+  visibleWhen: VisibleWhenIn.optional(),
   delayMs: DurationMs.optional(),
 };
 

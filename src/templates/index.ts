@@ -1,3 +1,4 @@
+import { basketballScoreboard } from './basketball.js';
 import { countdown } from './countdown.js';
 import { finalScore } from './final-score.js';
 import { logoBug } from './logo-bug.js';
@@ -8,7 +9,14 @@ import type { Template } from './template.js';
 export type { Template };
 
 /** The built-in templates, in the order GET /v1/templates lists them (docs/scenes.md, "Templates"). */
-export const TEMPLATES: readonly Template[] = [scoreboard, lowerThird, finalScore, countdown, logoBug];
+export const TEMPLATES: readonly Template[] = [
+  scoreboard,
+  lowerThird,
+  finalScore,
+  countdown,
+  logoBug,
+  basketballScoreboard,
+];
 
 export function findTemplate(id: string): Template | undefined {
   return TEMPLATES.find((t) => t.id === id);

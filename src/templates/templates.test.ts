@@ -94,6 +94,7 @@ describe('the built-in templates', () => {
       ['final-score', 5],
       ['countdown', 15],
       ['logo-bug', 30],
+      ['basketball-scoreboard', 10],
     ]);
   });
 
@@ -140,6 +141,7 @@ describe('the built-in templates', () => {
       ['final-score', ['headline', 'subtitle']],
       ['countdown', ['label']],
       ['logo-bug', []],
+      ['basketball-scoreboard', []],
     ]);
   });
 
@@ -151,6 +153,37 @@ describe('the built-in templates', () => {
       direction: 'down',
       stopAt: 0,
     });
+    expect(def.triggers.map((t) => [t.on, t.animation, t.targets])).toEqual([
+      ['scoreA', 'pulse', ['scoreABox']],
+      ['scoreB', 'pulse', ['scoreBBox']],
+    ]);
+  });
+
+  it('basketball-scoreboard: a 12:00 game clock and a 24 s shot clock that stop at 0, tenths at the end', () => {
+    const def = findTemplate('basketball-scoreboard')!.definition;
+    const clocks = def.inputs.filter((i) => i.type === 'clock');
+    expect(clocks.map((i) => [i.name, i.default, i.direction, i.stopAt])).toEqual([
+      ['gameClock', 720_000, 'down', 0],
+      ['shotClock', 24_000, 'down', 0],
+    ]);
+    const formats: Record<string, string | undefined> = {};
+    forEachElement(def.elements, (el) => {
+      if (el.type === 'clock') formats[el.clock] = el.format;
+    });
+    expect(formats).toEqual({ gameClock: 'm:ss.t', shotClock: 's.t' });
+  });
+
+  it('basketball-scoreboard: timeouts as seven pips, a bonus badge from the fifth foul, a possession arrow', () => {
+    const def = findTemplate('basketball-scoreboard')!.definition;
+    const when: Record<string, unknown> = {};
+    forEachElement(def.elements, (el) => {
+      if (el.visibleWhen && el.name) when[el.name] = el.visibleWhen;
+    });
+    for (const side of ['home', 'away']) {
+      for (let k = 1; k <= 7; k++) expect(when[`${side}Timeout${k}`]).toEqual({ input: `${side}Timeouts`, atLeast: k });
+      expect(when[`${side}Bonus`]).toEqual({ input: `${side}Fouls`, atLeast: 5 });
+      expect(when[`${side}Possession`]).toEqual({ input: 'possession', equals: side });
+    }
     expect(def.triggers.map((t) => [t.on, t.animation, t.targets])).toEqual([
       ['scoreA', 'pulse', ['scoreABox']],
       ['scoreB', 'pulse', ['scoreBBox']],

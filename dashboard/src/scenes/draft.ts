@@ -65,7 +65,19 @@ export function freeName(base: string, taken: readonly unknown[]): string {
   return `${base}${n}`;
 }
 
-const BASE_KEYS = ['name', 'x', 'y', 'width', 'height', 'opacity', 'rotation', 'scale', 'visibleIf', 'delayMs'];
+const BASE_KEYS = [
+  'name',
+  'x',
+  'y',
+  'width',
+  'height',
+  'opacity',
+  'rotation',
+  'scale',
+  'visibleIf',
+  'visibleWhen',
+  'delayMs',
+];
 const TEXT_STYLE_KEYS = [
   'fontFamily',
   'fontWeight',

@@ -27,6 +27,7 @@ __all__ = [
     "ImageElement",
     "TextElement",
     "SceneElement",
+    "VisibleWhen",
     "ColorRef",
     "BoxElementBorder",
     "BoxElementShadow",
@@ -300,6 +301,7 @@ class BoxElement(_BoxElementRequired, total=False):
     scale: float
     #: A boolean input: drawn only while it is true.
     visibleIf: str
+    visibleWhen: VisibleWhen
     delayMs: float
     fill: Fill
     border: BoxElementBorder
@@ -328,6 +330,7 @@ class ClockElement(_ClockElementRequired, total=False):
     scale: float
     #: A boolean input: drawn only while it is true.
     visibleIf: str
+    visibleWhen: VisibleWhen
     delayMs: float
     fontFamily: Literal["Inter", "Oswald", "Barlow Condensed", "Roboto Mono"]
     fontWeight: int
@@ -338,7 +341,7 @@ class ClockElement(_ClockElementRequired, total=False):
     shrink: bool
     #: Pixels: the smallest size shrink goes down to (default 75 % of fontSize).
     minFontSize: float
-    format: Literal["m:ss", "mm:ss", "m:ss.t", "h:mm:ss"]
+    format: Literal["m:ss", "mm:ss", "m:ss.t", "h:mm:ss", "s", "s.t"]
 
 
 class _GroupElementRequired(TypedDict):
@@ -359,6 +362,7 @@ class GroupElement(_GroupElementRequired, total=False):
     scale: float
     #: A boolean input: drawn only while it is true.
     visibleIf: str
+    visibleWhen: VisibleWhen
     delayMs: float
 
 
@@ -380,6 +384,7 @@ class ImageElement(_ImageElementRequired, total=False):
     scale: float
     #: A boolean input: drawn only while it is true.
     visibleIf: str
+    visibleWhen: VisibleWhen
     delayMs: float
     fit: Literal["contain", "cover", "fill"]
 
@@ -403,6 +408,7 @@ class TextElement(_TextElementRequired, total=False):
     scale: float
     #: A boolean input: drawn only while it is true.
     visibleIf: str
+    visibleWhen: VisibleWhen
     delayMs: float
     fontFamily: Literal["Inter", "Oswald", "Barlow Condensed", "Roboto Mono"]
     fontWeight: int
@@ -418,6 +424,16 @@ class TextElement(_TextElementRequired, total=False):
 
 
 SceneElement = Union[TextElement, BoxElement, ImageElement, ClockElement, GroupElement]
+
+
+class _VisibleWhenRequired(TypedDict):
+    input: str
+
+
+class VisibleWhen(_VisibleWhenRequired, total=False):
+    """Drawn only while the input equals a value, or (a number input) is at least a number."""
+    equals: Union[str, float, bool]
+    atLeast: float
 
 
 ColorRef = str

@@ -10878,6 +10878,7 @@ export interface components {
             scale?: number;
             /** @description A boolean input: drawn only while it is true. */
             visibleIf?: string;
+            visibleWhen?: components["schemas"]["VisibleWhen"];
             delayMs?: number;
             /** @enum {string} */
             fontFamily?: "Inter" | "Oswald" | "Barlow Condensed" | "Roboto Mono";
@@ -10894,6 +10895,12 @@ export interface components {
             text: string;
             /** @description The box fits its text, between minWidth and width. */
             minWidth?: number;
+        };
+        /** @description Drawn only while the input equals a value, or (a number input) is at least a number. */
+        VisibleWhen: {
+            input: string;
+            equals?: string | number | boolean;
+            atLeast?: number;
         };
         /** @example #101820 */
         ColorRef: string;
@@ -10914,6 +10921,7 @@ export interface components {
             scale?: number;
             /** @description A boolean input: drawn only while it is true. */
             visibleIf?: string;
+            visibleWhen?: components["schemas"]["VisibleWhen"];
             delayMs?: number;
             fill?: components["schemas"]["Fill"];
             border?: {
@@ -10957,6 +10965,7 @@ export interface components {
             scale?: number;
             /** @description A boolean input: drawn only while it is true. */
             visibleIf?: string;
+            visibleWhen?: components["schemas"]["VisibleWhen"];
             delayMs?: number;
             src: string;
             /** @enum {string} */
@@ -10979,6 +10988,7 @@ export interface components {
             scale?: number;
             /** @description A boolean input: drawn only while it is true. */
             visibleIf?: string;
+            visibleWhen?: components["schemas"]["VisibleWhen"];
             delayMs?: number;
             /** @enum {string} */
             fontFamily?: "Inter" | "Oswald" | "Barlow Condensed" | "Roboto Mono";
@@ -10994,7 +11004,7 @@ export interface components {
             minFontSize?: number;
             clock: string;
             /** @enum {string} */
-            format?: "m:ss" | "mm:ss" | "m:ss.t" | "h:mm:ss";
+            format?: "m:ss" | "mm:ss" | "m:ss.t" | "h:mm:ss" | "s" | "s.t";
         };
         GroupElement: {
             /**
@@ -11013,6 +11023,7 @@ export interface components {
             scale?: number;
             /** @description A boolean input: drawn only while it is true. */
             visibleIf?: string;
+            visibleWhen?: components["schemas"]["VisibleWhen"];
             delayMs?: number;
             children: components["schemas"]["SceneElement"][];
         };
