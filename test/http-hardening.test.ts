@@ -149,6 +149,22 @@ describe.each(Object.entries(ROUTES))('request framing on the %s', (_, line) => 
   });
 });
 
+describe('the Host header', () => {
+  // A proxy joining two Host lines, or a client sending a value that names no host: refused, never a 500.
+  it.each([
+    ['two Host lines', 'Host: localhost\r\nHost: evil\r\n'],
+    ['a Host naming two hosts', 'Host: localhost, evil\r\n'],
+    ['a Host that is no host', 'Host: a b\r\n'],
+  ])('answers %s with 400 invalid_request', async (_, hosts) => {
+    const reply = await exchange(
+      `POST /v1/channels HTTP/1.1\r\n${hosts}Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    );
+    expect(reply.statuses, reply.raw).toEqual([400]);
+    expect(reply.raw).toContain('"code":"invalid_request"');
+    expect(reply.raw).toContain('Host header');
+  });
+});
+
 describe('health checks', () => {
   it('answers an HTTP/1.1 health check with a Host header, as HAProxy and Kubernetes send it', async () => {
     const reply = await exchange('GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');

@@ -60,7 +60,7 @@ function fetchRequest(request: ReturnType<typeof copyRequest>, body: Uint8Array 
   // Whatever the client sent under this name is overwritten.
   headers.set(CLIENT_ADDRESS_HEADER, request.client);
   const query = request.query ? `?${request.query}` : '';
-  const url = `http://${headers.get('host') ?? 'localhost'}${request.path}${query}`;
+  const url = `http://${hostOf(headers)}${request.path}${query}`;
   return lightRequest(url, request.method, headers, body as Uint8Array<ArrayBuffer> | null);
 }
 
@@ -68,6 +68,18 @@ async function send(res: HttpResponse, state: ResponseState, response: Response)
   const text = responseText(response);
   const body = text ?? (response.body ? new Uint8Array(await response.arrayBuffer()) : null);
   respond(res, state, response.status, response.headers, body, false);
+}
+
+/** A request names one host (RFC 9112, 3.2): two Host lines, or one that is not a host, is refused, never guessed. */
+const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+function hostOf(headers: Headers): string {
+  const host = headers.get('host');
+  if (host === null) return 'localhost';
+  if (HOST.test(host)) return host;
+  throw new AppError('invalid_request', 'The request must carry one Host header naming one host.', {
+    errors: [{ path: 'header host', message: 'one host, once' }],
+  });
 }
 
 function badHeader(name: string): AppError {

@@ -3,6 +3,7 @@
  * the body with `?name=`. Its size was capped by the transport (ONAIR_ASSET_MAX_BYTES and room for the form); what
  * the file is, is read from its bytes later, whatever the Content-Type says.
  */
+import { MAX_BODY_BYTES } from '@onair/protocol';
 import { createHash } from 'node:crypto';
 import { AppError } from '../../errors.js';
 
@@ -74,8 +75,8 @@ function hashOf(data: Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** Room for a form's boundaries and part headers around the file. */
-const FORM_OVERHEAD = 64 * 1024;
+/** Room for a form's boundaries and part headers around the file: as much as a whole JSON body may take. */
+const FORM_OVERHEAD = MAX_BODY_BYTES;
 
 /** The transport's cap on an upload's body (../../transport/server.ts), and what a 413 past it says. */
 export function uploadCap(limits: { assetMaxBytes: number }): { path: string; maxBodyBytes: number; rule: string } {
