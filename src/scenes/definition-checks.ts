@@ -8,8 +8,6 @@ import { checkValue } from '../engine/index.js';
 import { closestName } from '../engine/closest-name.js';
 import { AppError } from '../errors.js';
 import {
-  CLOCK_SET_RULE,
-  MAX_CLOCK_MS,
   placeholders,
   WHOLE_PLACEHOLDER,
   type ColorRef,
@@ -19,10 +17,11 @@ import {
   type SceneElement,
   type TriggerDef,
 } from '@onair/protocol';
+import { checkClockInput } from './clock-checks.js';
 import { SCENE_LIMITS } from './element-schemas.js';
 
 export type Path = (string | number)[];
-type Report = (path: Path, message: string) => void;
+export type Report = (path: Path, message: string) => void;
 type ColorCheck = (path: Path, value: ColorRef | undefined) => void;
 
 /** An input as the API accepts it, before label and default are filled in. */
@@ -59,32 +58,16 @@ function checkInputs(inputs: InputDefLike[], report: Report): Map<string, InputT
 }
 
 function checkInputDefault(input: InputDefLike, path: Path, report: Report): void {
-  // A clock runs on the server for the whole channel; no instance could carry a time of its own.
-  if (input.type === 'clock' && input.scope === 'item')
-    report(
-      [...path, 'scope'],
-      `clock input "${input.name}" is always a channel input: leave out scope or give "channel"`,
-    );
-  if (input.type !== 'clock') {
-    if (input.direction !== undefined) report([...path, 'direction'], 'only a clock input has a direction');
-    if (input.stopAt !== undefined) report([...path, 'stopAt'], 'only a clock input has stopAt');
-    if (input.default === undefined || input.default === null) return;
-    try {
-      checkValue({ name: input.name, type: input.type, label: '', default: null }, input.default, input.name);
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      report([...path, 'default'], err.errors?.[0]?.message ?? err.message);
-    }
-    return;
+  if (input.type === 'clock') return checkClockInput(input, path, report);
+  if (input.direction !== undefined) report([...path, 'direction'], 'only a clock input has a direction');
+  if (input.stopAt !== undefined) report([...path, 'stopAt'], 'only a clock input has stopAt');
+  if (input.default === undefined || input.default === null) return;
+  try {
+    checkValue({ name: input.name, type: input.type, label: '', default: null }, input.default, input.name);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    report([...path, 'default'], err.errors?.[0]?.message ?? err.message);
   }
-  if (input.default !== undefined && input.default !== null && !isClockMs(input.default))
-    report([...path, 'default'], `a clock starts from a whole number of milliseconds ${CLOCK_SET_RULE}`);
-  if (input.stopAt !== undefined && input.stopAt !== null && !isClockMs(input.stopAt))
-    report([...path, 'stopAt'], `must be null or a whole number of milliseconds ${CLOCK_SET_RULE}`);
-}
-
-function isClockMs(value: unknown): boolean {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_CLOCK_MS;
 }
 
 /** Checks every element's bindings; returns the element names. */
