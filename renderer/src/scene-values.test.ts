@@ -48,6 +48,14 @@ describe('scene values', () => {
     expect(values.clock('missing', 'mm:ss')).toBe('00:00');
   });
 
+  it('shows a running count-up clock as m:ss when its element gives no format: tenths only when asked', () => {
+    const early = { timer: { running: true, ms: 9_000, at: 10_000 } };
+    const values = createSceneValues(scene, sources({ clocks: early }));
+    expect(values.clock('timer', undefined)).toBe('0:09');
+    expect(values.clock('timer', 'm:ss.t')).toBe('0:09.4');
+    expect(values.moving()).toBe(true);
+  });
+
   it('does not call a stopped clock, or one that reached its stop, moving', () => {
     const stopped = createSceneValues(scene, sources({ clocks: { timer: { running: false, ms: 5_000, at: 0 } } }));
     expect(stopped.text('timer')).toBe('0:05');
