@@ -1,12 +1,13 @@
-/** The scene's inputs (docs/scenes.md, "Inputs"): name, type, label, default; a clock's direction too. */
+/** The scene's inputs (docs/scenes.md, "Inputs"): name, type, label, default; a clock's direction and stop too. */
 import { CLOCK_DIRECTIONS, INPUT_TYPES } from '@onair/protocol';
 import type { FieldError } from '../api.js';
 import { convertInput, freeName, isObj, withKey, type Obj } from './draft.js';
+import { StopAtField } from './clock-fields.js';
 import { NumberField, OtherErrors, SelectField, TextField } from './fields.js';
 import { ItemActions, ListSection, listEdit } from './list-section.js';
 import { fieldId, unshownErrors } from './path-errors.js';
 
-const SHOWN = ['name', 'type', 'label', 'default', 'direction'];
+const SHOWN = ['name', 'type', 'label', 'default', 'direction', 'stopAt'];
 
 export function InputsSection({
   definition,
@@ -22,7 +23,7 @@ export function InputsSection({
     <ListSection
       name="inputs"
       title="Inputs"
-      hint="The values the scene shows, shared by every scene of the channel that declares the same name. A clock's stop time is edited in the JSON view."
+      hint="The values the scene shows, shared by every scene of the channel that declares the same name."
       errors={errors}
       keys={inputs.keys}
       empty="No inputs."
@@ -81,6 +82,15 @@ export function InputsSection({
                   options={CLOCK_DIRECTIONS}
                   none="up (default)"
                   onChange={set('direction')}
+                />
+              )}
+              {item.type === 'clock' && (
+                <StopAtField
+                  errors={errors}
+                  path={`${path}.stopAt`}
+                  value={item.stopAt}
+                  direction={item.direction}
+                  onChange={set('stopAt')}
                 />
               )}
             </div>
