@@ -209,6 +209,8 @@ type DeclaredInput struct {
 	Direction *ClockDirection `json:"direction,omitempty"`
 	Label     string          `json:"label"`
 	Name      string          `json:"name"`
+	// Options: Selects only: the values it may take.
+	Options []string `json:"options,omitempty"`
 	// Scope: Absent: `channel`.
 	Scope  *DeclaredInputScope `json:"scope,omitempty"`
 	StopAt *float64            `json:"stopAt,omitempty"`
@@ -513,7 +515,7 @@ type IncomingHookUsage struct {
 	RequireSignature bool   `json:"requireSignature"`
 }
 
-// InputType is one of "number", "text", "boolean", "color", "image", "clock".
+// InputType is one of "number", "text", "boolean", "color", "image", "clock", "select".
 type InputType string
 
 // The values of InputType.
@@ -524,6 +526,7 @@ const (
 	InputTypeColor   InputType = "color"
 	InputTypeImage   InputType = "image"
 	InputTypeClock   InputType = "clock"
+	InputTypeSelect  InputType = "select"
 )
 
 // InputsPatch: Input name → new value; null returns an input to its scene default. At most 100 inputs; all or
@@ -943,6 +946,8 @@ type SceneInput struct {
 	// Label: Defaults to the name.
 	Label *string `json:"label,omitempty"`
 	Name  string  `json:"name"`
+	// Options: Selects only (required there): the values it may take, distinct.
+	Options []string `json:"options,omitempty"`
 	// Scope: `channel` (absent): one value shared by every scene of the channel. `item`: each instance on a bus
 	// carries its own (a name, a title). A clock is always `channel`.
 	Scope *DeclaredInputScope `json:"scope,omitempty"`

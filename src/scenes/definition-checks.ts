@@ -32,6 +32,7 @@ export interface InputDefLike {
   default?: InputDef['default'];
   direction?: InputDef['direction'];
   stopAt?: number | null;
+  options?: string[];
 }
 
 export interface DefinitionLike {
@@ -61,13 +62,31 @@ function checkInputDefault(input: InputDefLike, path: Path, report: Report): voi
   if (input.type === 'clock') return checkClockInput(input, path, report);
   if (input.direction !== undefined) report([...path, 'direction'], 'only a clock input has a direction');
   if (input.stopAt !== undefined) report([...path, 'stopAt'], 'only a clock input has stopAt');
+  if (!checkOptions(input, path, report)) return;
   if (input.default === undefined || input.default === null) return;
   try {
-    checkValue({ name: input.name, type: input.type, label: '', default: null }, input.default, input.name);
+    const def = { name: input.name, type: input.type, label: '', default: null, options: input.options };
+    checkValue(def, input.default, input.name);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     report([...path, 'default'], err.errors?.[0]?.message ?? err.message);
   }
+}
+
+/** A select lists its options, each once; no other type has any. False when the default cannot be checked. */
+function checkOptions(input: InputDefLike, path: Path, report: Report): boolean {
+  if (input.type !== 'select') {
+    if (input.options !== undefined) report([...path, 'options'], 'only a select input has options');
+    return true;
+  }
+  if (input.options === undefined) {
+    report([...path, 'options'], 'a select input lists the values it may take');
+    return false;
+  }
+  input.options.forEach((option, k) => {
+    if (input.options!.indexOf(option) < k) report([...path, 'options', k], `duplicate option "${option}"`);
+  });
+  return true;
 }
 
 /** Checks every element's bindings; returns the element names. */

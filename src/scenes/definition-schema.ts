@@ -52,6 +52,12 @@ export const InputDefIn = z
       .nullable()
       .optional()
       .meta({ description: 'Clocks only: ms at which a running clock stops; default 0 down, null up.' }),
+    options: z
+      .array(z.string().min(1).max(200))
+      .min(1)
+      .max(SCENE_LIMITS.options)
+      .optional()
+      .meta({ description: 'Selects only (required there): the values it may take, distinct.' }),
   })
   .meta({ id: 'SceneInput' });
 
@@ -160,15 +166,17 @@ export function normaliseInputs(inputs: z.infer<typeof InputDefIn>[]): InputDef[
       type: i.type,
       label: i.label ?? i.name,
       ...(i.scope === undefined ? {} : { scope: i.scope }),
-      default: i.default ?? defaultFor(i.type),
+      default: i.default ?? defaultFor(i.type, i.options),
     };
+    if (i.type === 'select') return { ...def, options: i.options ?? [] };
     if (i.type !== 'clock') return def;
     const direction = i.direction ?? 'up';
     return { ...def, direction, stopAt: i.stopAt === undefined ? clockStop({ direction }) : i.stopAt };
   });
 }
 
-function defaultFor(type: InputDef['type']): InputDef['default'] {
+function defaultFor(type: InputDef['type'], options: string[] | undefined): InputDef['default'] {
+  if (type === 'select') return options?.[0] ?? null;
   if (type === 'number' || type === 'clock') return 0;
   if (type === 'boolean') return false;
   if (type === 'text') return '';

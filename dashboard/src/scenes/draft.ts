@@ -106,7 +106,7 @@ export function convertTransition(t: Obj, type: string): Obj {
   return next;
 }
 
-/** An input as another type: its default, and a clock's direction and stop, no longer apply. */
+/** An input as another type: its default, a clock's direction and stop and a select's options no longer apply. */
 export function convertInput(input: Obj, type: string): Obj {
   const next: Obj = { ...input, type };
   delete next.default;
@@ -114,6 +114,8 @@ export function convertInput(input: Obj, type: string): Obj {
     delete next.direction;
     delete next.stopAt;
   }
+  if (type !== 'select') delete next.options;
+  else if (!Array.isArray(next.options)) next.options = ['Option 1', 'Option 2'];
   return next;
 }
 

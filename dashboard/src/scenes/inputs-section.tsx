@@ -1,13 +1,14 @@
-/** The scene's inputs (docs/scenes.md, "Inputs"): name, type, label, default; a clock's direction and stop too. */
+/** The scene's inputs (docs/scenes.md, "Inputs"): name, type, label, default; a clock's direction and stop, a select's options. */
 import { CLOCK_DIRECTIONS, INPUT_TYPES } from '@onair/protocol';
 import type { FieldError } from '../api.js';
 import { convertInput, freeName, isObj, withKey, type Obj } from './draft.js';
 import { StopAtField } from './clock-fields.js';
 import { NumberField, OtherErrors, SelectField, TextField } from './fields.js';
+import { OptionsField } from './options-field.js';
 import { ItemActions, ListSection, listEdit } from './list-section.js';
 import { fieldId, unshownErrors } from './path-errors.js';
 
-const SHOWN = ['name', 'type', 'label', 'default', 'direction', 'stopAt'];
+const SHOWN = ['name', 'type', 'label', 'default', 'direction', 'stopAt', 'options'];
 
 export function InputsSection({
   definition,
@@ -84,6 +85,9 @@ export function InputsSection({
                   onChange={set('direction')}
                 />
               )}
+              {item.type === 'select' && (
+                <OptionsField errors={errors} path={`${path}.options`} value={item.options} onChange={set('options')} />
+              )}
               {item.type === 'clock' && (
                 <StopAtField
                   errors={errors}
@@ -117,6 +121,20 @@ function DefaultField({
   if (item.type === 'number' || item.type === 'clock') {
     const label = item.type === 'clock' ? 'Default (ms)' : 'Default';
     return <NumberField errors={errors} label={label} path={path} value={value} onChange={onChange} />;
+  }
+  if (item.type === 'select') {
+    const options = Array.isArray(item.options) ? item.options.filter((o) => typeof o === 'string') : [];
+    return (
+      <SelectField
+        errors={errors}
+        label="Default"
+        path={path}
+        value={value}
+        options={options}
+        none="the first option (default)"
+        onChange={onChange}
+      />
+    );
   }
   if (item.type === 'boolean') {
     return (

@@ -13,6 +13,7 @@ export const InputDefOut = z.object({
   default: InputValueOut,
   direction: z.enum(CLOCK_DIRECTIONS).optional(),
   stopAt: z.number().nullable().optional(),
+  options: z.array(z.string()).optional().meta({ description: 'Selects only: the values it may take.' }),
 });
 
 export const SceneOut = z

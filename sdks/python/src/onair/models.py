@@ -227,7 +227,7 @@ class Scene(TypedDict):
 
 class _SceneInputsItemRequired(TypedDict):
     name: str
-    type: Literal["number", "text", "boolean", "color", "image", "clock"]
+    type: Literal["number", "text", "boolean", "color", "image", "clock", "select"]
     label: str
     default: Union[float, str, bool, None]
 
@@ -238,6 +238,8 @@ class SceneInputsItem(_SceneInputsItemRequired, total=False):
     scope: Literal["channel", "item"]
     direction: Literal["up", "down"]
     stopAt: Optional[float]
+    #: Selects only: the values it may take.
+    options: List[str]
 
 
 class SceneDefinition(TypedDict, total=False):
@@ -263,7 +265,7 @@ SceneDefinitionTransitions = TypedDict(
 
 class _SceneInputRequired(TypedDict):
     name: str
-    type: Literal["number", "text", "boolean", "color", "image", "clock"]
+    type: Literal["number", "text", "boolean", "color", "image", "clock", "select"]
 
 
 class SceneInput(_SceneInputRequired, total=False):
@@ -278,6 +280,8 @@ class SceneInput(_SceneInputRequired, total=False):
     direction: Literal["up", "down"]
     #: Clocks only: ms at which a running clock stops; default 0 down, null up.
     stopAt: Optional[float]
+    #: Selects only (required there): the values it may take, distinct.
+    options: List[str]
 
 
 class _BoxElementRequired(TypedDict):
@@ -884,7 +888,7 @@ class Template(TypedDict):
 
 class _TemplateInputsItemRequired(TypedDict):
     name: str
-    type: Literal["number", "text", "boolean", "color", "image", "clock"]
+    type: Literal["number", "text", "boolean", "color", "image", "clock", "select"]
     label: str
     default: Union[float, str, bool, None]
 
@@ -895,6 +899,8 @@ class TemplateInputsItem(_TemplateInputsItemRequired, total=False):
     scope: Literal["channel", "item"]
     direction: Literal["up", "down"]
     stopAt: Optional[float]
+    #: Selects only: the values it may take.
+    options: List[str]
 
 
 class EventList(TypedDict):

@@ -10293,7 +10293,7 @@ export interface components {
             inputs: {
                 name: string;
                 /** @enum {string} */
-                type: "number" | "text" | "boolean" | "color" | "image" | "clock";
+                type: "number" | "text" | "boolean" | "color" | "image" | "clock" | "select";
                 label: string;
                 /**
                  * @description Absent: `channel`.
@@ -10304,6 +10304,8 @@ export interface components {
                 /** @enum {string} */
                 direction?: "up" | "down";
                 stopAt?: number | null;
+                /** @description Selects only: the values it may take. */
+                options?: string[];
             }[];
             /** @description The names of its triggers. */
             triggers: string[];
@@ -10343,7 +10345,7 @@ export interface components {
         SceneInput: {
             name: string;
             /** @enum {string} */
-            type: "number" | "text" | "boolean" | "color" | "image" | "clock";
+            type: "number" | "text" | "boolean" | "color" | "image" | "clock" | "select";
             /** @description Defaults to the name. */
             label?: string;
             /**
@@ -10360,6 +10362,8 @@ export interface components {
             direction?: "up" | "down";
             /** @description Clocks only: ms at which a running clock stops; default 0 down, null up. */
             stopAt?: number | null;
+            /** @description Selects only (required there): the values it may take, distinct. */
+            options?: string[];
         };
         SceneElement: components["schemas"]["TextElement"] | components["schemas"]["BoxElement"] | components["schemas"]["ImageElement"] | components["schemas"]["ClockElement"] | components["schemas"]["GroupElement"];
         TextElement: {
@@ -10825,7 +10829,7 @@ export interface components {
             inputs: {
                 name: string;
                 /** @enum {string} */
-                type: "number" | "text" | "boolean" | "color" | "image" | "clock";
+                type: "number" | "text" | "boolean" | "color" | "image" | "clock" | "select";
                 label: string;
                 /**
                  * @description Absent: `channel`.
@@ -10836,6 +10840,8 @@ export interface components {
                 /** @enum {string} */
                 direction?: "up" | "down";
                 stopAt?: number | null;
+                /** @description Selects only: the values it may take. */
+                options?: string[];
             }[];
             /** @description The names of its triggers. */
             triggers: string[];

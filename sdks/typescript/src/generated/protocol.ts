@@ -157,7 +157,7 @@ export interface FieldError {
 
 export const SCENE_FORMAT_VERSION = 1;
 
-export const INPUT_TYPES = ['number', 'text', 'boolean', 'color', 'image', 'clock'] as const;
+export const INPUT_TYPES = ['number', 'text', 'boolean', 'color', 'image', 'clock', 'select'] as const;
 export type InputType = (typeof INPUT_TYPES)[number];
 
 /** A value an input can hold. `null` on the wire means "back to the scene default". */
@@ -185,6 +185,8 @@ export interface InputDef {
    * A `down` clock defaults to 0, an `up` clock to null.
    */
   stopAt?: number | null;
+  /** Selects only: the values it may take (1–100 distinct strings), in the order a control panel lists them. */
+  options?: string[];
 }
 
 export const CLOCK_DIRECTIONS = ['up', 'down'] as const;
