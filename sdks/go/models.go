@@ -123,7 +123,7 @@ type ClearIn struct {
 	SceneID *string `json:"sceneId,omitempty"`
 }
 
-// ClockAction is one of "start", "stop", "set", "reset", "adjust".
+// ClockAction is one of "start", "stop", "set", "reset", "adjust", "period".
 type ClockAction string
 
 // The values of ClockAction.
@@ -133,6 +133,7 @@ const (
 	ClockActionSet    ClockAction = "set"
 	ClockActionReset  ClockAction = "reset"
 	ClockActionAdjust ClockAction = "adjust"
+	ClockActionPeriod ClockAction = "period"
 )
 
 // ClockActionIn is the ClockActionIn schema of the onair API.
@@ -140,6 +141,8 @@ type ClockActionIn struct {
 	Action ClockAction `json:"action"`
 	// Ms: set: the time (0 to 100 h); adjust: milliseconds to add (± 24 h).
 	Ms *int64 `json:"ms,omitempty"`
+	// Period: period: the index of the period to go to (0 is the first); default the next one.
+	Period *int64 `json:"period,omitempty"`
 }
 
 // ClockDirection is one of "up", "down".
@@ -178,8 +181,19 @@ type ClockElement struct {
 	Y         float64 `json:"y"`
 }
 
-// ClockElementFormat is one of "m:ss", "mm:ss", "m:ss.t", "h:mm:ss".
+// ClockElementFormat is one of "m:ss", "mm:ss", "m:ss.t", "h:mm:ss", "period".
 type ClockElementFormat string
+
+// ClockPeriod is the ClockPeriod schema of the onair API.
+type ClockPeriod struct {
+	// Name: What a clock element with format `period` shows.
+	Name string `json:"name"`
+	// StartAt: ms shown when the period begins; default: counting up, the previous period's stop; down, the clock's
+	// default.
+	StartAt *float64 `json:"startAt,omitempty"`
+	// StopAt: ms at which the clock stops in this period; default 0 down, null up.
+	StopAt *float64 `json:"stopAt,omitempty"`
+}
 
 // ClockResult is the ClockResult schema of the onair API.
 type ClockResult struct {
@@ -189,9 +203,11 @@ type ClockResult struct {
 
 // ClockState is the ClockState schema of the onair API.
 type ClockState struct {
-	At      float64 `json:"at"`
-	Ms      float64 `json:"ms"`
-	Running bool    `json:"running"`
+	At float64 `json:"at"`
+	Ms float64 `json:"ms"`
+	// Period: For a clock with periods: the current one (0 first).
+	Period  *int64 `json:"period,omitempty"`
+	Running bool   `json:"running"`
 }
 
 // ColorRef is the ColorRef schema of the onair API.
@@ -948,6 +964,8 @@ type SceneInput struct {
 	Name  string  `json:"name"`
 	// Options: Selects only (required there): the values it may take, distinct.
 	Options []string `json:"options,omitempty"`
+	// Periods: Clocks only: the game's periods, in order (halves, quarters); replaces stopAt.
+	Periods []ClockPeriod `json:"periods,omitempty"`
 	// Scope: `channel` (absent): one value shared by every scene of the channel. `item`: each instance on a bus
 	// carries its own (a name, a title). A clock is always `channel`.
 	Scope *DeclaredInputScope `json:"scope,omitempty"`

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validationError } from '../validation.js';
-import { SceneDefinitionIn } from './definition-schema.js';
+import { normaliseDefinition, SceneDefinitionIn } from './definition-schema.js';
 
 function problems(...inputs: object[]): { path: string; message: string }[] {
   const result = SceneDefinitionIn.safeParse({ inputs });
@@ -32,5 +32,75 @@ describe('a clock stop the clock can run to', () => {
     ['counting down, never stopping', { direction: 'down', default: 0, stopAt: null }],
   ])('accepts %s', (_what, fields) => {
     expect(problems(clock(fields))).toEqual([]);
+  });
+});
+
+describe('clock periods', () => {
+  const halves = [
+    { name: '1st half', stopAt: 2_700_000 },
+    { name: '2nd half', stopAt: 5_400_000 },
+  ];
+
+  it('are stored with both times written out: counting up from the last stop, counting down from the default', () => {
+    const def = normaliseDefinition(
+      SceneDefinitionIn.parse({
+        inputs: [
+          clock({ periods: halves }),
+          { name: 'q', type: 'clock', direction: 'down', default: 720_000, periods: [{ name: 'Q1' }, { name: 'Q2' }] },
+        ],
+        elements: [{ type: 'clock', clock: 'game', format: 'period', x: 0, y: 0, width: 10, height: 10, fontSize: 9 }],
+      }),
+    );
+    expect(def.inputs).toEqual([
+      {
+        name: 'game',
+        type: 'clock',
+        label: 'game',
+        default: 0,
+        direction: 'up',
+        periods: [
+          { name: '1st half', startAt: 0, stopAt: 2_700_000 },
+          { name: '2nd half', startAt: 2_700_000, stopAt: 5_400_000 },
+        ],
+      },
+      {
+        name: 'q',
+        type: 'clock',
+        label: 'q',
+        default: 720_000,
+        direction: 'down',
+        periods: [
+          { name: 'Q1', startAt: 720_000, stopAt: 0 },
+          { name: 'Q2', startAt: 720_000, stopAt: 0 },
+        ],
+      },
+    ]);
+  });
+
+  it.each([
+    [
+      'a period stop it cannot run to',
+      clock({ periods: [halves[0], { name: 'ET', stopAt: 60_000 }] }),
+      'inputs.0.periods.1.stopAt',
+    ],
+    ['stopAt beside periods', clock({ stopAt: 5_400_000, periods: halves }), 'inputs.0.stopAt'],
+    [
+      'a first period not at the default',
+      clock({ default: 5, periods: [{ name: 'a', startAt: 0, stopAt: 9 }] }),
+      'inputs.0.periods.0.startAt',
+    ],
+    ['a negative start', clock({ periods: [halves[0], { name: 'b', startAt: -1 }] }), 'inputs.0.periods.1.startAt'],
+    ['periods on a number', { name: 'game', type: 'number', periods: halves }, 'inputs.0.periods'],
+    ['no periods at all', clock({ periods: [] }), 'inputs.0.periods'],
+  ])('refuses %s', (_what, input, path) => {
+    expect(problems(input).map((e) => e.path)).toEqual([path]);
+  });
+
+  it('refuses a clock element showing the period of a clock without periods', () => {
+    const el = { type: 'clock', clock: 'game', format: 'period', x: 0, y: 0, width: 10, height: 10, fontSize: 9 };
+    const result = SceneDefinitionIn.safeParse({ inputs: [clock({})], elements: [el] });
+    expect(result.success ? [] : validationError(result.error).errors?.map((e) => e.path)).toEqual([
+      'elements.0.format',
+    ]);
   });
 });

@@ -1,9 +1,10 @@
 /**
  * The checks of a clock input (docs/scenes.md, "Clocks"): its default and stop are clock times, and the stop
  * is one the clock can run towards from its default. A clock counting up towards a stop at or before its start,
- * or counting down towards one after it, would never start: the definition is refused at `stopAt`.
+ * or counting down towards one after it, would never start: the definition is refused at `stopAt` (or at the
+ * period's `stopAt`, for a clock with periods).
  */
-import { CLOCK_SET_RULE, MAX_CLOCK_MS, clockStop } from '@onair/protocol';
+import { CLOCK_SET_RULE, MAX_CLOCK_MS, clockStop, type ClockPeriod } from '@onair/protocol';
 import type { InputDefLike, Path, Report } from './definition-checks.js';
 
 export function checkClockInput(input: InputDefLike, path: Path, report: Report): void {
@@ -20,8 +21,11 @@ export function checkClockInput(input: InputDefLike, path: Path, report: Report)
     return;
   }
   if (!defaultOk) return;
+  if (input.periods !== undefined) return checkPeriods(input, path, report);
   const start = typeof input.default === 'number' ? input.default : 0;
-  const problem = unreachableStop(input.direction ?? 'up', start, clockStop(input));
+  const direction = input.direction ?? 'up';
+  const stop = input.stopAt !== undefined ? input.stopAt : clockStop({ direction });
+  const problem = unreachableStop(direction, start, stop);
   if (problem !== undefined) report([...path, 'stopAt'], problem);
 }
 
@@ -50,4 +54,57 @@ export function clockText(ms: number): string {
   const m = Math.floor(total / 60);
   const time = m >= 60 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}:${s}` : `${m}:${s}`;
   return rest === 0 ? time : `${time}.${String(rest).padStart(3, '0').replace(/0+$/, '')}`;
+}
+
+/** A period as the API accepts it: its times may be left out. */
+export interface ClockPeriodLike {
+  name: string;
+  startAt?: number | undefined;
+  stopAt?: number | null | undefined;
+}
+
+/**
+ * The periods with both times written out (protocol ClockPeriod): the first starts at the clock's default; a later
+ * one, counting up, where the one before stops (or starts, if it never stops); counting down, at the default.
+ */
+export function resolvePeriods(
+  direction: 'up' | 'down',
+  start: number,
+  periods: readonly ClockPeriodLike[],
+): ClockPeriod[] {
+  const out: ClockPeriod[] = [];
+  for (const p of periods) {
+    const prev = out[out.length - 1];
+    const from = prev === undefined || direction === 'down' ? start : (prev.stopAt ?? prev.startAt);
+    const startAt = prev === undefined ? start : (p.startAt ?? from);
+    out.push({ name: p.name, startAt, stopAt: p.stopAt === undefined ? clockStop({ direction }) : p.stopAt });
+  }
+  return out;
+}
+
+/** The checks of a clock's periods: times in range, the first starting at the default, each stop reachable. */
+export function checkPeriods(input: InputDefLike, path: Path, report: Report): void {
+  const periods = input.periods;
+  if (periods === undefined) return;
+  if (input.stopAt !== undefined)
+    report([...path, 'stopAt'], "a clock with periods stops at each period's stopAt: leave this out");
+  let timesOk = true;
+  periods.forEach((p, k) => {
+    for (const key of ['startAt', 'stopAt'] as const) {
+      const v = p[key];
+      if (v === undefined || v === null || isClockMs(v)) continue;
+      report([...path, 'periods', k, key], `must be a whole number of milliseconds ${CLOCK_SET_RULE}`);
+      timesOk = false;
+    }
+  });
+  const first = periods[0]?.startAt;
+  const start = typeof input.default === 'number' ? input.default : (first ?? 0);
+  if (first !== undefined && first !== start)
+    report([...path, 'periods', 0, 'startAt'], `the first period starts at the clock's default (${clockText(start)})`);
+  if (!timesOk) return;
+  const direction = input.direction ?? 'up';
+  resolvePeriods(direction, start, periods).forEach((p, k) => {
+    const problem = unreachableStop(direction, p.startAt, p.stopAt);
+    if (problem !== undefined) report([...path, 'periods', k, 'stopAt'], `${p.name}: ${problem}`);
+  });
 }

@@ -17,7 +17,7 @@ import {
   type SceneElement,
   type TriggerDef,
 } from '@onair/protocol';
-import { checkClockInput } from './clock-checks.js';
+import { checkClockInput, type ClockPeriodLike } from './clock-checks.js';
 import { SCENE_LIMITS } from './element-schemas.js';
 
 export type Path = (string | number)[];
@@ -33,6 +33,7 @@ export interface InputDefLike {
   direction?: InputDef['direction'];
   stopAt?: number | null;
   options?: string[];
+  periods?: ClockPeriodLike[];
 }
 
 export interface DefinitionLike {
@@ -46,6 +47,24 @@ export function checkDefinition(def: DefinitionLike, ctx: z.core.$RefinementCtx)
   const inputs = checkInputs(def.inputs, report);
   const names = checkElements(def.elements, inputs, report);
   checkTriggers(def.triggers, inputs, names, report);
+  const withPeriods = new Set(def.inputs.filter((i) => i.type === 'clock' && i.periods).map((i) => i.name));
+  checkPeriodFormats(def.elements, ['elements'], inputs, withPeriods, report);
+}
+
+/** A clock element showing `period` needs a clock with periods (one without has no name to show). */
+function checkPeriodFormats(
+  elements: SceneElement[],
+  path: Path,
+  inputs: Map<string, InputType>,
+  withPeriods: Set<string>,
+  report: Report,
+): void {
+  elements.forEach((el, i) => {
+    if (el.type === 'group') checkPeriodFormats(el.children, [...path, i, 'children'], inputs, withPeriods, report);
+    if (el.type !== 'clock' || el.format !== 'period' || inputs.get(el.clock) !== 'clock') return;
+    if (!withPeriods.has(el.clock))
+      report([...path, i, 'format'], `clock "${el.clock}" has no periods: declare its "periods" to show their names`);
+  });
 }
 
 function checkInputs(inputs: InputDefLike[], report: Report): Map<string, InputType> {
@@ -62,6 +81,7 @@ function checkInputDefault(input: InputDefLike, path: Path, report: Report): voi
   if (input.type === 'clock') return checkClockInput(input, path, report);
   if (input.direction !== undefined) report([...path, 'direction'], 'only a clock input has a direction');
   if (input.stopAt !== undefined) report([...path, 'stopAt'], 'only a clock input has stopAt');
+  if (input.periods !== undefined) report([...path, 'periods'], 'only a clock input has periods');
   if (!checkOptions(input, path, report)) return;
   if (input.default === undefined || input.default === null) return;
   try {

@@ -398,6 +398,12 @@ export const MIGRATIONS: readonly Migration[] = [
         SELECT id, 1, name, definition, updated_at, '{"type":"system","id":"system","name":"onair"}' FROM scenes;
     `,
   },
+  {
+    version: 14,
+    name: 'clock periods',
+    // The period a clock with periods is in (why: ../sqlite/migrations.ts, the same step).
+    sql: `ALTER TABLE channel_clocks ADD COLUMN period integer NOT NULL DEFAULT 0;`,
+  },
 ];
 
 /** Applies the migrations this database lacks, all in one transaction; a second process waits, then has none. */

@@ -428,6 +428,12 @@ export const MIGRATIONS: readonly Migration[] = [
         SELECT id, 1, name, definition, updated_at, '{"type":"system","id":"system","name":"onair"}' FROM scenes;
     `,
   },
+  {
+    version: 14,
+    name: 'clock periods',
+    // The period a clock with periods is in (docs/scenes.md, "Periods"); 0, the first, for every clock until then.
+    sql: `ALTER TABLE channel_clocks ADD COLUMN period INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];
 
 function upgradeSceneDefinitions(db: Database.Database): void {

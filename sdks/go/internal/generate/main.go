@@ -44,7 +44,7 @@ var enumNames = map[string]string{
 	"Barlow Condensed|Inter|Oswald|Roboto Mono":    "FontFamily",
 	"center|left|right":                            "TextAlign",
 	"down|up":                                      "ClockDirection",
-	"adjust|reset|set|start|stop":                  "ClockAction",
+	"adjust|period|reset|set|start|stop":           "ClockAction",
 	"flash|highlight|pulse":                        "AnimationPreset",
 	"channel.bind_updated|channel.cleared|channel.played|channel.scene_loaded|channel.trigger_fired": "EventType",
 	"*|channels:read|channels:write|inputs:write|keys:manage|playout:write|webhooks:manage":          "Permission",

@@ -21,6 +21,7 @@ __all__ = [
     "SceneDefinition",
     "SceneDefinitionTransitions",
     "SceneInput",
+    "ClockPeriod",
     "BoxElement",
     "ClockElement",
     "GroupElement",
@@ -280,8 +281,23 @@ class SceneInput(_SceneInputRequired, total=False):
     direction: Literal["up", "down"]
     #: Clocks only: ms at which a running clock stops; default 0 down, null up.
     stopAt: Optional[float]
+    #: Clocks only: the game's periods, in order (halves, quarters); replaces stopAt.
+    periods: List[ClockPeriod]
     #: Selects only (required there): the values it may take, distinct.
     options: List[str]
+
+
+class _ClockPeriodRequired(TypedDict):
+    #: What a clock element with format `period` shows.
+    name: str
+
+
+class ClockPeriod(_ClockPeriodRequired, total=False):
+    """The ``ClockPeriod`` object."""
+    #: ms shown when the period begins; default: counting up, the previous period's stop; down, the clock's default.
+    startAt: float
+    #: ms at which the clock stops in this period; default 0 down, null up.
+    stopAt: Optional[float]
 
 
 class _BoxElementRequired(TypedDict):
@@ -335,7 +351,7 @@ class ClockElement(_ClockElementRequired, total=False):
     letterSpacing: float
     uppercase: bool
     shrink: bool
-    format: Literal["m:ss", "mm:ss", "m:ss.t", "h:mm:ss"]
+    format: Literal["m:ss", "mm:ss", "m:ss.t", "h:mm:ss", "period"]
 
 
 class _GroupElementRequired(TypedDict):
@@ -599,11 +615,16 @@ class StatePreviewItem(TypedDict):
     values: Dict[str, Union[float, str, bool, None]]
 
 
-class ClockState(TypedDict):
-    """The ``ClockState`` object."""
+class _ClockStateRequired(TypedDict):
     running: bool
     ms: float
     at: float
+
+
+class ClockState(_ClockStateRequired, total=False):
+    """The ``ClockState`` object."""
+    #: For a clock with periods: the current one (0 first).
+    period: int
 
 
 class _SceneRefVariant1Required(TypedDict):
@@ -673,21 +694,27 @@ class ClockResult(TypedDict):
     clock: ClockResultClock
 
 
-class ClockResultClock(TypedDict):
-    """The ``ClockResultClock`` object."""
+class _ClockResultClockRequired(TypedDict):
     running: bool
     ms: float
     at: float
 
 
+class ClockResultClock(_ClockResultClockRequired, total=False):
+    """The ``ClockResultClock`` object."""
+    period: int
+
+
 class _ClockActionInRequired(TypedDict):
-    action: Literal["start", "stop", "set", "reset", "adjust"]
+    action: Literal["start", "stop", "set", "reset", "adjust", "period"]
 
 
 class ClockActionIn(_ClockActionInRequired, total=False):
     """The ``ClockActionIn`` object."""
     #: set: the time (0 to 100 h); adjust: milliseconds to add (± 24 h).
     ms: int
+    #: period: the index of the period to go to (0 is the first); default the next one.
+    period: int
 
 
 class Rundown(TypedDict):

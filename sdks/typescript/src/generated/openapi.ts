@@ -10362,8 +10362,18 @@ export interface components {
             direction?: "up" | "down";
             /** @description Clocks only: ms at which a running clock stops; default 0 down, null up. */
             stopAt?: number | null;
+            /** @description Clocks only: the game's periods, in order (halves, quarters); replaces stopAt. */
+            periods?: components["schemas"]["ClockPeriod"][];
             /** @description Selects only (required there): the values it may take, distinct. */
             options?: string[];
+        };
+        ClockPeriod: {
+            /** @description What a clock element with format `period` shows. */
+            name: string;
+            /** @description ms shown when the period begins; default: counting up, the previous period's stop; down, the clock's default. */
+            startAt?: number;
+            /** @description ms at which the clock stops in this period; default 0 down, null up. */
+            stopAt?: number | null;
         };
         SceneElement: components["schemas"]["TextElement"] | components["schemas"]["BoxElement"] | components["schemas"]["ImageElement"] | components["schemas"]["ClockElement"] | components["schemas"]["GroupElement"];
         TextElement: {
@@ -10491,7 +10501,7 @@ export interface components {
             shrink?: boolean;
             clock: string;
             /** @enum {string} */
-            format?: "m:ss" | "mm:ss" | "m:ss.t" | "h:mm:ss";
+            format?: "m:ss" | "mm:ss" | "m:ss.t" | "h:mm:ss" | "period";
         };
         GroupElement: {
             /**
@@ -10634,6 +10644,8 @@ export interface components {
             running: boolean;
             ms: number;
             at: number;
+            /** @description For a clock with periods: the current one (0 first). */
+            period?: number;
         };
         /** @description `{ sceneId, values? }` or `{ itemId }`. */
         SceneRef: {
@@ -10681,13 +10693,16 @@ export interface components {
                 running: boolean;
                 ms: number;
                 at: number;
+                period?: number;
             };
         };
         ClockActionIn: {
             /** @enum {string} */
-            action: "start" | "stop" | "set" | "reset" | "adjust";
+            action: "start" | "stop" | "set" | "reset" | "adjust" | "period";
             /** @description set: the time (0 to 100 h); adjust: milliseconds to add (± 24 h). */
             ms?: number;
+            /** @description period: the index of the period to go to (0 is the first); default the next one. */
+            period?: number;
         };
         Rundown: {
             id: string;
