@@ -227,10 +227,19 @@ type DeclaredInput struct {
 	Name      string          `json:"name"`
 	// Options: Selects only: the values it may take.
 	Options []string `json:"options,omitempty"`
+	// Periods: Clocks with periods: each period's name and times, written out.
+	Periods []DeclaredInputPeriodsItem `json:"periods,omitempty"`
 	// Scope: Absent: `channel`.
 	Scope  *DeclaredInputScope `json:"scope,omitempty"`
 	StopAt *float64            `json:"stopAt,omitempty"`
 	Type   InputType           `json:"type"`
+}
+
+// DeclaredInputPeriodsItem is part of the onair API (Scene.inputs[].periods[]).
+type DeclaredInputPeriodsItem struct {
+	Name    string   `json:"name"`
+	StartAt float64  `json:"startAt"`
+	StopAt  *float64 `json:"stopAt"`
 }
 
 // DeclaredInputScope is one of "channel", "item".

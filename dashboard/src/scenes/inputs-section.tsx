@@ -88,7 +88,8 @@ export function InputsSection({
               {item.type === 'select' && (
                 <OptionsField errors={errors} path={`${path}.options`} value={item.options} onChange={set('options')} />
               )}
-              {item.type === 'clock' && (
+              {item.type === 'clock' && Array.isArray(item.periods) && <PeriodsNote periods={item.periods} />}
+              {item.type === 'clock' && !Array.isArray(item.periods) && (
                 <StopAtField
                   errors={errors}
                   path={`${path}.stopAt`}
@@ -158,5 +159,15 @@ function DefaultField({
       optional={item.type !== 'text'}
       onChange={onChange}
     />
+  );
+}
+
+/** A clock's periods, listed; they are edited in the JSON view (each stops the clock instead of Stop at). */
+function PeriodsNote({ periods }: { periods: unknown[] }) {
+  const names = periods.map((p) => (isObj(p) && typeof p.name === 'string' ? p.name : '?'));
+  return (
+    <p class="hint small">
+      Periods: {names.join(', ')}. The clock stops at each period's stop; edit them in the JSON view.
+    </p>
   );
 }

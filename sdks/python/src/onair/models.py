@@ -18,6 +18,7 @@ __all__ = [
     "ChannelUpdate",
     "Scene",
     "SceneInputsItem",
+    "SceneInputsItemPeriodsItem",
     "SceneDefinition",
     "SceneDefinitionTransitions",
     "SceneInput",
@@ -86,6 +87,7 @@ __all__ = [
     "TemplateList",
     "Template",
     "TemplateInputsItem",
+    "TemplateInputsItemPeriodsItem",
     "EventList",
     "Event",
     "Key",
@@ -239,8 +241,17 @@ class SceneInputsItem(_SceneInputsItemRequired, total=False):
     scope: Literal["channel", "item"]
     direction: Literal["up", "down"]
     stopAt: Optional[float]
+    #: Clocks with periods: each period's name and times, written out.
+    periods: List[SceneInputsItemPeriodsItem]
     #: Selects only: the values it may take.
     options: List[str]
+
+
+class SceneInputsItemPeriodsItem(TypedDict):
+    """The ``SceneInputsItemPeriodsItem`` object."""
+    name: str
+    startAt: float
+    stopAt: Optional[float]
 
 
 class SceneDefinition(TypedDict, total=False):
@@ -926,8 +937,17 @@ class TemplateInputsItem(_TemplateInputsItemRequired, total=False):
     scope: Literal["channel", "item"]
     direction: Literal["up", "down"]
     stopAt: Optional[float]
+    #: Clocks with periods: each period's name and times, written out.
+    periods: List[TemplateInputsItemPeriodsItem]
     #: Selects only: the values it may take.
     options: List[str]
+
+
+class TemplateInputsItemPeriodsItem(TypedDict):
+    """The ``TemplateInputsItemPeriodsItem`` object."""
+    name: str
+    startAt: float
+    stopAt: Optional[float]
 
 
 class EventList(TypedDict):

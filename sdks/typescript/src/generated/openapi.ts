@@ -10304,6 +10304,12 @@ export interface components {
                 /** @enum {string} */
                 direction?: "up" | "down";
                 stopAt?: number | null;
+                /** @description Clocks with periods: each period's name and times, written out. */
+                periods?: {
+                    name: string;
+                    startAt: number;
+                    stopAt: number | null;
+                }[];
                 /** @description Selects only: the values it may take. */
                 options?: string[];
             }[];
@@ -10855,6 +10861,12 @@ export interface components {
                 /** @enum {string} */
                 direction?: "up" | "down";
                 stopAt?: number | null;
+                /** @description Clocks with periods: each period's name and times, written out. */
+                periods?: {
+                    name: string;
+                    startAt: number;
+                    stopAt: number | null;
+                }[];
                 /** @description Selects only: the values it may take. */
                 options?: string[];
             }[];
