@@ -160,7 +160,7 @@ export type ClientOp =
   | { op: 'update'; layer?: number; sceneId?: string; values: Record<string, InputValue> }
   | { op: 'continue'; layer?: number }
   | { op: 'trigger'; name: string }
-  | { op: 'clock'; name: string; action: ClockAction; ms?: number }
+  | { op: 'clock'; name: string; action: ClockAction; ms?: number; period?: number }
   | { op: 'undo' | 'redo' }
   | { op: 'rundown.create'; name: string }
   | { op: 'rundown.rename'; rundownId: string; name: string; version: number }

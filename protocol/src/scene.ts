@@ -11,7 +11,7 @@ import type { BusEntry } from './messages.js';
 
 export const SCENE_FORMAT_VERSION = 1;
 
-export const INPUT_TYPES = ['number', 'text', 'boolean', 'color', 'image', 'clock'] as const;
+export const INPUT_TYPES = ['number', 'text', 'boolean', 'color', 'image', 'clock', 'select'] as const;
 export type InputType = (typeof INPUT_TYPES)[number];
 
 /** A value an input can hold. `null` on the wire means "back to the scene default". */
@@ -39,6 +39,26 @@ export interface InputDef {
    * A `down` clock defaults to 0, an `up` clock to null.
    */
   stopAt?: number | null;
+  /**
+   * Clocks only: the parts of a game (halves, quarters), in order. The clock stops at the current period's stop
+   * instead of `stopAt` (which a clock with periods does not have), and the `period` action moves it to the next.
+   */
+  periods?: ClockPeriod[];
+  /** Selects only: the values it may take (1–100 distinct strings), in the order a control panel lists them. */
+  options?: string[];
+}
+
+/** A part of a game a clock runs through (docs/scenes.md, "Periods"). Stored with both times written out. */
+export interface ClockPeriod {
+  /** What a clock element with format `period` shows: `1st half`, `Q4`. */
+  name: string;
+  /**
+   * The time the clock shows when the period begins. Default: counting up, the previous period's stop (the
+   * clock's default for the first); counting down, the clock's default. The first period starts at the default.
+   */
+  startAt: number;
+  /** Where the clock stops in this period; null never. Default as a clock's `stopAt`: 0 down, null up. */
+  stopAt: number | null;
 }
 
 export const CLOCK_DIRECTIONS = ['up', 'down'] as const;
@@ -51,15 +71,18 @@ export interface ClockState {
   ms: number;
   /** Server epoch milliseconds at which `ms` was true. */
   at: number;
+  /** For a clock with periods: the index of the current one. Absent: 0. */
+  period?: number;
 }
 
-export const CLOCK_ACTIONS = ['start', 'stop', 'set', 'reset', 'adjust'] as const;
+export const CLOCK_ACTIONS = ['start', 'stop', 'set', 'reset', 'adjust', 'period'] as const;
 export type ClockAction = (typeof CLOCK_ACTIONS)[number];
 
-export const CLOCK_FORMATS = ['m:ss', 'mm:ss', 'm:ss.t', 'h:mm:ss', 's', 's.t'] as const;
+export const CLOCK_FORMATS = ['m:ss', 'mm:ss', 'm:ss.t', 'h:mm:ss', 's', 's.t', 'period'] as const;
 /**
  * `m:ss` 12:00 · `mm:ss` 02:05 · `m:ss.t` as m:ss, with tenths under a minute (0:09.4) · `h:mm:ss` 1:02:05 ·
- * `s` whole seconds (24, 90) · `s.t` as s, with tenths under 5 seconds (a shot clock: 5, 4.9, 0.0).
+ * `s` whole seconds (24, 90) · `s.t` as s, with tenths under 5 seconds (a shot clock: 5, 4.9, 0.0) ·
+ * `period` the name of the clock's current period (1st half), for a clock with periods.
  * Counting down, a clock shows the second it is in rounded up (0:00 only at zero); counting up, rounded down.
  */
 export type ClockFormat = (typeof CLOCK_FORMATS)[number];
@@ -297,18 +320,30 @@ export function forEachElement(elements: readonly SceneElement[], visit: (el: Sc
  * The time a clock shows at server time `now`: its state moved on while running, held at `stopAt` once it
  * gets there. The one formula the server (state, stop-at-zero) and the renderer (display) both use.
  */
-export function clockTime(state: ClockState, def: Pick<InputDef, 'direction' | 'stopAt'>, now: number): number {
+export function clockTime(state: ClockState, def: ClockShape, now: number): number {
   if (!state.running) return state.ms;
   const elapsed = Math.max(0, now - state.at);
   const down = def.direction === 'down';
   const moved = down ? state.ms - elapsed : state.ms + elapsed;
-  const stop = clockStop(def);
+  const stop = clockStop(def, state.period);
   if (stop === null) return Math.max(0, moved);
   return down ? Math.max(stop, moved) : Math.min(stop, moved);
 }
 
-/** Where a clock stops by itself, or null. */
-export function clockStop(def: Pick<InputDef, 'direction' | 'stopAt'>): number | null {
+/** What the clock functions read of a clock input. */
+export type ClockShape = Pick<InputDef, 'direction' | 'stopAt' | 'periods'>;
+
+/** The period a clock is in (the last one if the index is past them), or undefined for a clock without periods. */
+export function clockPeriod(def: Pick<InputDef, 'periods'>, index: number | undefined): ClockPeriod | undefined {
+  const periods = def.periods;
+  if (periods === undefined || periods.length === 0) return undefined;
+  return periods[Math.min(Math.max(0, index ?? 0), periods.length - 1)];
+}
+
+/** Where a clock stops by itself (in period `period`, for a clock with periods), or null. */
+export function clockStop(def: ClockShape, period?: number): number | null {
+  const current = clockPeriod(def, period);
+  if (current !== undefined) return current.stopAt;
   if (def.stopAt !== undefined) return def.stopAt;
   return def.direction === 'down' ? 0 : null;
 }
@@ -317,11 +352,11 @@ export function clockStop(def: Pick<InputDef, 'direction' | 'stopAt'>): number |
  * The state as it stands at `now`: a running clock that has reached its stop is reported stopped there,
  * anchored at the moment it stopped. Stopping needs no message: every party computes the same moment.
  */
-export function settledClock(state: ClockState, def: Pick<InputDef, 'direction' | 'stopAt'>, now: number): ClockState {
-  const stop = clockStop(def);
+export function settledClock(state: ClockState, def: ClockShape, now: number): ClockState {
+  const stop = clockStop(def, state.period);
   if (!state.running || stop === null) return state;
   const reachedAt = state.at + Math.abs(state.ms - stop);
   const passed = def.direction === 'down' ? state.ms <= stop : state.ms >= stop;
-  if (passed) return { running: false, ms: state.ms, at: state.at };
-  return now >= reachedAt ? { running: false, ms: stop, at: reachedAt } : state;
+  if (passed) return { ...state, running: false };
+  return now >= reachedAt ? { ...state, running: false, ms: stop, at: reachedAt } : state;
 }

@@ -48,6 +48,32 @@ describe('scene values', () => {
     expect(values.clock('missing', 'mm:ss')).toBe('00:00');
   });
 
+  it('shows a running count-up clock as m:ss when its element gives no format: tenths only when asked', () => {
+    const early = { timer: { running: true, ms: 9_000, at: 10_000 } };
+    const values = createSceneValues(scene, sources({ clocks: early }));
+    expect(values.clock('timer', undefined)).toBe('0:09');
+    expect(values.clock('timer', 'm:ss.t')).toBe('0:09.4');
+    expect(values.moving()).toBe(true);
+  });
+
+  it("shows a clock's period name with format period, and stops it at its period's stop", () => {
+    const periods = [
+      { name: '1st half', startAt: 0, stopAt: 2_700_000 },
+      { name: '2nd half', startAt: 2_700_000, stopAt: 5_400_000 },
+    ];
+    const match = sceneView('m', { inputs: [{ name: 'match', type: 'clock', label: 'M', default: 0, periods }] });
+    const first = createSceneValues(match, sources({ clocks: {}, serverNow: 0 }));
+    expect(first.clock('match', 'period')).toBe('1st half');
+    const at = (state: object, serverNow: number) =>
+      createSceneValues(match, sources({ clocks: { match: { at: 0, ...state } as never }, serverNow }));
+    expect(at({ running: true, ms: 0 }, 3_000_000).clock('match', 'period')).toBe('1st half');
+    expect(at({ running: true, ms: 0 }, 3_000_000).clock('match', undefined)).toBe('45:00');
+    const second = at({ running: true, ms: 2_700_000, period: 1 }, 600_000);
+    expect(second.clock('match', 'period')).toBe('2nd half');
+    expect(second.clock('match', undefined)).toBe('55:00');
+    expect(at({ running: true, ms: 2_700_000, period: 1 }, 9_000_000).clock('match', undefined)).toBe('90:00');
+  });
+
   it('does not call a stopped clock, or one that reached its stop, moving', () => {
     const stopped = createSceneValues(scene, sources({ clocks: { timer: { running: false, ms: 5_000, at: 0 } } }));
     expect(stopped.text('timer')).toBe('0:05');

@@ -5,6 +5,7 @@
  * "Channel and item values"). Pure, so the tests run in Node.
  */
 import {
+  clockPeriod,
   clockTime,
   HEX_COLOR,
   instanceValue,
@@ -73,7 +74,7 @@ export function createSceneValues(scene: SceneView, sources: ValueSources): Scen
     const state = own(sources.clocks, name);
     if (!state) return null;
     const def = own(defs, name);
-    const shape = { direction: def?.direction, stopAt: def?.stopAt };
+    const shape = { direction: def?.direction, stopAt: def?.stopAt, periods: def?.periods };
     if (settledClock(state, shape, sources.serverNow).running) moving = true;
     return { ms: clockTime(state, shape, sources.serverNow), def };
   }
@@ -112,6 +113,10 @@ export function createSceneValues(scene: SceneView, sources: ValueSources): Scen
     clock(name, format) {
       const override = own(sources.overrides, name);
       if (override !== undefined) return formatValue(override);
+      if (format === 'period') {
+        const def = own(defs, name);
+        return def ? (clockPeriod(def, own(sources.clocks, name)?.period)?.name ?? '') : '';
+      }
       const clock = clockMs(name);
       return formatClock(clock?.ms ?? 0, format, clock?.def?.direction ?? 'up');
     },

@@ -168,7 +168,7 @@ type ClearIn struct {
 	SceneID *string `json:"sceneId,omitempty"`
 }
 
-// ClockAction is one of "start", "stop", "set", "reset", "adjust".
+// ClockAction is one of "start", "stop", "set", "reset", "adjust", "period".
 type ClockAction string
 
 // The values of ClockAction.
@@ -178,6 +178,7 @@ const (
 	ClockActionSet    ClockAction = "set"
 	ClockActionReset  ClockAction = "reset"
 	ClockActionAdjust ClockAction = "adjust"
+	ClockActionPeriod ClockAction = "period"
 )
 
 // ClockActionIn is the ClockActionIn schema of the onair API.
@@ -185,6 +186,8 @@ type ClockActionIn struct {
 	Action ClockAction `json:"action"`
 	// Ms: set: the time (0 to 100 h); adjust: milliseconds to add (± 24 h).
 	Ms *int64 `json:"ms,omitempty"`
+	// Period: period: the index of the period to go to (0 is the first); default the next one.
+	Period *int64 `json:"period,omitempty"`
 }
 
 // ClockDirection is one of "up", "down".
@@ -226,8 +229,19 @@ type ClockElement struct {
 	Y           float64      `json:"y"`
 }
 
-// ClockElementFormat is one of "m:ss", "mm:ss", "m:ss.t", "h:mm:ss", "s", "s.t".
+// ClockElementFormat is one of "m:ss", "mm:ss", "m:ss.t", "h:mm:ss", "s", "s.t", "period".
 type ClockElementFormat string
+
+// ClockPeriod is the ClockPeriod schema of the onair API.
+type ClockPeriod struct {
+	// Name: What a clock element with format `period` shows.
+	Name string `json:"name"`
+	// StartAt: ms shown when the period begins; default: counting up, the previous period's stop; down, the clock's
+	// default.
+	StartAt *float64 `json:"startAt,omitempty"`
+	// StopAt: ms at which the clock stops in this period; default 0 down, null up.
+	StopAt *float64 `json:"stopAt,omitempty"`
+}
 
 // ClockResult is the ClockResult schema of the onair API.
 type ClockResult struct {
@@ -237,9 +251,11 @@ type ClockResult struct {
 
 // ClockState is the ClockState schema of the onair API.
 type ClockState struct {
-	At      float64 `json:"at"`
-	Ms      float64 `json:"ms"`
-	Running bool    `json:"running"`
+	At float64 `json:"at"`
+	Ms float64 `json:"ms"`
+	// Period: For a clock with periods: the current one (0 first).
+	Period  *int64 `json:"period,omitempty"`
+	Running bool   `json:"running"`
 }
 
 // ColorRef is the ColorRef schema of the onair API.
@@ -257,10 +273,21 @@ type DeclaredInput struct {
 	Direction *ClockDirection `json:"direction,omitempty"`
 	Label     string          `json:"label"`
 	Name      string          `json:"name"`
+	// Options: Selects only: the values it may take.
+	Options []string `json:"options,omitempty"`
+	// Periods: Clocks with periods: each period's name and times, written out.
+	Periods []DeclaredInputPeriodsItem `json:"periods,omitempty"`
 	// Scope: Absent: `channel`.
 	Scope  *DeclaredInputScope `json:"scope,omitempty"`
 	StopAt *float64            `json:"stopAt,omitempty"`
 	Type   InputType           `json:"type"`
+}
+
+// DeclaredInputPeriodsItem is part of the onair API (Scene.inputs[].periods[]).
+type DeclaredInputPeriodsItem struct {
+	Name    string   `json:"name"`
+	StartAt float64  `json:"startAt"`
+	StopAt  *float64 `json:"stopAt"`
 }
 
 // DeclaredInputScope is one of "channel", "item".
@@ -563,7 +590,7 @@ type IncomingHookUsage struct {
 	RequireSignature bool   `json:"requireSignature"`
 }
 
-// InputType is one of "number", "text", "boolean", "color", "image", "clock".
+// InputType is one of "number", "text", "boolean", "color", "image", "clock", "select".
 type InputType string
 
 // The values of InputType.
@@ -574,6 +601,7 @@ const (
 	InputTypeColor   InputType = "color"
 	InputTypeImage   InputType = "image"
 	InputTypeClock   InputType = "clock"
+	InputTypeSelect  InputType = "select"
 )
 
 // InputsPatch: Input name → new value; null returns an input to its scene default. At most 100 inputs; all or
@@ -993,6 +1021,10 @@ type SceneInput struct {
 	// Label: Defaults to the name.
 	Label *string `json:"label,omitempty"`
 	Name  string  `json:"name"`
+	// Options: Selects only (required there): the values it may take, distinct.
+	Options []string `json:"options,omitempty"`
+	// Periods: Clocks only: the game's periods, in order (halves, quarters); replaces stopAt.
+	Periods []ClockPeriod `json:"periods,omitempty"`
 	// Scope: `channel` (absent): one value shared by every scene of the channel. `item`: each instance on a bus
 	// carries its own (a name, a title). A clock is always `channel`.
 	Scope *DeclaredInputScope `json:"scope,omitempty"`

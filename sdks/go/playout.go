@@ -84,7 +84,8 @@ func (s *PlayoutService) FireTrigger(ctx context.Context, channelID, name string
 	return send[FrameResult](ctx, s.c, call{method: http.MethodPost, path: path}, opts)
 }
 
-// Clock drives a clock input: start, stop, set (Ms), reset or adjust (Ms). The answer is the clock's new state.
+// Clock drives a clock input: start, stop, set (Ms), reset, adjust (Ms) or period (the next one, or Period by
+// index). The answer is the clock's new state.
 func (s *PlayoutService) Clock(ctx context.Context, channelID, name string, in ClockActionIn, opts ...RequestOption) (*ClockResult, error) {
 	path, err := route("/channels/{channelID}/clocks/{name}", channelID, name)
 	if err != nil {

@@ -10,7 +10,7 @@ import { WireError } from './cluster-bus.js';
 
 const Source = z.enum(['api', 'dashboard', 'incoming_webhook', 'schedule']);
 const Value = z.union([z.number(), z.string(), z.boolean(), z.null()]);
-const Clock = z.object({ running: z.boolean(), ms: z.number(), at: z.number() });
+const Clock = z.object({ running: z.boolean(), ms: z.number(), at: z.number(), period: z.number().optional() });
 const Origin = z.object({
   source: Source,
   actor: z.object({ type: z.enum(ACTOR_TYPES), id: z.string(), name: z.string() }),

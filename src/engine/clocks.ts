@@ -24,6 +24,12 @@ export function clockDefault(def: InputDef): number {
   return typeof def.default === 'number' && Number.isFinite(def.default) ? Math.max(0, def.default) : 0;
 }
 
+/** What a clock action takes besides its name: `ms` for set and adjust, `period` (optional) for period. */
+export interface ClockArgs {
+  ms?: number | undefined;
+  period?: number | undefined;
+}
+
 /** A clock that was never driven: stopped at its default, true since the epoch. */
 export function idleClock(def: InputDef): ClockState {
   return { running: false, ms: clockDefault(def), at: 0 };
@@ -64,34 +70,66 @@ export function applyClockAction(
   def: InputDef,
   before: ClockState,
   action: ClockAction,
-  ms: number | undefined,
+  { ms, period }: ClockArgs,
   now: number,
 ): ClockState {
   switch (action) {
     case 'start': {
       if (before.running) return before;
-      const started = { running: true, ms: before.ms, at: now };
+      const started = { ...before, running: true, at: now };
       // A clock already at its stop would stop again at once: starting it changes nothing.
       return settledClock(started, def, now).running ? started : before;
     }
     case 'stop':
-      return before.running ? { running: false, ms: clockTime(before, def, now), at: now } : before;
+      return before.running ? { ...before, running: false, ms: clockTime(before, def, now), at: now } : before;
     case 'set': {
       const to = checkedMs(ms, 0, MAX_CLOCK_MS, CLOCK_SET_RULE);
       if (!before.running && before.ms === to) return before;
-      return settledClock({ running: before.running, ms: to, at: now }, def, now);
+      return settledClock({ ...before, ms: to, at: now }, def, now);
     }
     case 'reset': {
       const to = clockDefault(def);
-      return !before.running && before.ms === to ? before : { running: false, ms: to, at: now };
+      const reset = !before.running && before.ms === to && (before.period ?? 0) === 0;
+      return reset ? before : { running: false, ms: to, at: now };
     }
     case 'adjust': {
       const by = checkedMs(ms, -MAX_CLOCK_ADJUST_MS, MAX_CLOCK_ADJUST_MS, CLOCK_ADJUST_RULE);
       if (by === 0) return before;
       const to = Math.max(0, clockTime(before, def, now) + by);
-      return settledClock({ running: before.running, ms: to, at: now }, def, now);
+      return settledClock({ ...before, ms: to, at: now }, def, now);
     }
+    case 'period':
+      return enterPeriod(def, before, period, now);
   }
+}
+
+/**
+ * The clock stopped at the start of period `to` (default: the next one). Entering the period it is already in,
+ * stopped at its start, changes nothing; a clock without periods, or a period past the last, is refused.
+ */
+function enterPeriod(def: InputDef, before: ClockState, to: number | undefined, now: number): ClockState {
+  const periods = def.periods ?? [];
+  if (periods.length === 0)
+    throw new AppError('invalid_request', `Clock "${def.name}" has no periods: declare them in its scene.`, {
+      errors: [{ path: 'action', message: 'this clock has no periods' }],
+    });
+  const index = to ?? (before.period ?? 0) + 1;
+  const period = periods[index];
+  if (!Number.isInteger(index) || period === undefined) {
+    const last = periods[periods.length - 1]!.name;
+    const detail =
+      to === undefined
+        ? `Clock "${def.name}" is in its last period ("${last}"); reset it to start again from the first.`
+        : `Clock "${def.name}" has periods 0 to ${periods.length - 1}.`;
+    throw new AppError('invalid_request', detail, {
+      errors: [{ path: 'period', message: `must be 0 to ${periods.length - 1}` }],
+    });
+  }
+  const same = !before.running && before.ms === period.startAt && (before.period ?? 0) === index;
+  if (same) return before;
+  const entered = { running: false, ms: period.startAt, at: now };
+  // The first period is stored as no period at all, as a clock that never left it.
+  return index === 0 ? entered : { ...entered, period: index };
 }
 
 function checkedMs(ms: number | undefined, min: number, max: number, range: string): number {

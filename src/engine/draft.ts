@@ -18,7 +18,7 @@ import type {
 import { EMPTY_BUS, scenesOnBuses } from './buses.js';
 import { clearBuses, continueScenes, cueInstance, cutInstance, takePreview, updateOnAir } from './bus-ops.js';
 import type { ChannelChange } from './channel-change.js';
-import { applyClockAction, clockDef, currentClock } from './clocks.js';
+import { applyClockAction, clockDef, currentClock, type ClockArgs } from './clocks.js';
 import { closestName } from './closest-name.js';
 import type { EngineEvent, EngineEventType } from './events.js';
 import { validatePatch, type InputRegistry } from './input-registry.js';
@@ -150,7 +150,7 @@ export class Draft {
       case 'patch':
         return { applied: this.patchValues(op.values, op.by) };
       case 'clock':
-        return { clock: this.clock(op.name, op.action, op.ms, op.by) };
+        return { clock: this.clock(op.name, op.action, { ms: op.ms, period: op.period }, op.by) };
       case 'trigger':
         this.trigger(op.name, op.by);
         return {};
@@ -319,10 +319,10 @@ export class Draft {
     return applied;
   }
 
-  private clock(name: string, action: ClockAction, ms: number | undefined, by: Origin): ClockState {
+  private clock(name: string, action: ClockAction, args: ClockArgs, by: Origin): ClockState {
     const def = clockDef(this.rt.registry, name);
     const before = currentClock(def, this.live.clocks.get(name), this.tick.now);
-    const after = applyClockAction(def, before, action, ms, this.tick.now);
+    const after = applyClockAction(def, before, action, args, this.tick.now);
     if (after === before) return before;
     this.setClock(name, after);
     (this.change.clocks ??= new Map()).set(name, after);

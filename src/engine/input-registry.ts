@@ -108,14 +108,20 @@ function unknownInput(registry: InputRegistry, name: string): AppError {
 
 export function checkValue(def: InputDef, value: unknown, path: string): InputValue {
   if (value === null) return null;
-  const problem = typeProblem(def.type, value);
+  const problem = def.type === 'select' ? selectProblem(def.options ?? [], value) : typeProblem(def.type, value);
   if (problem) {
     throw new AppError('invalid_request', `Input "${path}" ${problem}.`, { errors: [{ path, message: problem }] });
   }
   return value as InputValue;
 }
 
-function typeProblem(type: InputType, value: unknown): string | null {
+/** A select takes one of its options, exactly as written; the message lists them so the caller can pick. */
+function selectProblem(options: readonly string[], value: unknown): string | null {
+  if (typeof value === 'string' && options.includes(value)) return null;
+  return `must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}`;
+}
+
+function typeProblem(type: Exclude<InputType, 'select'>, value: unknown): string | null {
   switch (type) {
     case 'number':
       if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';

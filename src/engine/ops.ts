@@ -53,7 +53,7 @@ export type Op = (
   /** The next step of the scenes on air (on `layer`): their `next` trigger. */
   | { kind: 'continue'; layer?: number | undefined }
   | { kind: 'trigger'; name: string }
-  | { kind: 'clock'; name: string; action: ClockAction; ms?: number }
+  | { kind: 'clock'; name: string; action: ClockAction; ms?: number; period?: number }
   // ---- rundowns (./rundown-ops.ts)
   | { kind: 'rundown.create'; rundownId: string; name: string }
   | { kind: 'rundown.rename'; rundownId: string; name: string; version: number }

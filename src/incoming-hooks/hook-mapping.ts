@@ -2,7 +2,7 @@
  * Turns what a scorekeeper posts into a change of the channel (docs/incoming-hooks.md, "Mapping"): each
  * mapped field path (`home_score`, `game.home.score`) names an input; an empty mapping means every top-level
  * field names its input. Values are coerced the way senders write them: numeric strings for numbers,
- * "true"/"false" for booleans, numbers for text. A clock input takes a boolean (start or stop) or a time in
+ * "true"/"false" for booleans, numbers for text (and for a select, whose value must be one of its options). A clock input takes a boolean (start or stop) or a time in
  * milliseconds (set). Fields nothing maps are listed, never an error; a value that does not fit its input is
  * an error naming both, and nothing is applied.
  */
@@ -96,6 +96,12 @@ function coerce(def: InputDef, field: string, value: unknown): InputValue {
       if (typeof text !== 'string') throw misfit(field, def, 'must be a string or a number');
       if (Buffer.byteLength(text, 'utf8') > MAX_TEXT_BYTES) throw misfit(field, def, 'must be at most 4 KiB of text');
       return text;
+    }
+    case 'select': {
+      const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+      const options = def.options ?? [];
+      if (typeof text === 'string' && options.includes(text)) return text;
+      throw misfit(field, def, `must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}`);
     }
     default:
       if (typeof value !== 'string') throw misfit(field, def, `must be a string (${def.type})`);

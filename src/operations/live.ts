@@ -32,10 +32,12 @@ export const fireTrigger: ChannelOperation<z.infer<typeof TriggerIn>, { frame: n
   },
 };
 
-type ClockBody = { action: (typeof CLOCK_ACTIONS)[number]; ms?: number | undefined };
+type ClockBody = { action: (typeof CLOCK_ACTIONS)[number]; ms?: number | undefined; period?: number | undefined };
 
-/** `ms` goes with set (0 to 100 h) and adjust (± 24 h), and with nothing else. */
+/** `ms` goes with set (0 to 100 h) and adjust (± 24 h), `period` with period, and neither with anything else. */
 function checkMs(b: ClockBody, ctx: z.RefinementCtx): void {
+  if (b.action !== 'period' && b.period !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['period'], message: 'only the period action takes period' });
   const needed = b.action === 'set' || b.action === 'adjust';
   if (needed && b.ms === undefined) ctx.addIssue({ code: 'custom', path: ['ms'], message: `required for ${b.action}` });
   if (!needed && b.ms !== undefined)
@@ -53,6 +55,12 @@ const clockFields = {
     .int()
     .optional()
     .meta({ description: 'set: the time (0 to 100 h); adjust: milliseconds to add (± 24 h).' }),
+  period: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .meta({ description: 'period: the index of the period to go to (0 is the first); default the next one.' }),
 };
 
 /** The body of `POST …/clocks/:name` (the name is in the path). */
@@ -71,8 +79,9 @@ export const clockAction: ChannelOperation<z.infer<typeof ClockOpIn>, ClockResul
   permission: 'inputs:write',
   bucket: 'updates',
   input: ClockOpIn,
-  async run({ services: { engine }, channel, caller }, { name, action, ms }) {
-    const op = { kind: 'clock' as const, name, action, ...(ms === undefined ? {} : { ms }), by: originOf(caller) };
+  async run({ services: { engine }, channel, caller }, { name, action, ms, period }) {
+    const args = { ...(ms === undefined ? {} : { ms }), ...(period === undefined ? {} : { period }) };
+    const op = { kind: 'clock' as const, name, action, ...args, by: originOf(caller) };
     const result = await engine.submit(channel.id, op);
     // The engine answers every clock op with its clock: without one, something is broken (logged as a bug).
     if (!result.clock) throw new AppError('internal');

@@ -8,8 +8,6 @@ import { checkValue } from '../engine/index.js';
 import { closestName } from '../engine/closest-name.js';
 import { AppError } from '../errors.js';
 import {
-  CLOCK_SET_RULE,
-  MAX_CLOCK_MS,
   placeholders,
   WHOLE_PLACEHOLDER,
   type ColorRef,
@@ -20,10 +18,11 @@ import {
   type TriggerDef,
   type VisibleWhen,
 } from '@onair/protocol';
+import { checkClockInput, type ClockPeriodLike } from './clock-checks.js';
 import { SCENE_LIMITS } from './element-schemas.js';
 
 export type Path = (string | number)[];
-type Report = (path: Path, message: string) => void;
+export type Report = (path: Path, message: string) => void;
 type ColorCheck = (path: Path, value: ColorRef | undefined) => void;
 
 /** An input as the API accepts it, before label and default are filled in. */
@@ -34,6 +33,8 @@ export interface InputDefLike {
   default?: InputDef['default'];
   direction?: InputDef['direction'];
   stopAt?: number | null;
+  options?: string[];
+  periods?: ClockPeriodLike[];
 }
 
 export interface DefinitionLike {
@@ -47,6 +48,24 @@ export function checkDefinition(def: DefinitionLike, ctx: z.core.$RefinementCtx)
   const inputs = checkInputs(def.inputs, report);
   const names = checkElements(def.elements, inputs, report);
   checkTriggers(def.triggers, inputs, names, report);
+  const withPeriods = new Set(def.inputs.filter((i) => i.type === 'clock' && i.periods).map((i) => i.name));
+  checkPeriodFormats(def.elements, ['elements'], inputs, withPeriods, report);
+}
+
+/** A clock element showing `period` needs a clock with periods (one without has no name to show). */
+function checkPeriodFormats(
+  elements: SceneElement[],
+  path: Path,
+  inputs: Map<string, InputType>,
+  withPeriods: Set<string>,
+  report: Report,
+): void {
+  elements.forEach((el, i) => {
+    if (el.type === 'group') checkPeriodFormats(el.children, [...path, i, 'children'], inputs, withPeriods, report);
+    if (el.type !== 'clock' || el.format !== 'period' || inputs.get(el.clock) !== 'clock') return;
+    if (!withPeriods.has(el.clock))
+      report([...path, i, 'format'], `clock "${el.clock}" has no periods: declare its "periods" to show their names`);
+  });
 }
 
 function checkInputs(inputs: InputDefLike[], report: Report): Map<string, InputType> {
@@ -60,32 +79,35 @@ function checkInputs(inputs: InputDefLike[], report: Report): Map<string, InputT
 }
 
 function checkInputDefault(input: InputDefLike, path: Path, report: Report): void {
-  // A clock runs on the server for the whole channel; no instance could carry a time of its own.
-  if (input.type === 'clock' && input.scope === 'item')
-    report(
-      [...path, 'scope'],
-      `clock input "${input.name}" is always a channel input: leave out scope or give "channel"`,
-    );
-  if (input.type !== 'clock') {
-    if (input.direction !== undefined) report([...path, 'direction'], 'only a clock input has a direction');
-    if (input.stopAt !== undefined) report([...path, 'stopAt'], 'only a clock input has stopAt');
-    if (input.default === undefined || input.default === null) return;
-    try {
-      checkValue({ name: input.name, type: input.type, label: '', default: null }, input.default, input.name);
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      report([...path, 'default'], err.errors?.[0]?.message ?? err.message);
-    }
-    return;
+  if (input.type === 'clock') return checkClockInput(input, path, report);
+  if (input.direction !== undefined) report([...path, 'direction'], 'only a clock input has a direction');
+  if (input.stopAt !== undefined) report([...path, 'stopAt'], 'only a clock input has stopAt');
+  if (input.periods !== undefined) report([...path, 'periods'], 'only a clock input has periods');
+  if (!checkOptions(input, path, report)) return;
+  if (input.default === undefined || input.default === null) return;
+  try {
+    const def = { name: input.name, type: input.type, label: '', default: null, options: input.options };
+    checkValue(def, input.default, input.name);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    report([...path, 'default'], err.errors?.[0]?.message ?? err.message);
   }
-  if (input.default !== undefined && input.default !== null && !isClockMs(input.default))
-    report([...path, 'default'], `a clock starts from a whole number of milliseconds ${CLOCK_SET_RULE}`);
-  if (input.stopAt !== undefined && input.stopAt !== null && !isClockMs(input.stopAt))
-    report([...path, 'stopAt'], `must be null or a whole number of milliseconds ${CLOCK_SET_RULE}`);
 }
 
-function isClockMs(value: unknown): boolean {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_CLOCK_MS;
+/** A select lists its options, each once; no other type has any. False when the default cannot be checked. */
+function checkOptions(input: InputDefLike, path: Path, report: Report): boolean {
+  if (input.type !== 'select') {
+    if (input.options !== undefined) report([...path, 'options'], 'only a select input has options');
+    return true;
+  }
+  if (input.options === undefined) {
+    report([...path, 'options'], 'a select input lists the values it may take');
+    return false;
+  }
+  input.options.forEach((option, k) => {
+    if (input.options!.indexOf(option) < k) report([...path, 'options', k], `duplicate option "${option}"`);
+  });
+  return true;
 }
 
 /** Checks every element's bindings; returns the element names. */

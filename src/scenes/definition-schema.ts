@@ -18,6 +18,7 @@ import {
   type Transition,
   type TriggerDef,
 } from '@onair/protocol';
+import { resolvePeriods } from './clock-checks.js';
 import { checkDefinition } from './definition-checks.js';
 import {
   Coord,
@@ -36,6 +37,21 @@ export { InputName, SCENE_LIMITS };
 
 const InputValueIn = z.union([z.number(), z.string(), z.boolean(), z.null()]);
 
+const ClockPeriodIn = z
+  .strictObject({
+    name: z.string().trim().min(1).max(50).meta({ description: 'What a clock element with format `period` shows.' }),
+    startAt: z.number().optional().meta({
+      description:
+        "ms shown when the period begins; default: counting up, the previous period's stop; down, the clock's default.",
+    }),
+    stopAt: z
+      .number()
+      .nullable()
+      .optional()
+      .meta({ description: 'ms at which the clock stops in this period; default 0 down, null up.' }),
+  })
+  .meta({ id: 'ClockPeriod' });
+
 export const InputDefIn = z
   .strictObject({
     name: InputName,
@@ -52,6 +68,18 @@ export const InputDefIn = z
       .nullable()
       .optional()
       .meta({ description: 'Clocks only: ms at which a running clock stops; default 0 down, null up.' }),
+    periods: z
+      .array(ClockPeriodIn)
+      .min(1)
+      .max(SCENE_LIMITS.periods)
+      .optional()
+      .meta({ description: "Clocks only: the game's periods, in order (halves, quarters); replaces stopAt." }),
+    options: z
+      .array(z.string().min(1).max(200))
+      .min(1)
+      .max(SCENE_LIMITS.options)
+      .optional()
+      .meta({ description: 'Selects only (required there): the values it may take, distinct.' }),
   })
   .meta({ id: 'SceneInput' });
 
@@ -160,15 +188,19 @@ export function normaliseInputs(inputs: z.infer<typeof InputDefIn>[]): InputDef[
       type: i.type,
       label: i.label ?? i.name,
       ...(i.scope === undefined ? {} : { scope: i.scope }),
-      default: i.default ?? defaultFor(i.type),
+      default: i.default ?? i.periods?.[0]?.startAt ?? defaultFor(i.type, i.options),
     };
+    if (i.type === 'select') return { ...def, options: i.options ?? [] };
     if (i.type !== 'clock') return def;
     const direction = i.direction ?? 'up';
+    if (i.periods !== undefined)
+      return { ...def, direction, periods: resolvePeriods(direction, def.default as number, i.periods) };
     return { ...def, direction, stopAt: i.stopAt === undefined ? clockStop({ direction }) : i.stopAt };
   });
 }
 
-function defaultFor(type: InputDef['type']): InputDef['default'] {
+function defaultFor(type: InputDef['type'], options: string[] | undefined): InputDef['default'] {
+  if (type === 'select') return options?.[0] ?? null;
   if (type === 'number' || type === 'clock') return 0;
   if (type === 'boolean') return false;
   if (type === 'text') return '';

@@ -26,6 +26,10 @@ export const SCENE_LIMITS = {
   groupDepth: 8,
   inputs: 200,
   triggers: 100,
+  /** The periods of one clock. */
+  periods: 20,
+  /** The options of one select input. */
+  options: 100,
   gradientStops: 20,
   keyframes: 50,
   durationMs: 10_000,

@@ -55,6 +55,8 @@ export interface ClockRow {
   running: number | boolean;
   ms: number;
   at: number;
+  /** The period of a clock with periods; 0 for every other clock. */
+  period: number;
 }
 
 export interface KeyRow {
@@ -183,7 +185,7 @@ export function liveFromRow(
     clocks:
       clocks.length === 0
         ? (NO_CLOCKS as Map<string, ClockState>)
-        : new Map(clocks.map((c) => [text(c.name), { running: Boolean(c.running), ms: c.ms, at: c.at }])),
+        : new Map(clocks.map((c) => [text(c.name), clockFromRow(c)])),
     program: busFromJson<ProgramEntry>(r.program, text),
     preview: busFromJson<PreviewEntry>(r.preview, text),
     ...showFromRows(show),
@@ -238,4 +240,10 @@ function byChannel<R extends { channel_id: string }>(rows: R[]): Map<string, R[]
     else out.set(row.channel_id, [row]);
   }
   return out;
+}
+
+/** A clock's state; `period` only when past the first, as the engine writes it (protocol ClockState). */
+function clockFromRow(c: ClockRow): ClockState {
+  const state: ClockState = { running: Boolean(c.running), ms: c.ms, at: c.at };
+  return c.period ? { ...state, period: Number(c.period) } : state;
 }

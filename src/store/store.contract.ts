@@ -310,6 +310,21 @@ export function storeContract(name: string, factory: () => StoreHarness | Promis
       expect((await store.loadChannels())[1]!.live.clocks).toEqual(new Map());
     });
 
+    it('commitTick keeps the period of a clock with periods, and loads a first-period clock without one', async () => {
+      const [c] = await insertChannels(1);
+      const second = { running: true, ms: 2_700_000, at: 1_700_000_000_000, period: 1 };
+      const first = { running: false, ms: 0, at: 1_700_000_000_500 };
+      await store.commitTick(1, [change(c!, { clocks: { match: second, game: first }, frame: 1 })]);
+      const [loaded] = await (await reopen()).loadChannels();
+      expect(loaded!.live.clocks).toEqual(
+        new Map([
+          ['game', first],
+          ['match', second],
+        ]),
+      );
+      expect(loaded!.live.clocks.get('game')).not.toHaveProperty('period');
+    });
+
     const failing: [string, (c: ChannelRecord) => ChannelChange][] = [
       [
         'inputs of a channel that does not exist',

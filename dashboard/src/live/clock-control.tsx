@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { formatClock } from '../../../renderer/src/format.js';
-import { clockTime, type ClockState, type InputDef } from '@onair/protocol';
+import { clockPeriod, clockTime, type ClockState, type InputDef } from '@onair/protocol';
 import type { LiveChannel } from './live-socket.js';
 
 /**
  * A game clock: its time drawn locally from the server's anchor (as the output page does), start/stop,
- * reset, set to a typed time (m:ss) and nudges of ±1 s and ±10 s. `S` starts or stops it while it has focus.
+ * reset, set to a typed time (m:ss) and nudges of ±1 s and ±10 s. `S` starts or stops it while it has focus. A
+ * clock with periods shows the one it is in, and **Next period** moves it on (stopped at the next one's start).
  */
 export function ClockControl({
   def,
@@ -29,7 +30,10 @@ export function ClockControl({
     return () => clearInterval(timer);
   }, [running]);
   const ms = clock ? clockTime(clock, def, Date.now() + offsetMs) : Number(def.default ?? 0);
-  const act = (action: 'start' | 'stop' | 'reset' | 'set' | 'adjust', value?: number) =>
+  const period = clockPeriod(def, clock?.period);
+  const periods = def.periods ?? [];
+  const isLast = (clock?.period ?? 0) >= periods.length - 1;
+  const act = (action: 'start' | 'stop' | 'reset' | 'set' | 'adjust' | 'period', value?: number) =>
     live
       .send(`${def.label}: ${action}${value === undefined ? '' : ` ${value / 1000} s`}`, {
         op: 'clock',
@@ -59,6 +63,7 @@ export function ClockControl({
       <output class={`clock-face ${running ? 'running' : ''}`} aria-live="off" aria-label={`${def.label} time`}>
         {formatClock(ms, 'm:ss', def.direction ?? 'up')}
       </output>
+      {period && <span class="clock-period">{period.name}</span>}
       {enabled && (
         <>
           <div class="row">
@@ -73,6 +78,11 @@ export function ClockControl({
             <button type="button" onClick={() => void act('reset')}>
               Reset
             </button>
+            {period && (
+              <button type="button" disabled={isLast} onClick={() => void act('period')}>
+                Next period
+              </button>
+            )}
             <button type="button" onClick={() => void act('adjust', -10_000)}>
               −10s
             </button>

@@ -4,7 +4,7 @@ import { AssetPicker } from '../assets/asset-picker.js';
 import type { LiveChannel } from './live-socket.js';
 
 /**
- * Text, image URL, colour and on/off inputs. Text applies on Enter (Escape puts back what is on air); the
+ * Text, image URL, colour, on/off and select inputs (a dropdown of the options, applied when chosen). Text applies on Enter (Escape puts back what is on air); the
  * field shows what is on air unless the operator is typing. A value is shown as changed only once the
  * server has taken it.
  */
@@ -40,6 +40,23 @@ export function ValueField({
           onChange={() => apply(value !== true)}
         />
         {def.label}
+      </label>
+    );
+  if (def.type === 'select')
+    return (
+      <label class="control" data-input={def.name}>
+        {def.label}
+        <select
+          value={typeof value === 'string' ? value : ''}
+          disabled={!enabled || sending}
+          onChange={(e) => apply(e.currentTarget.value)}
+        >
+          {(def.options ?? []).map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
       </label>
     );
   if (def.type === 'color')

@@ -1,7 +1,8 @@
 import type { InputDef, InputValue } from '@onair/protocol';
 
 /**
- * One item value, by its input's type: text and image URL fields, a number field, a checkbox, a colour picker.
+ * One item value, by its input's type: text and image URL fields, a number field, a checkbox, a colour picker, a
+ * dropdown of a select's options (first entry: no value of its own).
  * Empty text is an empty text; an empty image URL or number is "no value of its own" (the scene's default).
  */
 export function ItemValueInput({
@@ -34,6 +35,25 @@ export function ItemValueInput({
       </label>
     );
   const shown = value === undefined || value === null ? '' : String(value);
+  if (def.type === 'select')
+    return (
+      <label class="control" data-value={def.name}>
+        {def.label}
+        <select
+          id={id}
+          value={shown}
+          disabled={readOnly}
+          onChange={(e) => onChange(e.currentTarget.value === '' ? null : e.currentTarget.value)}
+        >
+          <option value="">{`— (${fallback === null ? 'none' : String(fallback)})`}</option>
+          {(def.options ?? []).map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      </label>
+    );
   if (def.type === 'color')
     return (
       <label class="control" data-value={def.name}>

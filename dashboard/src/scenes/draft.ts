@@ -128,14 +128,17 @@ export function convertTransition(t: Obj, type: string): Obj {
   return next;
 }
 
-/** An input as another type: its default, and a clock's direction and stop, no longer apply. */
+/** An input as another type: its default, a clock's direction, stop and periods and a select's options no longer apply. */
 export function convertInput(input: Obj, type: string): Obj {
   const next: Obj = { ...input, type };
   delete next.default;
   if (type !== 'clock') {
     delete next.direction;
     delete next.stopAt;
+    delete next.periods;
   }
+  if (type !== 'select') delete next.options;
+  else if (!Array.isArray(next.options)) next.options = ['Option 1', 'Option 2'];
   return next;
 }
 

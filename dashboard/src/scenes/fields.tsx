@@ -6,7 +6,7 @@ import type { ComponentChildren } from 'preact';
 import type { FieldError } from '../api.js';
 import { errorsAt, fieldId } from './path-errors.js';
 
-interface FieldProps {
+export interface FieldProps {
   label: string;
   /** The path the server's errors name, `definition.elements.2.fontSize`. */
   path: string;
@@ -15,7 +15,13 @@ interface FieldProps {
 }
 
 /** The label, the control, and the errors for its path. */
-function Field({ label, path, errors, hint, control }: FieldProps & { control: (a11y: A11y) => ComponentChildren }) {
+export function Field({
+  label,
+  path,
+  errors,
+  hint,
+  control,
+}: FieldProps & { control: (a11y: A11y) => ComponentChildren }) {
   const id = fieldId(path);
   const messages = errorsAt(errors, path);
   const describedBy = [messages.length > 0 ? `${id}-errors` : '', hint ? `${id}-hint` : ''].filter(Boolean);

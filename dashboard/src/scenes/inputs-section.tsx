@@ -1,12 +1,14 @@
-/** The scene's inputs (docs/scenes.md, "Inputs"): name, type, label, default, scope; a clock's direction too. */
+/** The scene's inputs (docs/scenes.md, "Inputs"): name, type, label, default, scope; a clock's direction and stop, a select's options. */
 import { CLOCK_DIRECTIONS, INPUT_SCOPES, INPUT_TYPES } from '@onair/protocol';
 import type { FieldError } from '../api.js';
 import { convertInput, freeName, isObj, withKey, type Obj } from './draft.js';
+import { StopAtField } from './clock-fields.js';
 import { NumberField, OtherErrors, SelectField, TextField } from './fields.js';
+import { OptionsField } from './options-field.js';
 import { ItemActions, ListSection, listEdit } from './list-section.js';
 import { fieldId, unshownErrors } from './path-errors.js';
 
-const SHOWN = ['name', 'type', 'label', 'default', 'direction', 'scope'];
+const SHOWN = ['name', 'type', 'label', 'default', 'direction', 'scope', 'stopAt', 'options'];
 
 export function InputsSection({
   definition,
@@ -22,7 +24,7 @@ export function InputsSection({
     <ListSection
       name="inputs"
       title="Inputs"
-      hint="The values the scene shows. A channel input (scores, clocks) is shared by every scene of the channel that declares the same name; an item input (a name, a title) belongs to each graphic as it is cued, from its rundown item. A clock's stop time is edited in the JSON view."
+      hint="The values the scene shows. A channel input (scores, clocks) is shared by every scene of the channel that declares the same name; an item input (a name, a title) belongs to each graphic as it is cued, from its rundown item."
       errors={errors}
       keys={inputs.keys}
       empty="No inputs."
@@ -94,6 +96,19 @@ export function InputsSection({
                   onChange={set('direction')}
                 />
               )}
+              {item.type === 'select' && (
+                <OptionsField errors={errors} path={`${path}.options`} value={item.options} onChange={set('options')} />
+              )}
+              {item.type === 'clock' && Array.isArray(item.periods) && <PeriodsNote periods={item.periods} />}
+              {item.type === 'clock' && !Array.isArray(item.periods) && (
+                <StopAtField
+                  errors={errors}
+                  path={`${path}.stopAt`}
+                  value={item.stopAt}
+                  direction={item.direction}
+                  onChange={set('stopAt')}
+                />
+              )}
             </div>
           </fieldset>
         );
@@ -119,6 +134,20 @@ function DefaultField({
     const label = item.type === 'clock' ? 'Default (ms)' : 'Default';
     return <NumberField errors={errors} label={label} path={path} value={value} onChange={onChange} />;
   }
+  if (item.type === 'select') {
+    const options = Array.isArray(item.options) ? item.options.filter((o) => typeof o === 'string') : [];
+    return (
+      <SelectField
+        errors={errors}
+        label="Default"
+        path={path}
+        value={value}
+        options={options}
+        none="the first option (default)"
+        onChange={onChange}
+      />
+    );
+  }
   if (item.type === 'boolean') {
     return (
       <SelectField
@@ -141,5 +170,15 @@ function DefaultField({
       optional={item.type !== 'text'}
       onChange={onChange}
     />
+  );
+}
+
+/** A clock's periods, listed; they are edited in the JSON view (each stops the clock instead of Stop at). */
+function PeriodsNote({ periods }: { periods: unknown[] }) {
+  const names = periods.map((p) => (isObj(p) && typeof p.name === 'string' ? p.name : '?'));
+  return (
+    <p class="hint small">
+      Periods: {names.join(', ')}. The clock stops at each period's stop; edit them in the JSON view.
+    </p>
   );
 }

@@ -11,7 +11,14 @@ export const InputsResult = z
   })
   .openapi('InputsResult');
 
-const ClockStateOut = z.object({ running: z.boolean(), ms: z.number(), at: z.number() }).openapi('ClockState');
+const ClockStateOut = z
+  .object({
+    running: z.boolean(),
+    ms: z.number(),
+    at: z.number(),
+    period: z.number().int().optional().meta({ description: 'For a clock with periods: the current one (0 first).' }),
+  })
+  .openapi('ClockState');
 
 export const StateOut = z
   .object({

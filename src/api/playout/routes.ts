@@ -30,7 +30,10 @@ import { ChannelIdParam, pathParam } from '../schemas/common.js';
 const NamedParam = ChannelIdParam.extend({ name: pathParam('name') });
 const FrameOut = z.object({ frame: z.number().int() }).openapi('FrameResult');
 const ClockOut = z
-  .object({ frame: z.number().int(), clock: z.object({ running: z.boolean(), ms: z.number(), at: z.number() }) })
+  .object({
+    frame: z.number().int(),
+    clock: z.object({ running: z.boolean(), ms: z.number(), at: z.number(), period: z.number().int().optional() }),
+  })
   .openapi('ClockResult');
 
 type BusPath =

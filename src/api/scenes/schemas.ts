@@ -13,6 +13,11 @@ export const InputDefOut = z.object({
   default: InputValueOut,
   direction: z.enum(CLOCK_DIRECTIONS).optional(),
   stopAt: z.number().nullable().optional(),
+  periods: z
+    .array(z.object({ name: z.string(), startAt: z.number(), stopAt: z.number().nullable() }))
+    .optional()
+    .meta({ description: "Clocks with periods: each period's name and times, written out." }),
+  options: z.array(z.string()).optional().meta({ description: 'Selects only: the values it may take.' }),
 });
 
 export const SceneOut = z

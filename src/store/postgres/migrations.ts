@@ -421,6 +421,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX assets_sha256 ON assets(sha256);
     `,
   },
+  {
+    version: 15,
+    name: 'clock periods',
+    // The period a clock with periods is in (why: ../sqlite/migrations.ts, the same step).
+    sql: `ALTER TABLE channel_clocks ADD COLUMN period integer NOT NULL DEFAULT 0;`,
+  },
 ];
 
 /** Applies the migrations this database lacks, all in one transaction; a second process waits, then has none. */

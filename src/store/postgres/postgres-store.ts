@@ -86,11 +86,12 @@ const SQL = {
   allScenes: 'SELECT * FROM scenes ORDER BY id',
   // In key order, as SQLite reads its tables without rowid: a channel's values load in the same order.
   allInputs: 'SELECT channel_id, name, value FROM channel_inputs ORDER BY channel_id, name',
-  allClocks: 'SELECT channel_id, name, running, ms, at FROM channel_clocks ORDER BY channel_id, name',
+  allClocks: 'SELECT channel_id, name, running, ms, at, period FROM channel_clocks ORDER BY channel_id, name',
   oneChannel: `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE id = $1`,
   oneChannelScenes: 'SELECT * FROM scenes WHERE channel_id = $1 ORDER BY id',
   oneChannelInputs: 'SELECT channel_id, name, value FROM channel_inputs WHERE channel_id = $1 ORDER BY name',
-  oneChannelClocks: 'SELECT channel_id, name, running, ms, at FROM channel_clocks WHERE channel_id = $1 ORDER BY name',
+  oneChannelClocks:
+    'SELECT channel_id, name, running, ms, at, period FROM channel_clocks WHERE channel_id = $1 ORDER BY name',
 };
 
 type OrgRow = { id: string; name: string; created_at: string };

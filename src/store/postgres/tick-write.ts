@@ -17,9 +17,10 @@ const UPSERT_INPUTS = `INSERT INTO channel_inputs (channel_id, name, value)
   ON CONFLICT (channel_id, name) DO UPDATE SET value = excluded.value`;
 const DELETE_CLOCKS = `DELETE FROM channel_clocks AS c USING unnest($1::text[], $2::text[]) AS d(channel_id, name)
   WHERE c.channel_id = d.channel_id AND c.name = d.name`;
-const UPSERT_CLOCKS = `INSERT INTO channel_clocks (channel_id, name, running, ms, at)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::float8[], $5::float8[])
-  ON CONFLICT (channel_id, name) DO UPDATE SET running = excluded.running, ms = excluded.ms, at = excluded.at`;
+const UPSERT_CLOCKS = `INSERT INTO channel_clocks (channel_id, name, running, ms, at, period)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::float8[], $5::float8[], $6::integer[])
+  ON CONFLICT (channel_id, name) DO UPDATE
+    SET running = excluded.running, ms = excluded.ms, at = excluded.at, period = excluded.period`;
 // A NULL bus leaves the stored one as it is. A live state of NULL updatedAt is refused by the column's NOT NULL,
 // failing the whole tick.
 const UPDATE_LIVE = `UPDATE channels SET program = coalesce(v.program, channels.program),
@@ -38,6 +39,7 @@ class TickRows {
     running: [] as boolean[],
     ms: [] as number[],
     at: [] as number[],
+    period: [] as number[],
   };
   readonly live = {
     ids: [] as string[],
@@ -68,6 +70,7 @@ class TickRows {
         this.clocks.running.push(state.running);
         this.clocks.ms.push(state.ms);
         this.clocks.at.push(state.at);
+        this.clocks.period.push(state.period ?? 0);
       }
     }
     this.live.ids.push(c.channelId);
@@ -87,7 +90,8 @@ export async function writeTick(tx: Sql, changes: readonly ChannelChange[], even
   if (inputs.channels.length > 0) await tx.run(UPSERT_INPUTS, [inputs.channels, inputs.names, inputs.values]);
   if (goneClocks.channels.length > 0) await tx.run(DELETE_CLOCKS, [goneClocks.channels, goneClocks.names]);
   if (clocks.channels.length > 0) {
-    await tx.run(UPSERT_CLOCKS, [clocks.channels, clocks.names, clocks.running, clocks.ms, clocks.at]);
+    const columns = [clocks.channels, clocks.names, clocks.running, clocks.ms, clocks.at, clocks.period];
+    await tx.run(UPSERT_CLOCKS, columns);
   }
   if (live.ids.length > 0) {
     await tx.run(UPDATE_LIVE, [live.ids, live.program, live.preview, live.frames, live.updatedAt]);

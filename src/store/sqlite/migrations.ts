@@ -451,6 +451,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX assets_sha256 ON assets(sha256);
     `,
   },
+  {
+    version: 15,
+    name: 'clock periods',
+    // The period a clock with periods is in (docs/scenes.md, "Periods"); 0, the first, for every clock until then.
+    sql: `ALTER TABLE channel_clocks ADD COLUMN period INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];
 
 function upgradeSceneDefinitions(db: Database.Database): void {

@@ -359,7 +359,7 @@ export class SqliteStore implements Store {
   private clockRows(channelId: string, states: ReadonlyMap<string, ClockState | null>, rows: unknown[]): void {
     for (const [name, state] of states) {
       if (state === null) this.st.deleteClock.run(channelId, name);
-      else rows.push(channelId, name, state.running ? 1 : 0, state.ms, state.at);
+      else rows.push(channelId, name, state.running ? 1 : 0, state.ms, state.at, state.period ?? 0);
     }
   }
 }
@@ -375,9 +375,10 @@ function tickWriteBatches(db: Database.Database) {
     ),
     clocks: new RowBatch(
       db,
-      5,
-      (rows) => `INSERT INTO channel_clocks (channel_id, name, running, ms, at) VALUES ${placeholders(rows, 5)}
-        ON CONFLICT (channel_id, name) DO UPDATE SET running = excluded.running, ms = excluded.ms, at = excluded.at`,
+      6,
+      (rows) => `INSERT INTO channel_clocks (channel_id, name, running, ms, at, period) VALUES ${placeholders(rows, 6)}
+        ON CONFLICT (channel_id, name) DO UPDATE
+          SET running = excluded.running, ms = excluded.ms, at = excluded.at, period = excluded.period`,
     ),
     // A NULL bus leaves the stored one as it is. A live state of NULL updatedAt is refused by the column's
     // NOT NULL, failing the whole tick.

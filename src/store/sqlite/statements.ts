@@ -27,7 +27,7 @@ export function prepareStatements(db: Database.Database) {
     allChannels: p(`SELECT ${CHANNEL_COLUMNS} FROM channels ORDER BY id`),
     allScenes: p('SELECT * FROM scenes ORDER BY id'),
     allInputs: p('SELECT channel_id, name, value FROM channel_inputs'),
-    allClocks: p('SELECT channel_id, name, running, ms, at FROM channel_clocks'),
+    allClocks: p('SELECT channel_id, name, running, ms, at, period FROM channel_clocks'),
     listChannels: p(`SELECT ${CHANNEL_COLUMNS} FROM channels WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?`),
     listChannelsIn: p(`SELECT ${CHANNEL_COLUMNS} FROM channels
       WHERE org_id = ? AND id > ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`),

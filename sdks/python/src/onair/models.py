@@ -18,9 +18,11 @@ __all__ = [
     "ChannelUpdate",
     "Scene",
     "SceneInputsItem",
+    "SceneInputsItemPeriodsItem",
     "SceneDefinition",
     "SceneDefinitionTransitions",
     "SceneInput",
+    "ClockPeriod",
     "BoxElement",
     "ClockElement",
     "GroupElement",
@@ -86,6 +88,7 @@ __all__ = [
     "TemplateList",
     "Template",
     "TemplateInputsItem",
+    "TemplateInputsItemPeriodsItem",
     "EventList",
     "Event",
     "Key",
@@ -231,7 +234,7 @@ class Scene(TypedDict):
 
 class _SceneInputsItemRequired(TypedDict):
     name: str
-    type: Literal["number", "text", "boolean", "color", "image", "clock"]
+    type: Literal["number", "text", "boolean", "color", "image", "clock", "select"]
     label: str
     default: Union[float, str, bool, None]
 
@@ -241,6 +244,17 @@ class SceneInputsItem(_SceneInputsItemRequired, total=False):
     #: Absent: `channel`.
     scope: Literal["channel", "item"]
     direction: Literal["up", "down"]
+    stopAt: Optional[float]
+    #: Clocks with periods: each period's name and times, written out.
+    periods: List[SceneInputsItemPeriodsItem]
+    #: Selects only: the values it may take.
+    options: List[str]
+
+
+class SceneInputsItemPeriodsItem(TypedDict):
+    """The ``SceneInputsItemPeriodsItem`` object."""
+    name: str
+    startAt: float
     stopAt: Optional[float]
 
 
@@ -267,7 +281,7 @@ SceneDefinitionTransitions = TypedDict(
 
 class _SceneInputRequired(TypedDict):
     name: str
-    type: Literal["number", "text", "boolean", "color", "image", "clock"]
+    type: Literal["number", "text", "boolean", "color", "image", "clock", "select"]
 
 
 class SceneInput(_SceneInputRequired, total=False):
@@ -281,6 +295,23 @@ class SceneInput(_SceneInputRequired, total=False):
     #: Clocks only; default `up`.
     direction: Literal["up", "down"]
     #: Clocks only: ms at which a running clock stops; default 0 down, null up.
+    stopAt: Optional[float]
+    #: Clocks only: the game's periods, in order (halves, quarters); replaces stopAt.
+    periods: List[ClockPeriod]
+    #: Selects only (required there): the values it may take, distinct.
+    options: List[str]
+
+
+class _ClockPeriodRequired(TypedDict):
+    #: What a clock element with format `period` shows.
+    name: str
+
+
+class ClockPeriod(_ClockPeriodRequired, total=False):
+    """The ``ClockPeriod`` object."""
+    #: ms shown when the period begins; default: counting up, the previous period's stop; down, the clock's default.
+    startAt: float
+    #: ms at which the clock stops in this period; default 0 down, null up.
     stopAt: Optional[float]
 
 
@@ -341,7 +372,7 @@ class ClockElement(_ClockElementRequired, total=False):
     shrink: bool
     #: Pixels: the smallest size shrink goes down to (default 75 % of fontSize).
     minFontSize: float
-    format: Literal["m:ss", "mm:ss", "m:ss.t", "h:mm:ss", "s", "s.t"]
+    format: Literal["m:ss", "mm:ss", "m:ss.t", "h:mm:ss", "s", "s.t", "period"]
 
 
 class _GroupElementRequired(TypedDict):
@@ -622,11 +653,16 @@ class StatePreviewItem(TypedDict):
     values: Dict[str, Union[float, str, bool, None]]
 
 
-class ClockState(TypedDict):
-    """The ``ClockState`` object."""
+class _ClockStateRequired(TypedDict):
     running: bool
     ms: float
     at: float
+
+
+class ClockState(_ClockStateRequired, total=False):
+    """The ``ClockState`` object."""
+    #: For a clock with periods: the current one (0 first).
+    period: int
 
 
 class _SceneRefVariant1Required(TypedDict):
@@ -696,21 +732,27 @@ class ClockResult(TypedDict):
     clock: ClockResultClock
 
 
-class ClockResultClock(TypedDict):
-    """The ``ClockResultClock`` object."""
+class _ClockResultClockRequired(TypedDict):
     running: bool
     ms: float
     at: float
 
 
+class ClockResultClock(_ClockResultClockRequired, total=False):
+    """The ``ClockResultClock`` object."""
+    period: int
+
+
 class _ClockActionInRequired(TypedDict):
-    action: Literal["start", "stop", "set", "reset", "adjust"]
+    action: Literal["start", "stop", "set", "reset", "adjust", "period"]
 
 
 class ClockActionIn(_ClockActionInRequired, total=False):
     """The ``ClockActionIn`` object."""
     #: set: the time (0 to 100 h); adjust: milliseconds to add (± 24 h).
     ms: int
+    #: period: the index of the period to go to (0 is the first); default the next one.
+    period: int
 
 
 class Rundown(TypedDict):
@@ -911,7 +953,7 @@ class Template(TypedDict):
 
 class _TemplateInputsItemRequired(TypedDict):
     name: str
-    type: Literal["number", "text", "boolean", "color", "image", "clock"]
+    type: Literal["number", "text", "boolean", "color", "image", "clock", "select"]
     label: str
     default: Union[float, str, bool, None]
 
@@ -921,6 +963,17 @@ class TemplateInputsItem(_TemplateInputsItemRequired, total=False):
     #: Absent: `channel`.
     scope: Literal["channel", "item"]
     direction: Literal["up", "down"]
+    stopAt: Optional[float]
+    #: Clocks with periods: each period's name and times, written out.
+    periods: List[TemplateInputsItemPeriodsItem]
+    #: Selects only: the values it may take.
+    options: List[str]
+
+
+class TemplateInputsItemPeriodsItem(TypedDict):
+    """The ``TemplateInputsItemPeriodsItem`` object."""
+    name: str
+    startAt: float
     stopAt: Optional[float]
 
 

@@ -10792,7 +10792,7 @@ export interface components {
             inputs: {
                 name: string;
                 /** @enum {string} */
-                type: "number" | "text" | "boolean" | "color" | "image" | "clock";
+                type: "number" | "text" | "boolean" | "color" | "image" | "clock" | "select";
                 label: string;
                 /**
                  * @description Absent: `channel`.
@@ -10803,6 +10803,14 @@ export interface components {
                 /** @enum {string} */
                 direction?: "up" | "down";
                 stopAt?: number | null;
+                /** @description Clocks with periods: each period's name and times, written out. */
+                periods?: {
+                    name: string;
+                    startAt: number;
+                    stopAt: number | null;
+                }[];
+                /** @description Selects only: the values it may take. */
+                options?: string[];
             }[];
             /** @description The names of its triggers. */
             triggers: string[];
@@ -10842,7 +10850,7 @@ export interface components {
         SceneInput: {
             name: string;
             /** @enum {string} */
-            type: "number" | "text" | "boolean" | "color" | "image" | "clock";
+            type: "number" | "text" | "boolean" | "color" | "image" | "clock" | "select";
             /** @description Defaults to the name. */
             label?: string;
             /**
@@ -10858,6 +10866,18 @@ export interface components {
              */
             direction?: "up" | "down";
             /** @description Clocks only: ms at which a running clock stops; default 0 down, null up. */
+            stopAt?: number | null;
+            /** @description Clocks only: the game's periods, in order (halves, quarters); replaces stopAt. */
+            periods?: components["schemas"]["ClockPeriod"][];
+            /** @description Selects only (required there): the values it may take, distinct. */
+            options?: string[];
+        };
+        ClockPeriod: {
+            /** @description What a clock element with format `period` shows. */
+            name: string;
+            /** @description ms shown when the period begins; default: counting up, the previous period's stop; down, the clock's default. */
+            startAt?: number;
+            /** @description ms at which the clock stops in this period; default 0 down, null up. */
             stopAt?: number | null;
         };
         SceneElement: components["schemas"]["TextElement"] | components["schemas"]["BoxElement"] | components["schemas"]["ImageElement"] | components["schemas"]["ClockElement"] | components["schemas"]["GroupElement"];
@@ -11004,7 +11024,7 @@ export interface components {
             minFontSize?: number;
             clock: string;
             /** @enum {string} */
-            format?: "m:ss" | "mm:ss" | "m:ss.t" | "h:mm:ss" | "s" | "s.t";
+            format?: "m:ss" | "mm:ss" | "m:ss.t" | "h:mm:ss" | "s" | "s.t" | "period";
         };
         GroupElement: {
             /**
@@ -11148,6 +11168,8 @@ export interface components {
             running: boolean;
             ms: number;
             at: number;
+            /** @description For a clock with periods: the current one (0 first). */
+            period?: number;
         };
         /** @description `{ sceneId, values? }` or `{ itemId }`. */
         SceneRef: {
@@ -11195,13 +11217,16 @@ export interface components {
                 running: boolean;
                 ms: number;
                 at: number;
+                period?: number;
             };
         };
         ClockActionIn: {
             /** @enum {string} */
-            action: "start" | "stop" | "set" | "reset" | "adjust";
+            action: "start" | "stop" | "set" | "reset" | "adjust" | "period";
             /** @description set: the time (0 to 100 h); adjust: milliseconds to add (± 24 h). */
             ms?: number;
+            /** @description period: the index of the period to go to (0 is the first); default the next one. */
+            period?: number;
         };
         Rundown: {
             id: string;
@@ -11343,7 +11368,7 @@ export interface components {
             inputs: {
                 name: string;
                 /** @enum {string} */
-                type: "number" | "text" | "boolean" | "color" | "image" | "clock";
+                type: "number" | "text" | "boolean" | "color" | "image" | "clock" | "select";
                 label: string;
                 /**
                  * @description Absent: `channel`.
@@ -11354,6 +11379,14 @@ export interface components {
                 /** @enum {string} */
                 direction?: "up" | "down";
                 stopAt?: number | null;
+                /** @description Clocks with periods: each period's name and times, written out. */
+                periods?: {
+                    name: string;
+                    startAt: number;
+                    stopAt: number | null;
+                }[];
+                /** @description Selects only: the values it may take. */
+                options?: string[];
             }[];
             /** @description The names of its triggers. */
             triggers: string[];

@@ -88,7 +88,8 @@ export class Playout extends Resource {
   }
 
   /**
-   * `POST …/clocks/{name}`: `start`, `stop`, `reset`, or `set`/`adjust` with `ms`. Either
+   * `POST …/clocks/{name}`: `start`, `stop`, `reset`, `set`/`adjust` with `ms`, or `period` (the next period, or
+   * `{ action: 'period', period }` for one by index). Either
    * `clock(ch, 'gameClock', 'start')`, `clock(ch, 'gameClock', 'set', 300000)` or `clock(ch, 'gameClock', { action, ms })`.
    */
   clock(

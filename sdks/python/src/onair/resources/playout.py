@@ -79,10 +79,11 @@ class Playout(Resource):
         action: Union[str, ClockActionIn],
         ms: Optional[int] = None,
     ) -> ClockResult:
-        """Drive a clock input: ``action`` is ``start``, ``stop``, ``set``, ``reset`` or ``adjust``.
+        """Drive a clock input: ``action`` is ``start``, ``stop``, ``set``, ``reset``, ``adjust`` or ``period``.
 
         ``ms`` is required for ``set`` (the time) and ``adjust`` (milliseconds to add). ``action`` may also be the
-        whole body, ``{"action": "set", "ms": 60000}``.
+        whole body, ``{"action": "set", "ms": 60000}`` or ``{"action": "period", "period": 1}`` (``period`` alone
+        moves to the next period).
         """
         if isinstance(action, str):
             body: ClockActionIn = {"action": action}  # type: ignore[typeddict-item]
