@@ -13,8 +13,10 @@
  * reach of their shadows) must be fully transparent. A mismatch leaves the screenshot and a diff image
  * (differing pixels in red) in .tmp/templates-render/.
  *
- * Besides the pictures: the lower third's name is an item input, so two instances of it, one on program and one
- * cued in preview, each draw their own.
+ * The sponsor bug's logo is an asset of the library, which the page loads with its own token. Besides the
+ * pictures: the lower third with an empty title is one line (its own reference, lower-third-one-line.png) with no
+ * empty title panel; the sponsor bug with an empty line draws no empty panel; and the lower third's name is an
+ * item input, so two instances of it, one on program and one cued in preview, each draw their own.
  *
  * After a deliberate change to a template or to the renderer, look at the new pictures and refresh them:
  *
@@ -347,6 +349,17 @@ describe('built-in templates drawn by the output page', () => {
     expect(alphaAt(image, 300, 860), 'above the one-line strap').toBe(0);
     expect(alphaAt(image, 300, 960), 'the name panel down to the bottom edge').toBe(255);
     matchReference('lower-third-one-line', png);
+  });
+
+  it('sponsor-bug: an empty line leaves the logo alone on its plate, no empty panel before it', async () => {
+    const inputs = { sponsorLogo: logos.sponsor.url, sponsorLine: '', accent: '#e63946' };
+    const { outputUrl, scene } = await onAir('sponsor-bug', { inputs, clocks: {}, images: [logos.sponsor.path] });
+    const image = readRgba(await screenshot(outputUrl, scene.id, [logos.sponsor.path]));
+    // The plate spans 1574–1814; the line's panel would sit before it, opaque, from 1440 at its narrowest.
+    expect(alphaAt(image, 1700, 935), 'the plate').toBe(255);
+    const opaque: number[] = [];
+    for (let x = 1100; x < 1560; x++) if (alphaAt(image, x, 935) === 255) opaque.push(x);
+    expect(opaque.slice(0, 5), 'opaque pixels before the plate: a line panel is drawn').toEqual([]);
   });
 
   it("lower-third: program and preview each draw their own instance's name, and the channel's title", async () => {
