@@ -5,7 +5,8 @@
  *   npx tsx docs/make-screenshots.ts
  *
  * Starts onair in this process on a free port with a temporary data directory, and a tiny HTTP server on
- * 127.0.0.1 that serves a logo (an image input takes http(s) URLs only). Through the REST API it makes one
+ * 127.0.0.1 that serves a logo (an image input takes http(s) URLs only); the sponsor's logo is uploaded to the
+ * asset library instead, as a user would. Through the REST API it makes one
  * channel per picture, adds scenes from the built-in templates, sets their inputs and stopped clocks, and
  * puts them on air with `POST …/program`. Chromium then opens the channel's outputUrl (or previewUrl) with
  * a 1920×1080 viewport and a device scale that writes the full stage at 960×540 (640×360 for each half of the
@@ -13,7 +14,7 @@
  * running) and screenshots it with a transparent background. Each screenshot is laid over a checkerboard, so what the page leaves transparent shows as
  * checkerboard. The output page itself is never restyled.
  *
- * Written: template-<id>.png for each template, program-layers.png (three layers on air at once),
+ * Written: template-<id>.png for each template, template-lower-third-lines.png (two lines and one), program-layers.png (three layers on air at once),
  * preview-output.png (the preview bus with its PREVIEW badge), program-and-preview.png (both buses side by
  * side) and output-scoreboard.png / output-lower-third.png (the pictures docs/renderer.md has long shown).
  */
@@ -43,6 +44,14 @@ const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100">
   <rect x="92" y="62" width="74" height="8" rx="4" fill="#ffffff" fill-opacity="0.6"/>
 </svg>`;
 
+/** A sponsor's mark drawn for a white page, as sponsors supply them; uploaded to the asset library. */
+const SPONSOR_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 100">
+  <circle cx="50" cy="50" r="36" fill="#0057b8"/>
+  <path d="M32 50 L50 28 L68 50 L50 72 Z" fill="#ffd400"/>
+  <rect x="104" y="26" width="170" height="22" rx="4" fill="#0b1f3a"/>
+  <rect x="104" y="58" width="120" height="14" rx="3" fill="#0057b8"/>
+</svg>`;
+
 type Json = Record<string, unknown>;
 type Inputs = Record<string, string | number>;
 
@@ -64,7 +73,14 @@ interface Setup {
   clocks: Record<string, number>;
 }
 
-const SETUPS: Record<string, (logo: string) => Setup> = {
+interface Logos {
+  /** The station logo, served by the tiny HTTP server. */
+  logo: string;
+  /** The sponsor logo, an asset of the library: its URL, and the path the page loads it by (with its token). */
+  sponsor: { url: string; path: string };
+}
+
+const SETUPS: Record<string, (logos: Logos) => Setup> = {
   scoreboard: () => ({ inputs: MATCH, clocks: { gameClock: 4_062_000 } }),
   'lower-third': () => ({ inputs: STRAP, clocks: {} }),
   'final-score': () => ({
@@ -72,7 +88,7 @@ const SETUPS: Record<string, (logo: string) => Setup> = {
     clocks: {},
   }),
   countdown: () => ({ inputs: { label: 'KICK-OFF IN', accent: '#e63946' }, clocks: { countdown: 165_000 } }),
-  'logo-bug': (logo) => ({ inputs: { logo }, clocks: {} }),
+  'logo-bug': ({ logo }) => ({ inputs: { logo }, clocks: {} }),
   'basketball-scoreboard': () => ({
     inputs: {
       home: 'Los Angeles Lakers',
@@ -91,12 +107,22 @@ const SETUPS: Record<string, (logo: string) => Setup> = {
     },
     clocks: { gameClock: 332_000, shotClock: 4_300 },
   }),
+  'sponsor-bug': ({ sponsor }) => ({
+    inputs: { sponsorLogo: sponsor.url, sponsorLine: 'Presented by', accent: '#e63946' },
+    clocks: {},
+  }),
+};
+
+/** The images each template's picture waits for: URLs, or the paths of library assets. */
+const IMAGES: Record<string, (logos: Logos) => string[]> = {
+  'logo-bug': ({ logo }) => [logo],
+  'sponsor-bug': ({ sponsor }) => [sponsor.path],
 };
 
 interface Ctx {
   server: ServerHandle;
   browser: Browser;
-  logo: string;
+  logos: Logos;
 }
 
 async function call(server: ServerHandle, method: string, route: string, body?: unknown): Promise<Json> {
@@ -126,7 +152,7 @@ async function channelWith(ctx: Ctx, name: string, templates: string[]): Promise
   for (const template of templates) {
     const scene = await call(ctx.server, 'POST', `${ch}/scenes`, { name: template, template });
     scenes[template] = scene.id as string;
-    const setup = SETUPS[template]!(ctx.logo);
+    const setup = SETUPS[template]!(ctx.logos);
     // The match inputs are shared: the final score takes those of them it declares.
     const declared = new Set((scene.inputs as { name: string }[]).map((i) => i.name));
     const inputs = Object.entries(setup.inputs).filter(([input]) => declared.has(input));
@@ -158,7 +184,7 @@ async function waitDrawn(page: Page, sceneIds: string[], images: string[]): Prom
       const fetched = g.performance.getEntriesByType('resource').map((e) => e.name);
       return (
         ids.every((id) => drawn.includes(id)) &&
-        urls.every((url) => fetched.includes(url)) &&
+        urls.every((url) => fetched.some((f) => f === url || new URL(f).pathname === url)) &&
         g.document.fonts.status === 'loaded' &&
         g.document.getAnimations().every((a) => a.playState !== 'running')
       );
@@ -256,7 +282,7 @@ async function templatePictures(ctx: Ctx): Promise<void> {
   for (const id of Object.keys(SETUPS)) {
     const channel = await channelWith(ctx, id, [id]);
     await onBus(ctx, channel, 'program', [id]);
-    const images = id === 'logo-bug' ? [ctx.logo] : [];
+    const images = IMAGES[id]?.(ctx.logos) ?? [];
     const png = await shoot(ctx, channel.outputUrl, [channel.scenes[id]!], FULL, images);
     write(`template-${id}.png`, await compose(ctx.browser, [{ png, size: FULL }]));
     if (id === 'scoreboard' || id === 'lower-third') {
@@ -266,13 +292,29 @@ async function templatePictures(ctx: Ctx): Promise<void> {
   }
 }
 
+/** The lower third with a title and, its title set to "", in one line, side by side. */
+async function lowerThirdLines(ctx: Ctx): Promise<void> {
+  const panels: Panel[] = [];
+  for (const [title, label] of [
+    [STRAP.title, 'title set: two lines'],
+    ['', 'title "": one line, on the same bottom edge'],
+  ] as const) {
+    const channel = await channelWith(ctx, `Strap ${panels.length}`, ['lower-third']);
+    await call(ctx.server, 'PATCH', `${channel.path}/inputs`, { title });
+    await onBus(ctx, channel, 'program', ['lower-third']);
+    const png = await shoot(ctx, channel.outputUrl, [channel.scenes['lower-third']!], HALF);
+    panels.push({ png, size: HALF, label });
+  }
+  write('template-lower-third-lines.png', await compose(ctx.browser, panels));
+}
+
 /** Three layers on air at once, then the lower third cued alone on a second channel's preview. */
 async function busPictures(ctx: Ctx): Promise<void> {
   const layered = ['scoreboard', 'lower-third', 'logo-bug'];
   const channel = await channelWith(ctx, 'Layers', layered);
   await onBus(ctx, channel, 'program', layered);
   const ids = layered.map((t) => channel.scenes[t]!);
-  const layers = await shoot(ctx, channel.outputUrl, ids, FULL, [ctx.logo]);
+  const layers = await shoot(ctx, channel.outputUrl, ids, FULL, [ctx.logos.logo]);
   write('program-layers.png', await compose(ctx.browser, [{ png: layers, size: FULL }]));
 
   const buses = await channelWith(ctx, 'Buses', ['scoreboard', 'lower-third']);
@@ -292,6 +334,17 @@ async function busPictures(ctx: Ctx): Promise<void> {
       },
     ]),
   );
+}
+
+async function uploadAsset(server: ServerHandle, svg: string): Promise<{ url: string; path: string }> {
+  const res = await fetch(`${server.baseUrl}/v1/assets?name=sponsor.svg`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/octet-stream' },
+    body: svg,
+  });
+  const json = (await res.json()) as Json;
+  if (!res.ok) throw new Error(`POST /v1/assets → ${res.status} ${JSON.stringify(json)}`);
+  return { url: json.url as string, path: json.path as string };
 }
 
 function serveLogo(): Promise<http.Server> {
@@ -324,8 +377,9 @@ async function main(): Promise<void> {
     );
     browser = await launchChromium();
     const logo = `http://127.0.0.1:${(logoServer.address() as AddressInfo).port}/logo.svg`;
-    const ctx: Ctx = { server, browser, logo };
+    const ctx: Ctx = { server, browser, logos: { logo, sponsor: await uploadAsset(server, SPONSOR_SVG) } };
     await templatePictures(ctx);
+    await lowerThirdLines(ctx);
     await busPictures(ctx);
   } finally {
     await browser?.close();

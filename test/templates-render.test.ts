@@ -13,8 +13,10 @@
  * reach of their shadows) must be fully transparent. A mismatch leaves the screenshot and a diff image
  * (differing pixels in red) in .tmp/templates-render/.
  *
- * Besides the pictures: the lower third's name is an item input, so two instances of it, one on program and one
- * cued in preview, each draw their own.
+ * The sponsor bug's logo is an asset of the library, which the page loads with its own token. Besides the
+ * pictures: the lower third with an empty title is one line (its own reference, lower-third-one-line.png) with no
+ * empty title panel; the sponsor bug with an empty line draws no empty panel; and the lower third's name is an
+ * item input, so two instances of it, one on program and one cued in preview, each draw their own.
  *
  * After a deliberate change to a template or to the renderer, look at the new pictures and refresh them:
  *
@@ -60,6 +62,14 @@ const LOGO_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100">
   <rect x="92" y="56" width="64" height="14" fill="#ffd400"/>
 </svg>`;
 
+/** A sponsor's mark drawn for a white page, as sponsors supply them; uploaded to the asset library. */
+const SPONSOR_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 100">
+  <circle cx="50" cy="50" r="36" fill="#0057b8"/>
+  <path d="M32 50 L50 28 L68 50 L50 72 Z" fill="#ffd400"/>
+  <rect x="104" y="26" width="170" height="22" rx="4" fill="#0b1f3a"/>
+  <rect x="104" y="58" width="120" height="14" rx="3" fill="#0057b8"/>
+</svg>`;
+
 const MATCH = {
   home: 'MANCHESTER UNITED',
   away: 'LIVERPOOL',
@@ -73,12 +83,19 @@ interface Case {
   inputs: Record<string, string | number>;
   /** Stopped clocks, set to these milliseconds. */
   clocks: Record<string, number>;
-  /** Image URLs the page must have fetched before the screenshot. */
+  /** Image URLs (or, for library assets the page loads with its token, their paths) fetched before the screenshot. */
   images: string[];
 }
 
-/** Fixed inputs for each template GET /v1/templates lists; the logo URL is known once its server listens. */
-const CASES: Record<string, (logo: string) => Case> = {
+interface Logos {
+  /** The station logo, served from a local HTTP server. */
+  logo: string;
+  /** The sponsor logo, an asset of the library. */
+  sponsor: { url: string; path: string };
+}
+
+/** Fixed inputs for each template GET /v1/templates lists; the logo URLs are known once they are served. */
+const CASES: Record<string, (logos: Logos) => Case> = {
   scoreboard: () => ({
     inputs: { ...MATCH, period: 2, periodLabel: 'H' },
     clocks: { gameClock: 4_062_000 },
@@ -99,7 +116,7 @@ const CASES: Record<string, (logo: string) => Case> = {
     clocks: { countdown: 165_000 },
     images: [],
   }),
-  'logo-bug': (logo) => ({ inputs: { logo }, clocks: {}, images: [logo] }),
+  'logo-bug': ({ logo }) => ({ inputs: { logo }, clocks: {}, images: [logo] }),
   // Every state drawn at once: three timeouts left against seven, the away bonus on, the arrow pointing away,
   // the shot clock in its tenths.
   'basketball-scoreboard': () => ({
@@ -121,19 +138,35 @@ const CASES: Record<string, (logo: string) => Case> = {
     clocks: { gameClock: 332_000, shotClock: 4_300 },
     images: [],
   }),
+  'sponsor-bug': ({ sponsor }) => ({
+    inputs: { sponsorLogo: sponsor.url, sponsorLine: 'Presented by', accent: '#e63946' },
+    clocks: {},
+    images: [sponsor.path],
+  }),
 };
 
 let server: TestServer;
 let call: Api;
 let browser: Browser;
 let logoServer: http.Server;
-let logoUrl: string;
+let logos: Logos;
 
 beforeAll(async () => {
   [server, browser, logoServer] = await Promise.all([startTestServer(), launchChromium(), serveLogo()]);
   call = api(server.url, server.key);
-  logoUrl = `http://127.0.0.1:${(logoServer.address() as AddressInfo).port}/logo.svg`;
+  const logo = `http://127.0.0.1:${(logoServer.address() as AddressInfo).port}/logo.svg`;
+  logos = { logo, sponsor: await uploadAsset('sponsor.svg', SPONSOR_SVG) };
 });
+
+async function uploadAsset(name: string, body: string): Promise<{ url: string; path: string }> {
+  const res = await fetch(`${server.url}/v1/assets?name=${name}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.key}`, 'content-type': 'application/octet-stream' },
+    body,
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { url: string; path: string };
+}
 afterAll(async () => {
   await browser?.close();
   await server?.dispose();
@@ -175,7 +208,7 @@ async function screenshot(url: string, sceneId: string, images: string[]): Promi
         const fetched = performance.getEntriesByType('resource').map((e) => e.name);
         return (
           drawn.some((d) => d.sceneId === id) &&
-          urls.every((u) => fetched.includes(u)) &&
+          urls.every((u) => fetched.some((f) => f === u || new URL(f).pathname === u)) &&
           document.fonts.status === 'loaded' &&
           document.getAnimations().every((a) => a.playState !== 'running')
         );
@@ -247,6 +280,13 @@ function paintedOutside(image: Rgba, bounds: Bounds): number {
   return painted;
 }
 
+/** An opaque light grey or white pixel: the title panel, or a letter of the name. */
+function isLight(image: Rgba, x: number, y: number): boolean {
+  const i = (y * image.width + x) * 4;
+  const [r, g, b, a] = [image.data[i]!, image.data[i + 1]!, image.data[i + 2]!, image.data[i + 3]!];
+  return a === 255 && r > 200 && g > 200 && b > 200;
+}
+
 function matchReference(id: string, png: Buffer): void {
   const file = path.join(REFERENCES, `${id}.png`);
   if (UPDATE || !fs.existsSync(file)) {
@@ -279,7 +319,7 @@ describe('built-in templates drawn by the output page', () => {
   });
 
   it.each(Object.keys(CASES))('%s matches its reference image', async (id) => {
-    const c = CASES[id]!(logoUrl);
+    const c = CASES[id]!(logos);
     const { outputUrl, scene } = await onAir(id, c);
     const png = await screenshot(outputUrl, scene.id, c.images);
     const image = readRgba(png);
@@ -292,6 +332,34 @@ describe('built-in templates drawn by the output page', () => {
     const corners = CORNERS.map(([x, y]) => alphaAt(image, x, y) > 0);
     expect(corners).toEqual(CORNERS.map(() => fullStage));
     matchReference(id, png);
+  });
+
+  it('lower-third: an empty title draws one line on the same bottom edge, and no empty title panel', async () => {
+    const strap = { name: 'Zoë Ribeiro-Sánchez', title: '', accent: '#e63946' };
+    const { outputUrl, scene } = await onAir('lower-third', { inputs: strap, clocks: {}, images: [] });
+    const png = await screenshot(outputUrl, scene.id, []);
+    const image = readRgba(png);
+    // The title panel (#f3f4f6, 928–978) would be light at its foot, below the reach of the name's capitals.
+    const light: [number, number][] = [];
+    for (let y = 964; y < 978; y++) {
+      for (let x = 96; x < 910; x++) if (isLight(image, x, y)) light.push([x, y]);
+    }
+    expect(light.slice(0, 5), 'light pixels: a title panel is drawn').toEqual([]);
+    // The name panel sits on the two-line strap's bottom edge (978), not on its top (842).
+    expect(alphaAt(image, 300, 860), 'above the one-line strap').toBe(0);
+    expect(alphaAt(image, 300, 960), 'the name panel down to the bottom edge').toBe(255);
+    matchReference('lower-third-one-line', png);
+  });
+
+  it('sponsor-bug: an empty line leaves the logo alone on its plate, no empty panel before it', async () => {
+    const inputs = { sponsorLogo: logos.sponsor.url, sponsorLine: '', accent: '#e63946' };
+    const { outputUrl, scene } = await onAir('sponsor-bug', { inputs, clocks: {}, images: [logos.sponsor.path] });
+    const image = readRgba(await screenshot(outputUrl, scene.id, [logos.sponsor.path]));
+    // The plate spans 1574–1814; the line's panel would sit before it, opaque, from 1440 at its narrowest.
+    expect(alphaAt(image, 1700, 935), 'the plate').toBe(255);
+    const opaque: number[] = [];
+    for (let x = 1100; x < 1560; x++) if (alphaAt(image, x, 935) === 255) opaque.push(x);
+    expect(opaque.slice(0, 5), 'opaque pixels before the plate: a line panel is drawn').toEqual([]);
   });
 
   it("lower-third: program and preview each draw their own instance's name, and the channel's title", async () => {

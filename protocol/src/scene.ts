@@ -142,14 +142,17 @@ export interface ElementBase {
 }
 
 /**
- * A condition on one input: its value `equals` the one given (a text `possession` of `home`), or is a number
- * `atLeast` the one given (a timeout pip lit while `homeTimeouts` is 3 or more). An unset input meets neither.
+ * A condition on one input: its value `equals` the one given (a text `possession` of `home`), does not equal it
+ * (`notEquals: ''`: a title panel drawn only while there is a title), or is a number `atLeast` the one given (a
+ * timeout pip lit while `homeTimeouts` is 3 or more). An unset input meets neither `equals` nor `atLeast`, and
+ * meets every `notEquals`.
  */
 export interface VisibleWhen {
   /** Name of an input (not a clock). */
   input: string;
-  /** Exactly one of `equals` and `atLeast`. */
+  /** Exactly one of `equals`, `notEquals` and `atLeast`. */
   equals?: string | number | boolean;
+  notEquals?: string | number | boolean;
   /** A number input only. */
   atLeast?: number;
 }

@@ -127,7 +127,7 @@ describe('scene values', () => {
     expect(values.isTrue('missing')).toBe(false);
   });
 
-  it('meets a visibleWhen condition only with an equal value, or a number at least the one given', () => {
+  it('meets a visibleWhen condition only with an equal (or, notEquals, a different) value, or a number at least the one given', () => {
     const values = createSceneValues(scene, sources({ inputs: { score: 3, home: 'home', show: false } }));
     expect(values.meets({ input: 'score', atLeast: 3 })).toBe(true);
     expect(values.meets({ input: 'score', atLeast: 4 })).toBe(false);
@@ -136,8 +136,12 @@ describe('scene values', () => {
     expect(values.meets({ input: 'home', equals: 'away' })).toBe(false);
     expect(values.meets({ input: 'show', equals: false })).toBe(true);
     expect(values.meets({ input: 'missing', atLeast: 0 })).toBe(false);
+    expect(values.meets({ input: 'home', notEquals: '' })).toBe(true);
+    expect(values.meets({ input: 'home', notEquals: 'home' })).toBe(false);
+    expect(values.meets({ input: 'missing', notEquals: '' })).toBe(true);
     const xml = createSceneValues(scene, sources({ overrides: { score: '5', show: 'true' } }));
     expect(xml.meets({ input: 'score', atLeast: 5 })).toBe(true);
     expect(xml.meets({ input: 'show', equals: true })).toBe(true);
+    expect(xml.meets({ input: 'show', notEquals: true })).toBe(false);
   });
 });

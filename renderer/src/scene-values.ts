@@ -42,7 +42,7 @@ export interface SceneValues {
   fill(template: string): string;
   /** True only for `true` (or the string 'true', which is all a CasparCG XML update can send). */
   isTrue(name: string): boolean;
-  /** True while the input's value meets the condition: equal to `equals`, or a number at least `atLeast`. */
+  /** True while the input's value meets the condition: equal to `equals`, not to `notEquals`, or a number at least `atLeast`. */
   meets(when: VisibleWhen): boolean;
   /** A CSS colour for a colour reference; `transparent` for anything that is not a hex colour. */
   color(ref: ColorRef | undefined): string;
@@ -50,6 +50,11 @@ export interface SceneValues {
   clock(name: string, format: ClockFormat | undefined): string;
   /** True when a clock read in this pass is still moving: its text will change without a message. */
   moving(): boolean;
+}
+
+/** A value equals the one a condition gives; a CasparCG XML update sends every value as a string ('3', 'true'). */
+function equal(v: InputValue | undefined, to: string | number | boolean | undefined): boolean {
+  return v === to || (typeof v === 'string' && to !== undefined && v === String(to));
 }
 
 const defsCache = new WeakMap<SceneView, Readonly<Record<string, InputDef>>>();
@@ -102,7 +107,8 @@ export function createSceneValues(scene: SceneView, sources: ValueSources): Scen
         const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
         return typeof n === 'number' && n >= when.atLeast;
       }
-      return v === when.equals || (typeof v === 'string' && v === String(when.equals));
+      if (when.notEquals !== undefined) return !equal(v, when.notEquals);
+      return equal(v, when.equals);
     },
     color(ref) {
       if (ref === undefined) return 'transparent';

@@ -1360,11 +1360,13 @@ type User struct {
 	ID        string `json:"id"`
 }
 
-// VisibleWhen: Drawn only while the input equals a value, or (a number input) is at least a number.
+// VisibleWhen: Drawn only while the input equals a value, or does not equal it, or (a number input) is at least
+// a number.
 type VisibleWhen struct {
-	AtLeast *float64 `json:"atLeast,omitempty"`
-	Equals  any      `json:"equals,omitempty"`
-	Input   string   `json:"input"`
+	AtLeast   *float64 `json:"atLeast,omitempty"`
+	Equals    any      `json:"equals,omitempty"`
+	Input     string   `json:"input"`
+	NotEquals any      `json:"notEquals,omitempty"`
 }
 
 // Webhook is the Webhook schema of the onair API.

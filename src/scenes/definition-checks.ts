@@ -141,12 +141,14 @@ function checkVisibleWhen(when: VisibleWhen, at: Path, inputs: Map<string, Input
     return report([...at, 'input'], `"${when.input}" is a clock input; visibleWhen takes any other`);
   if (when.atLeast !== undefined && type !== 'number')
     return report([...at, 'atLeast'], `"${when.input}" is a ${type} input; atLeast takes a number input`);
-  if (when.equals === undefined) return;
+  const field = when.equals !== undefined ? 'equals' : 'notEquals';
+  const value = when[field];
+  if (value === undefined) return;
   try {
-    checkValue({ name: when.input, type, label: '', default: null }, when.equals, when.input);
+    checkValue({ name: when.input, type, label: '', default: null }, value, when.input);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    report([...at, 'equals'], `"${when.input}" is a ${type} input: equals ${err.errors?.[0]?.message ?? err.message}`);
+    report([...at, field], `"${when.input}" is a ${type} input: ${field} ${err.errors?.[0]?.message ?? err.message}`);
   }
 }
 

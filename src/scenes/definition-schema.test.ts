@@ -271,8 +271,20 @@ describe('SceneDefinitionIn: each problem at its exact path', () => {
       'true or false',
     ],
     [
+      'visibleWhen notEquals of another type',
+      text({ visibleWhen: { input: 'scoreA', notEquals: '' } }),
+      'elements.0.visibleWhen.notEquals',
+      'number',
+    ],
+    [
       'visibleWhen with both conditions',
       text({ visibleWhen: { input: 'scoreA', equals: 1, atLeast: 1 } }),
+      'elements.0.visibleWhen',
+      'exactly one',
+    ],
+    [
+      'visibleWhen with equals and notEquals',
+      text({ visibleWhen: { input: 'home', equals: 'a', notEquals: 'b' } }),
       'elements.0.visibleWhen',
       'exactly one',
     ],
@@ -283,9 +295,10 @@ describe('SceneDefinitionIn: each problem at its exact path', () => {
     expect(found[0]?.message).toContain(message);
   });
 
-  it('accepts visibleWhen: a value equal to one the input can hold, or a number input at least a number', () => {
+  it('accepts visibleWhen: a value equal or not equal to one the input can hold, or a number input at least a number', () => {
     const when = [
       text({ visibleWhen: { input: 'home', equals: 'home' } }),
+      text({ visibleWhen: { input: 'home', notEquals: '' } }),
       text({ visibleWhen: { input: 'scoreA', atLeast: 5 }, visibleIf: 'show' }),
       text({ visibleWhen: { input: 'show', equals: false } }),
     ];

@@ -70,16 +70,24 @@ export const FillIn: z.ZodType<Fill> = stringOrObject(ColorRef, Gradient, 'a col
   id: 'Fill',
 });
 
+/** A value visibleWhen compares an input with. */
+const Comparable = z.union([z.string().max(SCENE_LIMITS.string), z.number(), z.boolean()]);
+
 const VisibleWhenIn = z
   .strictObject({
     input: InputName,
-    equals: z.union([z.string().max(SCENE_LIMITS.string), z.number(), z.boolean()]).optional(),
+    equals: Comparable.optional(),
+    notEquals: Comparable.optional(),
     atLeast: z.number().min(-1e15).max(1e15).optional(),
   })
-  .refine((w) => (w.equals === undefined) !== (w.atLeast === undefined), 'give exactly one of equals and atLeast')
+  .refine(
+    (w) => [w.equals, w.notEquals, w.atLeast].filter((c) => c !== undefined).length === 1,
+    'give exactly one of equals, notEquals and atLeast',
+  )
   .meta({
     id: 'VisibleWhen',
-    description: 'Drawn only while the input equals a value, or (a number input) is at least a number.',
+    description:
+      'Drawn only while the input equals a value, or does not equal it, or (a number input) is at least a number.',
   });
 
 const base = {

@@ -4,6 +4,7 @@ import { finalScore } from './final-score.js';
 import { logoBug } from './logo-bug.js';
 import { lowerThird } from './lower-third.js';
 import { scoreboard } from './scoreboard.js';
+import { sponsorBug } from './sponsor-bug.js';
 import type { Template } from './template.js';
 
 export type { Template };
@@ -16,6 +17,7 @@ export const TEMPLATES: readonly Template[] = [
   countdown,
   logoBug,
   basketballScoreboard,
+  sponsorBug,
 ];
 
 export function findTemplate(id: string): Template | undefined {

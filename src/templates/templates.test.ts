@@ -95,6 +95,7 @@ describe('the built-in templates', () => {
       ['countdown', 15],
       ['logo-bug', 30],
       ['basketball-scoreboard', 10],
+      ['sponsor-bug', 25],
     ]);
   });
 
@@ -116,7 +117,40 @@ describe('the built-in templates', () => {
     expect(follows).toEqual([
       ['namePanel', 'nameText'],
       ['titlePanel', 'titleText'],
+      ['namePanelOneLine', 'nameTextOneLine'],
     ]);
+  });
+
+  it('lower-third: one line with an empty title, no title panel, on the same bottom edge as two lines', () => {
+    const elements = findTemplate('lower-third')!.definition.elements;
+    const shown = (when: unknown) => elements.filter((el) => JSON.stringify(el.visibleWhen) === JSON.stringify(when));
+    const twoLines = shown({ input: 'title', notEquals: '' });
+    const oneLine = shown({ input: 'title', equals: '' });
+    expect(twoLines.length + oneLine.length).toBe(elements.length);
+    expect(twoLines.map((el) => el.name)).toEqual(['accentBar', 'namePanel', 'nameText', 'titlePanel', 'titleText']);
+    expect(oneLine.map((el) => el.name)).toEqual(['accentBarOneLine', 'namePanelOneLine', 'nameTextOneLine']);
+    const bottom = (els: SceneElement[]) => Math.max(...els.map((el) => el.y + el.height));
+    expect(bottom(oneLine)).toBe(bottom(twoLines));
+    expect(oneLine.map((el) => el.y + el.height)).toEqual([978, 978, 978]);
+  });
+
+  it('sponsor-bug: a logo on a plate and a line on a panel that follows it, in the bottom-right corner', () => {
+    const def = findTemplate('sponsor-bug')!.definition;
+    expect(def.inputs.map((i) => [i.name, i.type, i.scope ?? 'channel', i.default])).toEqual([
+      ['sponsorLogo', 'image', 'channel', null],
+      ['sponsorLine', 'text', 'item', 'Presented by'],
+      ['accent', 'color', 'channel', '#e63946'],
+    ]);
+    const byName = new Map(def.elements.map((el) => [el.name, el]));
+    expect(byName.get('logoImage')).toMatchObject({ type: 'image', src: '{sponsorLogo}' });
+    expect(byName.get('linePanel')).toMatchObject({ followWidth: 'lineText' });
+    for (const name of ['linePanel', 'lineText'])
+      expect(byName.get(name)?.visibleWhen).toEqual({ input: 'sponsorLine', notEquals: '' });
+    // Clear of the other corners' graphics: the score bars (top), the lower third (up to x 910) and the logo bug.
+    const boxes = placed(def.elements);
+    expect(Math.min(...boxes.map((p) => p.left))).toBeGreaterThan(960);
+    expect(Math.min(...boxes.map((p) => p.top))).toBeGreaterThan(540);
+    expect(Math.max(...boxes.map((p) => p.right))).toBe(SAFE.right);
   });
 
   it('declare a shared input with one type, scope and default, so any of them can share a channel', () => {
@@ -142,6 +176,7 @@ describe('the built-in templates', () => {
       ['countdown', ['label']],
       ['logo-bug', []],
       ['basketball-scoreboard', []],
+      ['sponsor-bug', ['sponsorLine']],
     ]);
   });
 

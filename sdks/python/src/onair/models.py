@@ -462,8 +462,9 @@ class _VisibleWhenRequired(TypedDict):
 
 
 class VisibleWhen(_VisibleWhenRequired, total=False):
-    """Drawn only while the input equals a value, or (a number input) is at least a number."""
+    """Drawn only while the input equals a value, or does not equal it, or (a number input) is at least a number."""
     equals: Union[str, float, bool]
+    notEquals: Union[str, float, bool]
     atLeast: float
 
 

@@ -10916,10 +10916,11 @@ export interface components {
             /** @description The box fits its text, between minWidth and width. */
             minWidth?: number;
         };
-        /** @description Drawn only while the input equals a value, or (a number input) is at least a number. */
+        /** @description Drawn only while the input equals a value, or does not equal it, or (a number input) is at least a number. */
         VisibleWhen: {
             input: string;
             equals?: string | number | boolean;
+            notEquals?: string | number | boolean;
             atLeast?: number;
         };
         /** @example #101820 */

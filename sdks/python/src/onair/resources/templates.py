@@ -1,4 +1,4 @@
-"""``client.templates``: the built-in scene templates (scoreboard, lower-third, final-score, countdown, logo-bug)."""
+"""``client.templates``: the built-in scene templates (scoreboard, lower-third, sponsor-bug and the others)."""
 
 from __future__ import annotations
 
