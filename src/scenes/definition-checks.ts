@@ -145,7 +145,10 @@ function checkVisibleWhen(when: VisibleWhen, at: Path, inputs: Map<string, Input
   const value = when[field];
   if (value === undefined) return;
   try {
-    checkValue({ name: when.input, type, label: '', default: null }, value, when.input);
+    // A select's value is one of its options: here it is checked as the text it is (a condition on a value the
+    // options do not hold is harmless, it never shows).
+    const asType = type === 'select' ? 'text' : type;
+    checkValue({ name: when.input, type: asType, label: '', default: null }, value, when.input);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     report([...at, field], `"${when.input}" is a ${type} input: ${field} ${err.errors?.[0]?.message ?? err.message}`);

@@ -303,6 +303,10 @@ describe('SceneDefinitionIn: each problem at its exact path', () => {
       text({ visibleWhen: { input: 'show', equals: false } }),
     ];
     expect(problems(withElements(...when))).toEqual([]);
+    // A select: one of its options (a piece shown in one half only).
+    const half = { name: 'half', type: 'select', options: ['1st half', '2nd half'] };
+    const second = text({ visibleWhen: { input: 'half', equals: '2nd half' } });
+    expect(problems({ inputs: [...inputs, half], elements: [second] })).toEqual([]);
   });
 
   it('refuses an item-scoped clock, naming it, and a scope that is not one', () => {
