@@ -135,7 +135,7 @@ export function applyPlayout(op: PlayoutOp, b: Buses): Buses {
   return { program, preview };
 }
 
-/** The events a playout op fires from `b` (docs/api.md, "Events"), without `source`. */
+/** The events a playout op fires from `b` (docs/api.md, "Events"), without `source`, `actor` and a null `itemId`. */
 export function playoutEvents(op: PlayoutOp, b: Buses): { type: string; data: Record<string, unknown> }[] {
   const toAir = (sceneId: string, layer: number) => [
     { type: 'channel.scene_loaded', data: { sceneId, bus: 'program', layer } },
@@ -370,8 +370,11 @@ function checkPlayoutEvents(channelId: string, records: PlayoutRecord[], mine: E
   const problems: string[] = [];
   const logged = mine.filter((e) => PLAYOUT_TYPES.has(e.type));
   const shape = (e: EventLike) => {
+    // Who did it (the suite's key) and the rundown item (none: scenes are cued by id) are not what is checked here.
     const data = { ...e.data };
     delete data.source;
+    delete data.actor;
+    if (data.itemId === null) delete data.itemId;
     return { type: e.type, data };
   };
   const used = new Set<number>();
