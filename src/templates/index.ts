@@ -1,6 +1,7 @@
 import { basketballScoreboard } from './basketball.js';
 import { countdown } from './countdown.js';
 import { finalScore } from './final-score.js';
+import { footballScoreboard } from './football.js';
 import { logoBug } from './logo-bug.js';
 import { lowerThird } from './lower-third.js';
 import { scoreboard } from './scoreboard.js';
@@ -18,6 +19,7 @@ export const TEMPLATES: readonly Template[] = [
   logoBug,
   basketballScoreboard,
   sponsorBug,
+  footballScoreboard,
 ];
 
 export function findTemplate(id: string): Template | undefined {

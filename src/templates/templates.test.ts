@@ -96,6 +96,7 @@ describe('the built-in templates', () => {
       ['logo-bug', 30],
       ['basketball-scoreboard', 10],
       ['sponsor-bug', 25],
+      ['football-scoreboard', 10],
     ]);
   });
 
@@ -177,6 +178,7 @@ describe('the built-in templates', () => {
       ['logo-bug', []],
       ['basketball-scoreboard', []],
       ['sponsor-bug', ['sponsorLine']],
+      ['football-scoreboard', []],
     ]);
   });
 
@@ -223,6 +225,66 @@ describe('the built-in templates', () => {
       ['scoreA', 'pulse', ['scoreABox']],
       ['scoreB', 'pulse', ['scoreBBox']],
     ]);
+  });
+
+  it('football-scoreboard: a match clock up from 0:00 through two halves, stopping at 45:00 and 90:00', () => {
+    const def = findTemplate('football-scoreboard')!.definition;
+    expect(def.inputs.find((i) => i.name === 'matchClock')).toMatchObject({
+      type: 'clock',
+      default: 0,
+      direction: 'up',
+      periods: [
+        { name: '1st half', stopAt: 2_700_000 },
+        { name: '2nd half', stopAt: 5_400_000 },
+      ],
+    });
+    const formats: string[] = [];
+    forEachElement(def.elements, (el) => {
+      if (el.type === 'clock') formats.push(`${el.clock} ${el.format}`);
+    });
+    expect(formats).toEqual(['matchClock period', 'matchClock m:ss']);
+    expect(def.triggers.map((t) => [t.name, t.on, t.animation, t.targets])).toEqual([
+      ['flashScoreA', 'scoreA', 'pulse', ['scoreABox']],
+      ['flashScoreB', 'scoreB', 'pulse', ['scoreBBox']],
+    ]);
+  });
+
+  it('football-scoreboard: crests over a disc, short names in place of full ones, red cards, stoppage from 1', () => {
+    const def = findTemplate('football-scoreboard')!.definition;
+    const inputs = def.inputs
+      .filter((i) => i.type !== 'clock')
+      .map((i) => [i.name, i.type, i.scope ?? 'channel', i.default]);
+    expect(inputs).toEqual([
+      ['home', 'text', 'channel', 'HOME'],
+      ['away', 'text', 'channel', 'AWAY'],
+      ['homeShort', 'text', 'channel', ''],
+      ['awayShort', 'text', 'channel', ''],
+      ['scoreA', 'number', 'channel', 0],
+      ['scoreB', 'number', 'channel', 0],
+      ['homeColor', 'color', 'channel', '#c8102e'],
+      ['awayColor', 'color', 'channel', '#1d428a'],
+      ['homeCrest', 'image', 'channel', null],
+      ['awayCrest', 'image', 'channel', null],
+      ['homeReds', 'number', 'channel', 0],
+      ['awayReds', 'number', 'channel', 0],
+      ['stoppage', 'number', 'channel', 0],
+    ]);
+    const byName = new Map<string, SceneElement>();
+    forEachElement(def.elements, (el) => void (el.name && byName.set(el.name, el)));
+    expect(byName.get('stoppage')?.visibleWhen).toEqual({ input: 'stoppage', atLeast: 1 });
+    for (const side of ['home', 'away']) {
+      // The disc is drawn first and never hidden, so an unset crest still leaves a badge.
+      const badge = byName.get(`${side}CrestBadge`);
+      expect(badge?.type === 'group' && badge.children.map((c) => [c.type, c.visibleWhen])).toEqual([
+        ['box', undefined],
+        ['image', undefined],
+      ]);
+      expect(byName.get(`${side}Crest`)).toMatchObject({ type: 'image', src: `{${side}Crest}` });
+      expect(byName.get(`${side}Name`)?.visibleWhen).toEqual({ input: `${side}Short`, equals: '' });
+      expect(byName.get(`${side}ShortName`)?.visibleWhen).toEqual({ input: `${side}Short`, notEquals: '' });
+      for (let k = 1; k <= 3; k++)
+        expect(byName.get(`${side}Red${k}`)?.visibleWhen).toEqual({ input: `${side}Reds`, atLeast: k });
+    }
   });
 
   it('are listed with their layer and trigger names', () => {
