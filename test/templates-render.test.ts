@@ -70,6 +70,14 @@ const SPONSOR_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 10
   <rect x="104" y="58" width="120" height="14" rx="3" fill="#0057b8"/>
 </svg>`;
 
+/** A club crest: a shield in two colours with a ball, shapes only. */
+const CREST_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 120">
+  <path d="M10 8 H90 V60 C90 90 70 106 50 116 C30 106 10 90 10 60 Z" fill="#da291c" stroke="#ffd400" stroke-width="6"/>
+  <path d="M50 8 H90 V60 C90 90 70 106 50 116 Z" fill="#ffffff" fill-opacity="0.18"/>
+  <circle cx="50" cy="56" r="20" fill="#ffffff"/>
+  <path d="M50 44 L61 52 L57 65 H43 L39 52 Z" fill="#12151b"/>
+</svg>`;
+
 const MATCH = {
   home: 'MANCHESTER UNITED',
   away: 'LIVERPOOL',
@@ -92,6 +100,8 @@ interface Logos {
   logo: string;
   /** The sponsor logo, an asset of the library. */
   sponsor: { url: string; path: string };
+  /** A club crest, an asset of the library. */
+  crest: { url: string; path: string };
 }
 
 /** Fixed inputs for each template GET /v1/templates lists; the logo URLs are known once they are served. */
@@ -143,6 +153,20 @@ const CASES: Record<string, (logos: Logos) => Case> = {
     clocks: {},
     images: [sponsor.path],
   }),
+  // Every state at once: a crest and none (the disc alone), a short name and a full one, one red card against
+  // two, the clock stopped at half-time with three minutes of stoppage.
+  'football-scoreboard': ({ crest }) => ({
+    inputs: {
+      ...MATCH,
+      homeShort: 'MUN',
+      homeCrest: crest.url,
+      homeReds: 1,
+      awayReds: 2,
+      stoppage: 3,
+    },
+    clocks: { matchClock: 2_700_000 },
+    images: [crest.path],
+  }),
 };
 
 let server: TestServer;
@@ -155,7 +179,11 @@ beforeAll(async () => {
   [server, browser, logoServer] = await Promise.all([startTestServer(), launchChromium(), serveLogo()]);
   call = api(server.url, server.key);
   const logo = `http://127.0.0.1:${(logoServer.address() as AddressInfo).port}/logo.svg`;
-  logos = { logo, sponsor: await uploadAsset('sponsor.svg', SPONSOR_SVG) };
+  logos = {
+    logo,
+    sponsor: await uploadAsset('sponsor.svg', SPONSOR_SVG),
+    crest: await uploadAsset('crest.svg', CREST_SVG),
+  };
 });
 
 async function uploadAsset(name: string, body: string): Promise<{ url: string; path: string }> {
