@@ -6,7 +6,7 @@
  *
  * Starts onair in this process on a free port with a temporary data directory, and a tiny HTTP server on
  * 127.0.0.1 that serves a logo (an image input takes http(s) URLs only); the sponsor's logo is uploaded to the
- * asset library instead, as a user would. Through the REST API it makes one
+ * asset library instead, as a user would, and so is the football scoreboard's crest. Through the REST API it makes one
  * channel per picture, adds scenes from the built-in templates, sets their inputs and stopped clocks, and
  * puts them on air with `POST …/program`. Chromium then opens the channel's outputUrl (or previewUrl) with
  * a 1920×1080 viewport and a device scale that writes the full stage at 960×540 (640×360 for each half of the
@@ -52,6 +52,14 @@ const SPONSOR_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 10
   <rect x="104" y="58" width="120" height="14" rx="3" fill="#0057b8"/>
 </svg>`;
 
+/** A club crest: a shield in two colours with a ball, shapes only. */
+const CREST_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 120">
+  <path d="M10 8 H90 V60 C90 90 70 106 50 116 C30 106 10 90 10 60 Z" fill="#da291c" stroke="#ffd400" stroke-width="6"/>
+  <path d="M50 8 H90 V60 C90 90 70 106 50 116 Z" fill="#ffffff" fill-opacity="0.18"/>
+  <circle cx="50" cy="56" r="20" fill="#ffffff"/>
+  <path d="M50 44 L61 52 L57 65 H43 L39 52 Z" fill="#12151b"/>
+</svg>`;
+
 type Json = Record<string, unknown>;
 type Inputs = Record<string, string | number>;
 
@@ -78,6 +86,8 @@ interface Logos {
   logo: string;
   /** The sponsor logo, an asset of the library: its URL, and the path the page loads it by (with its token). */
   sponsor: { url: string; path: string };
+  /** A club crest, an asset of the library like the sponsor's logo. */
+  crest: { url: string; path: string };
 }
 
 const SETUPS: Record<string, (logos: Logos) => Setup> = {
@@ -111,12 +121,18 @@ const SETUPS: Record<string, (logos: Logos) => Setup> = {
     inputs: { sponsorLogo: sponsor.url, sponsorLine: 'Presented by', accent: '#e63946' },
     clocks: {},
   }),
+  // A crest and the bare disc of a team without one, a short name and a full one, red cards, +3 at half-time.
+  'football-scoreboard': ({ crest }) => ({
+    inputs: { ...MATCH, homeShort: 'MUN', homeCrest: crest.url, homeReds: 1, awayReds: 2, stoppage: 3 },
+    clocks: { matchClock: 2_700_000 },
+  }),
 };
 
 /** The images each template's picture waits for: URLs, or the paths of library assets. */
 const IMAGES: Record<string, (logos: Logos) => string[]> = {
   'logo-bug': ({ logo }) => [logo],
   'sponsor-bug': ({ sponsor }) => [sponsor.path],
+  'football-scoreboard': ({ crest }) => [crest.path],
 };
 
 interface Ctx {
@@ -336,8 +352,8 @@ async function busPictures(ctx: Ctx): Promise<void> {
   );
 }
 
-async function uploadAsset(server: ServerHandle, svg: string): Promise<{ url: string; path: string }> {
-  const res = await fetch(`${server.baseUrl}/v1/assets?name=sponsor.svg`, {
+async function uploadAsset(server: ServerHandle, name: string, svg: string): Promise<{ url: string; path: string }> {
+  const res = await fetch(`${server.baseUrl}/v1/assets?name=${name}`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/octet-stream' },
     body: svg,
@@ -377,7 +393,9 @@ async function main(): Promise<void> {
     );
     browser = await launchChromium();
     const logo = `http://127.0.0.1:${(logoServer.address() as AddressInfo).port}/logo.svg`;
-    const ctx: Ctx = { server, browser, logos: { logo, sponsor: await uploadAsset(server, SPONSOR_SVG) } };
+    const sponsor = await uploadAsset(server, 'sponsor.svg', SPONSOR_SVG);
+    const crest = await uploadAsset(server, 'crest.svg', CREST_SVG);
+    const ctx: Ctx = { server, browser, logos: { logo, sponsor, crest } };
     await templatePictures(ctx);
     await lowerThirdLines(ctx);
     await busPictures(ctx);
