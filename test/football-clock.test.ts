@@ -66,8 +66,9 @@ it('refuses the scene with its match clock counting up to a stop at 0 (the clock
     elements: Record<string, unknown>[];
   };
   const n = definition.inputs.findIndex((i) => i.name === 'matchClock');
-  const { periods: _periods, ...clock } = definition.inputs[n]!;
-  definition.inputs[n] = { ...clock, stopAt: 0 };
+  const clock: Record<string, unknown> = { ...definition.inputs[n]!, stopAt: 0 };
+  delete clock.periods;
+  definition.inputs[n] = clock;
   definition.elements = definition.elements.filter((el) => el.format !== 'period');
   const res = await call('POST', `/v1/channels/${channel.id}/scenes`, { name: 'Trap', definition });
   const problem = expectProblem(res, 400, 'invalid_request');
