@@ -77,8 +77,8 @@ function sampleContrast(ms: number): Promise<{ lowest: number; frames: number }>
   });
 }
 
-// Both score bugs name their home score's parts scoreADigits and scoreAPanel.
-it.each(['scoreboard', 'basketball-scoreboard'])(
+// The score bugs name their home score's parts scoreADigits and scoreAPanel.
+it.each(['scoreboard', 'basketball-scoreboard', 'football-scoreboard'])(
   '%s: keeps the new score at 4.5:1 or more against its panel at every frame of the score change',
   async (template) => {
     const call = api(server.url, server.key);
