@@ -195,4 +195,28 @@ describe('asset library', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.detail).toContain('"Sponsor"');
   });
+
+  it("a rundown item's own value naming the asset keeps it in use", async () => {
+    const { server, call } = await start();
+    const channel = expectStatus(await call<Channel>('POST', '/v1/channels', { name: 'Main' }), 201);
+    const path = (rest: string) => `/v1/channels/${channel.id}/${rest}`;
+    const scene = expectStatus(
+      await call<{ id: string }>('POST', path('scenes'), {
+        name: 'Guest',
+        definition: {
+          version: 1,
+          inputs: [{ name: 'photo', type: 'image', scope: 'item', default: 'https://example.com/none.png' }],
+          elements: [{ type: 'image', src: '{photo}', x: 0, y: 0, width: 100, height: 100 }],
+        },
+      }),
+      201,
+    );
+    const up = await uploadForm(server.url, server.key, RED, 'red.png');
+    const rundown = expectStatus(await call<{ id: string }>('POST', path('rundowns'), { name: 'Show' }), 201);
+    const item = { sceneId: scene.id, values: { photo: up.body.url } };
+    expectStatus(await call('POST', path(`rundowns/${rundown.id}/items`), item), 201);
+    const refused = await call<Problem>('DELETE', `/v1/assets/${String(up.body.id)}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toContain('"Guest"');
+  });
 });
