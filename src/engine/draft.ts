@@ -107,6 +107,8 @@ export class Draft {
   touched = false;
   /** Set once the draft changes the prepared show (rundowns, schedule, history): sent to `scenes=all` only. */
   showChanged = false;
+  /** Rundown items an undo took back off air: ready again rather than done (./undo.ts). */
+  readonly notAired = new Set<string>();
   private clocksOwned = false;
   /** Layers whose last change this tick was a cut. */
   readonly cuts = new Set<number>();

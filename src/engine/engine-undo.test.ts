@@ -4,7 +4,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { API_BY } from './engine.fixtures.js';
-import { CH, entry, HOOK_BY, noSince, patch, setup, USER_BY, view } from './engine-show.fixtures.js';
+import {
+  CH,
+  entry,
+  HOOK_BY,
+  noSince,
+  patch,
+  rundown,
+  setup,
+  states,
+  USER_BY,
+  view,
+  withRundown,
+} from './engine-show.fixtures.js';
 
 describe('undo and redo', () => {
   it('undo of a take puts the buses back as they were; redo takes again', async () => {
@@ -103,5 +115,24 @@ describe('undo and redo', () => {
     expect(view(restarted)).toEqual(before);
     await restarted.run(CH, { kind: 'undo' });
     expect(view(restarted).preview).toEqual([]);
+  });
+
+  it('undo of a play next makes the item ready again and focuses it, so playing next plays it again', async () => {
+    const h = setup();
+    await withRundown(h);
+    await h.run(CH, { kind: 'rundown.play_next', rundownId: 'rd_1' });
+    expect(states(h)).toMatchObject({ it_1: 'program' });
+    expect(rundown(h).focus).toBe('it_2');
+
+    await h.run(CH, { kind: 'undo' });
+    expect(view(h).program).toEqual([]);
+    expect(states(h)).toMatchObject({ it_1: 'ready', it_2: 'ready' });
+    expect(rundown(h).focus).toBe('it_1');
+
+    await h.run(CH, { kind: 'rundown.play_next', rundownId: 'rd_1' });
+    expect(noSince(view(h).program)).toEqual([entry('sc_lower', 2, { name: 'A' }, 'it_1')]);
+    // An item that aired and left by a later action is done, as before.
+    await h.run(CH, { kind: 'rundown.play_next', rundownId: 'rd_1' });
+    expect(states(h)).toMatchObject({ it_1: 'done', it_2: 'program' });
   });
 });

@@ -180,7 +180,9 @@ export function refreshItemStates(d: Draft): void {
         : cued.has(item.id)
           ? 'preview'
           : item.state === 'program'
-            ? 'done'
+            ? d.notAired.has(item.id)
+              ? 'ready'
+              : 'done'
             : item.state === 'preview'
               ? 'ready'
               : item.state;

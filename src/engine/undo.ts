@@ -13,6 +13,7 @@ import type { Origin } from './ops.js';
 export function revisit(d: Draft, direction: 'undo' | 'redo', by: Origin): void {
   const target = nextToRevisit(d.live.history, direction);
   restore(d, direction === 'undo' ? target.before! : target.after!, by);
+  if (direction === 'undo') takeBackItems(d, target.after!);
   const { frame, nowIso } = d.tick;
   d.pushHistory({
     id: `his_${d.tick.eventId().slice(4)}`,
@@ -28,6 +29,23 @@ export function revisit(d: Draft, direction: 'undo' | 'redo', by: Origin): void 
     frame,
     ...by,
   });
+}
+
+/**
+ * Rundown items the undone action put on air, and that are off air again, never aired as far as the show goes: they
+ * are ready again (not done), and the focus goes back to the one a play next took, so playing next plays it again.
+ */
+function takeBackItems(d: Draft, after: HistorySide): void {
+  const onAir = new Set(d.live.program.map((e) => e.itemId));
+  const aired = Object.values(after.program).flatMap((e) => (e?.itemId && !onAir.has(e.itemId) ? [e.itemId] : []));
+  for (const itemId of aired) {
+    d.notAired.add(itemId);
+    for (const rundown of d.live.rundowns.values()) {
+      if (rundown.items.some((i) => i.id === itemId) && rundown.focus !== itemId) {
+        d.setRundown({ ...rundown, focus: itemId });
+      }
+    }
+  }
 }
 
 function restore(d: Draft, side: HistorySide, by: Origin): void {
