@@ -260,6 +260,9 @@ it('lists every key with ?, moves the focus with ↑/↓, updates on air with F5
   await expect.poll(() => overlay.count()).toBe(0);
 
   const focus = async () => expectStatus(await call<Rundown>('GET', path(`rundowns/${rundown.id}`)), 200).focus;
+  // The keys go to the page: the dialog gives the keyboard focus back to what had it, and ↑ / ↓ in a list that
+  // scrolls (the event feed, once it fills) scroll that list instead.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowDown');
   await expect.poll(focus).toBe(items[2]!.id);
