@@ -112,6 +112,9 @@ it('creates a channel at 60 fps unless told otherwise, as the API does; a channe
   const find = async () =>
     expectStatus(await call<{ data: Channel[] }>('GET', '/v1/channels'), 200).data.find((c) => c.name === 'Studio');
   await expect.poll(find).toMatchObject({ fps: 60 });
+  // The dashboard opens the new channel once its answer is in: only then go elsewhere, or that navigation wins.
+  const studio = (await find())!;
+  await expect.poll(() => page.url()).toContain(`#/channels/${studio.id}/live`);
 
   await page.goto(`${server.url}/#/channels/${slow.id}/settings`);
   await expect.poll(() => page.getByRole('heading', { name: 'Slow: settings' }).count()).toBe(1);
