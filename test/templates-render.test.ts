@@ -29,7 +29,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SceneDefinition, SceneElement } from '@onair/protocol';
+import type { InputValue, SceneDefinition, SceneElement } from '@onair/protocol';
 import { api, expectStatus, type Api, type Channel, type Scene } from './helpers/api.js';
 import { launchChromium } from './helpers/browser.js';
 import { alphaAt, compareImages, encodePng, readRgba, type Rgba } from './helpers/image-compare.js';
@@ -88,7 +88,7 @@ const MATCH = {
 };
 
 interface Case {
-  inputs: Record<string, string | number>;
+  inputs: Record<string, InputValue>;
   /** Stopped clocks, set to these milliseconds. */
   clocks: Record<string, number>;
   /** Image URLs (or, for library assets the page loads with its token, their paths) fetched before the screenshot. */
@@ -166,6 +166,35 @@ const CASES: Record<string, (logos: Logos) => Case> = {
     },
     clocks: { matchClock: 2_700_000 },
     images: [crest.path],
+  }),
+  // Ten rows, the most it draws: a long name, a two-figure position, a cell left out (Luton's points).
+  'standings-table': () => ({
+    inputs: {
+      tableTitle: 'Premier League · Matchweek 27',
+      standings: [
+        ['Liverpool', 27, 19, 6, 2, 63],
+        ['Manchester City', 27, 18, 6, 3, 60],
+        ['Arsenal', 27, 18, 5, 4, 59],
+        ['Aston Villa', 27, 16, 4, 7, 52],
+        ['Tottenham Hotspur', 26, 15, 5, 6, 50],
+        ['Manchester United', 27, 15, 2, 10, 47],
+        ['West Ham United', 27, 12, 7, 8, 43],
+        ['Brighton & Hove Albion', 27, 11, 9, 7, 42],
+        ['Wolverhampton Wanderers', 27, 12, 5, 10, 41],
+        ['Luton Town', 27, 5, 5, 17],
+      ].map(([team, played, won, drawn, lost, pts], i) => ({
+        pos: i + 1,
+        team: team as string,
+        played: played as number,
+        won: won as number,
+        drawn: drawn as number,
+        lost: lost as number,
+        ...(pts === undefined ? {} : { pts: pts as number }),
+      })),
+      accent: '#e63946',
+    },
+    clocks: {},
+    images: [],
   }),
 };
 
@@ -282,7 +311,11 @@ function paintedBounds(elements: SceneElement[], x = 0, y = 0): Bounds {
       right: x + el.x + el.width + reach,
       bottom: y + el.y + el.height + reach,
     };
-    return el.type === 'group' ? union([own, paintedBounds(el.children, x + el.x, y + el.y)]) : own;
+    if (el.type === 'group') return union([own, paintedBounds(el.children, x + el.x, y + el.y)]);
+    // A rows element paints its children once per row, each row rowHeight below the one before (at most 100).
+    if (el.type !== 'rows') return own;
+    const rows = paintedBounds(el.children, x + el.x, y + el.y);
+    return union([own, rows, { ...rows, bottom: rows.bottom + 99 * el.rowHeight }]);
   });
   return union(all);
 }

@@ -10,6 +10,7 @@ import { baseOpacity, baseTransform, borderCss, fillCss, num, shadowCss } from '
 import type { SceneValues } from './scene-values.js';
 import { alignedOffset } from './fit-text.js';
 import { createTextBox, type FitQueue, type TextBox } from './text-box.js';
+import { rowsPainter } from './rows-view.js';
 
 export interface ElementView {
   readonly el: HTMLElement;
@@ -47,12 +48,13 @@ export function createElementView(
   if (def.name !== undefined) el.dataset.name = def.name;
   el.dataset.type = def.type;
   const write = createDomWriter(el);
-  const paint = painterFor(el, def);
+  const paint: Paint =
+    def.type === 'rows' ? rowsPainter(el, def, inputs, buildChild(doc), linkFollowers) : painterFor(el, def);
   const view: ElementView = {
     el,
     def,
     base,
-    live: def.type === 'clock' || (def.type === 'text' && followsClock(def.text, inputs)),
+    live: isLive(def, inputs),
     text: paint.text,
     update(values, fits) {
       // `inherit`, not `visible`: an element shown by its own flag stays hidden inside a hidden group.
@@ -91,6 +93,17 @@ export function linkFollowers(views: readonly ElementView[]): void {
       write.style('left', `${num(alignedOffset(align, full, width))}px`);
     });
   }
+}
+
+const buildChild =
+  (doc: Document) =>
+  (child: SceneElement, inputs: Readonly<Record<string, InputDef>>, views: ElementView[]): ElementView =>
+    createElementView(doc, child, inputs, views);
+
+/** A text following a clock, a clock, or a group or rows holding one. */
+function isLive(def: SceneElement, inputs: Readonly<Record<string, InputDef>>): boolean {
+  if (def.type === 'rows') return def.children.some((child) => isLive(child, inputs));
+  return def.type === 'clock' || (def.type === 'text' && followsClock(def.text, inputs));
 }
 
 function followsClock(template: string, inputs: Readonly<Record<string, InputDef>>): boolean {
@@ -133,6 +146,7 @@ function painterFor(el: HTMLElement, def: SceneElement): Paint {
         write.style('background-image', url === null ? 'none' : cssUrl(url));
       };
     case 'group':
+    case 'rows':
       return () => undefined;
   }
 }

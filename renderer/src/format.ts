@@ -2,7 +2,8 @@
 import type { ClockDirection, ClockFormat, InputValue } from '@onair/protocol';
 
 export function formatValue(value: InputValue | undefined): string {
-  if (value === null || value === undefined) return '';
+  // A list's rows are drawn by a rows element, never as text.
+  if (value === null || value === undefined || Array.isArray(value)) return '';
   return String(value);
 }
 

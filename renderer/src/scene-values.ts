@@ -50,7 +50,16 @@ export interface SceneValues {
   clock(name: string, format: ClockFormat | undefined): string;
   /** True when a clock read in this pass is still moving: its text will change without a message. */
   moving(): boolean;
+  /** How many rows a list input draws: its rows, at most its `maxRows`; 0 for anything but a list. */
+  rowCount(list: string): number;
+  /**
+   * The values row `index` of a list draws with: its cells first (a column it leaves out shows empty), then
+   * everything else as for the scene.
+   */
+  row(list: string, index: number): SceneValues;
 }
+
+const DEFAULT_MAX_ROWS = 20;
 
 /** A value equals the one a condition gives; a CasparCG XML update sends every value as a string ('3', 'true'). */
 function equal(v: InputValue | undefined, to: string | number | boolean | undefined): boolean {
@@ -127,6 +136,17 @@ export function createSceneValues(scene: SceneView, sources: ValueSources): Scen
       return formatClock(clock?.ms ?? 0, format, clock?.def?.direction ?? 'up');
     },
     moving: () => moving,
+    rowCount(list) {
+      const rows = value(list);
+      return Array.isArray(rows) ? Math.min(rows.length, own(defs, list)?.maxRows ?? DEFAULT_MAX_ROWS) : 0;
+    },
+    row(list, index) {
+      const rows = value(list);
+      const cells = (Array.isArray(rows) ? rows[index] : undefined) ?? {};
+      const overrides: Record<string, InputValue> = { ...sources.overrides };
+      for (const column of own(defs, list)?.columns ?? []) overrides[column.name] = own(cells, column.name) ?? '';
+      return createSceneValues(scene, { ...sources, overrides });
+    },
   };
   return values;
 }

@@ -590,7 +590,7 @@ type IncomingHookUsage struct {
 	RequireSignature bool   `json:"requireSignature"`
 }
 
-// InputType is one of "number", "text", "boolean", "color", "image", "clock", "select".
+// InputType is one of "number", "text", "boolean", "color", "image", "clock", "select", "list".
 type InputType string
 
 // The values of InputType.
@@ -602,6 +602,7 @@ const (
 	InputTypeImage   InputType = "image"
 	InputTypeClock   InputType = "clock"
 	InputTypeSelect  InputType = "select"
+	InputTypeList    InputType = "list"
 )
 
 // InputsPatch: Input name → new value; null returns an input to its scene default. At most 100 inputs; all or
@@ -716,6 +717,25 @@ type Keyframe struct {
 	Rotation   *float64 `json:"rotation,omitempty"`
 	Scale      *float64 `json:"scale,omitempty"`
 }
+
+// ListColumn is the ListColumn schema of the onair API.
+type ListColumn struct {
+	// Name: What `{name}` placeholders in a rows element show.
+	Name string         `json:"name"`
+	Type ListColumnType `json:"type"`
+}
+
+// ListColumnType is one of "text", "number".
+type ListColumnType string
+
+// The values of ListColumnType.
+const (
+	ListColumnTypeText   ListColumnType = "text"
+	ListColumnTypeNumber ListColumnType = "number"
+)
+
+// ListRow: One row of a list input: a column's name to its text or number.
+type ListRow map[string]any
 
 // LoginIn is the LoginIn schema of the onair API.
 type LoginIn struct {
@@ -849,6 +869,29 @@ const (
 	RoleViewer   Role = "viewer"
 )
 
+// RowsElement is the RowsElement schema of the onair API.
+type RowsElement struct {
+	Children []SceneElement `json:"children"`
+	DelayMs  *float64       `json:"delayMs,omitempty"`
+	Height   float64        `json:"height"`
+	// List: A list input: the children are drawn once per row.
+	List string `json:"list"`
+	// Name: Unique within the scene; what triggers target.
+	Name     *string  `json:"name,omitempty"`
+	Opacity  *float64 `json:"opacity,omitempty"`
+	Rotation *float64 `json:"rotation,omitempty"`
+	// RowHeight: Pixels from one row's top to the next's.
+	RowHeight float64  `json:"rowHeight"`
+	Scale     *float64 `json:"scale,omitempty"`
+	Type      string   `json:"type"`
+	// VisibleIf: A boolean input: drawn only while it is true.
+	VisibleIf   *string      `json:"visibleIf,omitempty"`
+	VisibleWhen *VisibleWhen `json:"visibleWhen,omitempty"`
+	Width       float64      `json:"width"`
+	X           float64      `json:"x"`
+	Y           float64      `json:"y"`
+}
+
 // Rundown is the Rundown schema of the onair API.
 type Rundown struct {
 	ChannelID string `json:"channelId"`
@@ -941,6 +984,7 @@ type SceneElement struct {
 	Clock *ClockElement
 	Group *GroupElement
 	Image *ImageElement
+	Rows  *RowsElement
 	Text  *TextElement
 	// Unknown holds, as received, a shape this version of the SDK does not know, so it survives a round trip.
 	Unknown json.RawMessage
@@ -964,6 +1008,10 @@ func (u SceneElement) MarshalJSON() ([]byte, error) {
 	case u.Image != nil:
 		v := *u.Image
 		v.Type = "image"
+		return json.Marshal(v)
+	case u.Rows != nil:
+		v := *u.Rows
+		v.Type = "rows"
 		return json.Marshal(v)
 	case u.Text != nil:
 		v := *u.Text
@@ -997,6 +1045,9 @@ func (u *SceneElement) UnmarshalJSON(data []byte) error {
 	case "image":
 		u.Image = new(ImageElement)
 		return json.Unmarshal(data, u.Image)
+	case "rows":
+		u.Rows = new(RowsElement)
+		return json.Unmarshal(data, u.Rows)
 	case "text":
 		u.Text = new(TextElement)
 		return json.Unmarshal(data, u.Text)
@@ -1014,13 +1065,17 @@ type SceneIn struct {
 
 // SceneInput is the SceneInput schema of the onair API.
 type SceneInput struct {
+	// Columns: Lists only (required there): each row's columns, distinct names.
+	Columns []ListColumn `json:"columns,omitempty"`
 	// Default: A value of the type; a clock's is milliseconds.
 	Default any `json:"default,omitempty"`
 	// Direction: Clocks only; default `up`.
 	Direction *ClockDirection `json:"direction,omitempty"`
 	// Label: Defaults to the name.
 	Label *string `json:"label,omitempty"`
-	Name  string  `json:"name"`
+	// MaxRows: Lists only: the most rows the value may hold; default 20.
+	MaxRows *int64 `json:"maxRows,omitempty"`
+	Name    string `json:"name"`
 	// Options: Selects only (required there): the values it may take, distinct.
 	Options []string `json:"options,omitempty"`
 	// Periods: Clocks only: the game's periods, in order (halves, quarters); replaces stopAt.

@@ -7,9 +7,9 @@ import type { Op } from '../engine/index.js';
 import { ACTOR_TYPES } from '@onair/protocol';
 import { OP_KINDS } from '../engine/index.js';
 import { WireError } from './cluster-bus.js';
+import { InputValueSchema } from '../scenes/input-value-schema.js';
 
 const Source = z.enum(['api', 'dashboard', 'incoming_webhook', 'schedule']);
-const Value = z.union([z.number(), z.string(), z.boolean(), z.null()]);
 const Clock = z.object({ running: z.boolean(), ms: z.number(), at: z.number(), period: z.number().optional() });
 const Origin = z.object({
   source: Source,
@@ -34,7 +34,7 @@ export type ForwardRequest = z.infer<typeof ForwardRequest>;
 
 const Result = z.object({
   frame: z.number(),
-  applied: z.record(z.string(), Value).optional(),
+  applied: z.record(z.string(), InputValueSchema).optional(),
   clock: Clock.optional(),
   // Records the owner's engine made (a rundown, an item, a scheduled entry): passed on as they are.
   rundown: z.any().optional(),

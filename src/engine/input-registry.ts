@@ -13,9 +13,10 @@ import {
 } from '@onair/protocol';
 import type { SceneRecord } from './model.js';
 import { closestName } from './closest-name.js';
+import { MAX_ABS_NUMBER, MAX_TEXT_BYTES } from './input-limits.js';
+import { listProblem } from './list-value.js';
 
-export const MAX_TEXT_BYTES = 4096;
-export const MAX_ABS_NUMBER = 1e15;
+export { MAX_ABS_NUMBER, MAX_TEXT_BYTES };
 
 export type InputRegistry = ReadonlyMap<string, InputDef>;
 
@@ -108,11 +109,18 @@ function unknownInput(registry: InputRegistry, name: string): AppError {
 
 export function checkValue(def: InputDef, value: unknown, path: string): InputValue {
   if (value === null) return null;
-  const problem = def.type === 'select' ? selectProblem(def.options ?? [], value) : typeProblem(def.type, value);
-  if (problem) {
-    throw new AppError('invalid_request', `Input "${path}" ${problem}.`, { errors: [{ path, message: problem }] });
+  if (def.type === 'list') {
+    const problem = listProblem(def, value);
+    if (problem) throw invalidValue(problem.at === '' ? path : `${path}.${problem.at}`, problem.message);
+    return value as InputValue;
   }
+  const problem = def.type === 'select' ? selectProblem(def.options ?? [], value) : typeProblem(def.type, value);
+  if (problem) throw invalidValue(path, problem);
   return value as InputValue;
+}
+
+function invalidValue(path: string, problem: string): AppError {
+  return new AppError('invalid_request', `Input "${path}" ${problem}.`, { errors: [{ path, message: problem }] });
 }
 
 /** A select takes one of its options, exactly as written; the message lists them so the caller can pick. */
@@ -121,7 +129,7 @@ function selectProblem(options: readonly string[], value: unknown): string | nul
   return `must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}`;
 }
 
-function typeProblem(type: Exclude<InputType, 'select'>, value: unknown): string | null {
+function typeProblem(type: Exclude<InputType, 'select' | 'list'>, value: unknown): string | null {
   switch (type) {
     case 'number':
       if (typeof value !== 'number' || !Number.isFinite(value)) return 'must be a number';

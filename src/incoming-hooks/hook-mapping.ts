@@ -7,7 +7,7 @@
  * an error naming both, and nothing is applied.
  */
 import { AppError } from '../errors.js';
-import { MAX_ABS_NUMBER, MAX_TEXT_BYTES, type InputRegistry } from '../engine/index.js';
+import { checkValue, MAX_ABS_NUMBER, MAX_TEXT_BYTES, type InputRegistry } from '../engine/index.js';
 import { MAX_CLOCK_MS, type InputDef, type InputValue } from '@onair/protocol';
 
 export type ClockChange = { name: string; action: 'start' | 'stop' } | { name: string; action: 'set'; ms: number };
@@ -103,6 +103,14 @@ function coerce(def: InputDef, field: string, value: unknown): InputValue {
       if (typeof text === 'string' && options.includes(text)) return text;
       throw misfit(field, def, `must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}`);
     }
+    case 'list':
+      // The rows as a PATCH takes them; a misfit names the row and column (`standings.2.pts`).
+      try {
+        return checkValue(def, value, field);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        throw misfit(err.errors?.[0]?.path ?? field, def, err.errors?.[0]?.message ?? err.message);
+      }
     default:
       if (typeof value !== 'string') throw misfit(field, def, `must be a string (${def.type})`);
       return value;

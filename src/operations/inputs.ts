@@ -28,7 +28,15 @@ export const InputsPatch = z
   .meta({
     id: 'InputsPatch',
     type: 'object',
-    additionalProperties: { anyOf: [{ type: 'number' }, { type: 'string' }, { type: 'boolean' }, { type: 'null' }] },
+    additionalProperties: {
+      anyOf: [
+        { type: 'number' },
+        { type: 'string' },
+        { type: 'boolean' },
+        { type: 'null' },
+        { type: 'array', description: "A list input's rows.", items: { $ref: '#/components/schemas/ListRow' } },
+      ],
+    },
     description:
       'Input name → new value; null returns an input to its scene default. At most 100 inputs; all or nothing.',
     example: { scoreA: 3, scoreB: 1 },

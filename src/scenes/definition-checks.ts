@@ -14,12 +14,17 @@ import {
   type Fill,
   type InputDef,
   type InputType,
+  type ListColumn,
   type SceneElement,
   type TriggerDef,
   type VisibleWhen,
 } from '@onair/protocol';
 import { checkClockInput, type ClockPeriodLike } from './clock-checks.js';
 import { SCENE_LIMITS } from './element-schemas.js';
+import { checkListShape, rowScope } from './list-checks.js';
+
+const notInText = (type: InputType | undefined): string =>
+  `a ${type === 'list' ? 'list is drawn by a rows' : 'clock is drawn by a clock'} element, not in text`;
 
 export type Path = (string | number)[];
 export type Report = (path: Path, message: string) => void;
@@ -35,6 +40,8 @@ export interface InputDefLike {
   stopAt?: number | null;
   options?: string[];
   periods?: ClockPeriodLike[];
+  columns?: ListColumn[];
+  maxRows?: number;
 }
 
 export interface DefinitionLike {
@@ -46,7 +53,8 @@ export interface DefinitionLike {
 export function checkDefinition(def: DefinitionLike, ctx: z.core.$RefinementCtx): void {
   const report: Report = (path, message) => ctx.addIssue({ code: 'custom', path, message, input: undefined });
   const inputs = checkInputs(def.inputs, report);
-  const names = checkElements(def.elements, inputs, report);
+  const columns = new Map(def.inputs.flatMap((i) => (i.type === 'list' && i.columns ? [[i.name, i.columns]] : [])));
+  const names = checkElements(def.elements, inputs, columns, report);
   checkTriggers(def.triggers, inputs, names, report);
   const withPeriods = new Set(def.inputs.filter((i) => i.type === 'clock' && i.periods).map((i) => i.name));
   checkPeriodFormats(def.elements, ['elements'], inputs, withPeriods, report);
@@ -61,7 +69,8 @@ function checkPeriodFormats(
   report: Report,
 ): void {
   elements.forEach((el, i) => {
-    if (el.type === 'group') checkPeriodFormats(el.children, [...path, i, 'children'], inputs, withPeriods, report);
+    if (el.type === 'group' || el.type === 'rows')
+      checkPeriodFormats(el.children, [...path, i, 'children'], inputs, withPeriods, report);
     if (el.type !== 'clock' || el.format !== 'period' || inputs.get(el.clock) !== 'clock') return;
     if (!withPeriods.has(el.clock))
       report([...path, i, 'format'], `clock "${el.clock}" has no periods: declare its "periods" to show their names`);
@@ -83,10 +92,11 @@ function checkInputDefault(input: InputDefLike, path: Path, report: Report): voi
   if (input.direction !== undefined) report([...path, 'direction'], 'only a clock input has a direction');
   if (input.stopAt !== undefined) report([...path, 'stopAt'], 'only a clock input has stopAt');
   if (input.periods !== undefined) report([...path, 'periods'], 'only a clock input has periods');
-  if (!checkOptions(input, path, report)) return;
+  if (!checkOptions(input, path, report) || !checkListShape(input, path, report)) return;
   if (input.default === undefined || input.default === null) return;
   try {
-    const def = { name: input.name, type: input.type, label: '', default: null, options: input.options };
+    const { options, columns, maxRows } = input;
+    const def = { name: input.name, type: input.type, label: '', default: null, options, columns, maxRows };
     checkValue(def, input.default, input.name);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
@@ -111,10 +121,15 @@ function checkOptions(input: InputDefLike, path: Path, report: Report): boolean 
 }
 
 /** Checks every element's bindings; returns the element names. */
-function checkElements(elements: SceneElement[], inputs: Map<string, InputType>, report: Report): Set<string> {
+function checkElements(
+  elements: SceneElement[],
+  sceneInputs: Map<string, InputType>,
+  columns: Map<string, ListColumn[]>,
+  report: Report,
+): Set<string> {
   const names = new Set<string>();
   let count = 0;
-  const visit = (list: SceneElement[], path: Path): void => {
+  const visit = (list: SceneElement[], path: Path, inputs = sceneInputs): void => {
     checkFollowers(list, path, report);
     list.forEach((el, i) => {
       const at = [...path, i];
@@ -124,7 +139,11 @@ function checkElements(elements: SceneElement[], inputs: Map<string, InputType>,
         names.add(el.name);
       }
       checkElement(el, at, inputs, report);
-      if (el.type === 'group') visit(el.children, [...at, 'children']);
+      if (el.type === 'group') visit(el.children, [...at, 'children'], inputs);
+      if (el.type === 'rows') {
+        const scope = rowScope(el, at, inputs, columns, report, (name) => undeclared(name, inputs));
+        visit(el.children, [...at, 'children'], scope);
+      }
     });
   };
   visit(elements, ['elements']);
@@ -171,7 +190,7 @@ function checkElement(el: SceneElement, at: Path, inputs: Map<string, InputType>
   switch (el.type) {
     case 'text':
       for (const name of placeholders(el.text))
-        ref([...at, 'text'], name, (t) => t !== 'clock', 'a clock is drawn by a clock element, not in text');
+        ref([...at, 'text'], name, (t) => t !== 'clock' && t !== 'list', notInText(inputs.get(name)));
       color([...at, 'color'], el.color);
       checkTextFit(el, at, report);
       if (el.minWidth !== undefined && el.minWidth > el.width)
@@ -193,6 +212,7 @@ function checkElement(el: SceneElement, at: Path, inputs: Map<string, InputType>
       color([...at, 'shadow', 'color'], el.shadow?.color);
       return;
     case 'group':
+    case 'rows':
       return;
   }
 }

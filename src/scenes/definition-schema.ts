@@ -11,6 +11,7 @@ import {
   EDGES,
   INPUT_SCOPES,
   INPUT_TYPES,
+  LIST_COLUMN_TYPES,
   SCENE_FORMAT_VERSION,
   clockStop,
   type InputDef,
@@ -18,6 +19,7 @@ import {
   type Transition,
   type TriggerDef,
 } from '@onair/protocol';
+import { DEFAULT_MAX_ROWS } from '../engine/list-value.js';
 import { resolvePeriods } from './clock-checks.js';
 import { checkDefinition } from './definition-checks.js';
 import {
@@ -32,10 +34,9 @@ import {
   guardGroupDepth,
   stringOrObject,
 } from './element-schemas.js';
+import { InputValueSchema } from './input-value-schema.js';
 
 export { InputName, SCENE_LIMITS };
-
-const InputValueIn = z.union([z.number(), z.string(), z.boolean(), z.null()]);
 
 const ClockPeriodIn = z
   .strictObject({
@@ -52,6 +53,13 @@ const ClockPeriodIn = z
   })
   .meta({ id: 'ClockPeriod' });
 
+const ListColumnIn = z
+  .strictObject({
+    name: InputName.meta({ description: 'What `{name}` placeholders in a rows element show.' }),
+    type: z.enum(LIST_COLUMN_TYPES),
+  })
+  .meta({ id: 'ListColumn' });
+
 export const InputDefIn = z
   .strictObject({
     name: InputName,
@@ -61,7 +69,7 @@ export const InputDefIn = z
       description:
         '`channel` (absent): one value shared by every scene of the channel. `item`: each instance on a bus carries its own (a name, a title). A clock is always `channel`.',
     }),
-    default: InputValueIn.optional().meta({ description: "A value of the type; a clock's is milliseconds." }),
+    default: InputValueSchema.optional().meta({ description: "A value of the type; a clock's is milliseconds." }),
     direction: z.enum(CLOCK_DIRECTIONS).optional().meta({ description: 'Clocks only; default `up`.' }),
     stopAt: z
       .number()
@@ -80,6 +88,19 @@ export const InputDefIn = z
       .max(SCENE_LIMITS.options)
       .optional()
       .meta({ description: 'Selects only (required there): the values it may take, distinct.' }),
+    columns: z
+      .array(ListColumnIn)
+      .min(1)
+      .max(SCENE_LIMITS.listColumns)
+      .optional()
+      .meta({ description: "Lists only (required there): each row's columns, distinct names." }),
+    maxRows: z
+      .number()
+      .int()
+      .min(1)
+      .max(SCENE_LIMITS.listRows)
+      .optional()
+      .meta({ description: 'Lists only: the most rows the value may hold; default 20.' }),
   })
   .meta({ id: 'SceneInput' });
 
@@ -191,6 +212,7 @@ export function normaliseInputs(inputs: z.infer<typeof InputDefIn>[]): InputDef[
       default: i.default ?? i.periods?.[0]?.startAt ?? defaultFor(i.type, i.options),
     };
     if (i.type === 'select') return { ...def, options: i.options ?? [] };
+    if (i.type === 'list') return { ...def, columns: i.columns ?? [], maxRows: i.maxRows ?? DEFAULT_MAX_ROWS };
     if (i.type !== 'clock') return def;
     const direction = i.direction ?? 'up';
     if (i.periods !== undefined)
@@ -204,6 +226,7 @@ function defaultFor(type: InputDef['type'], options: string[] | undefined): Inpu
   if (type === 'number' || type === 'clock') return 0;
   if (type === 'boolean') return false;
   if (type === 'text') return '';
+  if (type === 'list') return [];
   return null;
 }
 

@@ -30,6 +30,9 @@ export const SCENE_LIMITS = {
   periods: 20,
   /** The options of one select input. */
   options: 100,
+  /** The columns of one list input, and the most rows one may allow. */
+  listColumns: 10,
+  listRows: 100,
   gradientStops: 20,
   keyframes: 50,
   durationMs: 10_000,
@@ -187,8 +190,27 @@ export const GroupElementIn = z
   })
   .meta({ id: 'GroupElement' });
 
+export const RowsElementIn = z
+  .strictObject({
+    type: z.literal('rows'),
+    ...base,
+    list: InputName.meta({ description: 'A list input: the children are drawn once per row.' }),
+    rowHeight: z.number().min(1).max(4096).meta({ description: "Pixels from one row's top to the next's." }),
+    get children(): z.ZodArray<z.ZodType<SceneElement>> {
+      return z.array(SceneElementIn);
+    },
+  })
+  .meta({ id: 'RowsElement' });
+
 export const SceneElementIn: z.ZodType<SceneElement> = z
-  .discriminatedUnion('type', [TextElementIn, BoxElementIn, ImageElementIn, ClockElementIn, GroupElementIn])
+  .discriminatedUnion('type', [
+    TextElementIn,
+    BoxElementIn,
+    ImageElementIn,
+    ClockElementIn,
+    GroupElementIn,
+    RowsElementIn,
+  ])
   .meta({ id: 'SceneElement' });
 
 /**

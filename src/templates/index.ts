@@ -6,6 +6,7 @@ import { logoBug } from './logo-bug.js';
 import { lowerThird } from './lower-third.js';
 import { scoreboard } from './scoreboard.js';
 import { sponsorBug } from './sponsor-bug.js';
+import { standingsTable } from './standings.js';
 import type { Template } from './template.js';
 
 export type { Template };
@@ -20,6 +21,7 @@ export const TEMPLATES: readonly Template[] = [
   basketballScoreboard,
   sponsorBug,
   footballScoreboard,
+  standingsTable,
 ];
 
 export function findTemplate(id: string): Template | undefined {

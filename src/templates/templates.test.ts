@@ -97,6 +97,7 @@ describe('the built-in templates', () => {
       ['basketball-scoreboard', 10],
       ['sponsor-bug', 25],
       ['football-scoreboard', 10],
+      ['standings-table', 40],
     ]);
   });
 
@@ -179,6 +180,7 @@ describe('the built-in templates', () => {
       ['basketball-scoreboard', []],
       ['sponsor-bug', ['sponsorLine']],
       ['football-scoreboard', []],
+      ['standings-table', []],
     ]);
   });
 

@@ -24,7 +24,7 @@ export function ValueField({
   const apply = (next: InputValue) => {
     setSending(true);
     live
-      .send(`${def.label}: ${String(next)}`, { op: 'patch', inputs: { [def.name]: next } })
+      .send(`${def.label}: ${asText(next)}`, { op: 'patch', inputs: { [def.name]: next } })
       .then(() => setDraft(null))
       .catch(() => undefined)
       .finally(() => setSending(false));
@@ -70,21 +70,23 @@ export function ValueField({
             disabled={!enabled || sending}
             onChange={(e) => apply(e.currentTarget.value)}
           />
-          <code>{String(value ?? '')}</code>
+          <code>{asText(value)}</code>
         </span>
       </label>
     );
-  const shown = draft ?? (value === null ? '' : String(value));
+  const onAir = asText(value);
+  const shown = draft ?? onAir;
+  const send = (text: string) => apply(fromText(def, text));
   return (
     <div class="control" data-input={def.name}>
       <label for={id}>
         {def.label}
-        {def.type === 'image' ? ' (image URL)' : ''}
+        {def.type === 'image' ? ' (image URL)' : def.type === 'list' ? ' (rows as JSON)' : ''}
       </label>
       <div class="row">
         <input
           id={id}
-          class={draft !== null && draft !== String(value ?? '') ? 'dirty' : ''}
+          class={draft !== null && draft !== onAir ? 'dirty' : ''}
           type="text"
           inputMode={def.type === 'image' ? 'url' : 'text'}
           value={shown}
@@ -92,17 +94,13 @@ export function ValueField({
           onInput={(e) => setDraft(e.currentTarget.value)}
           onKeyDown={(e) => {
             if (e.key === 'Escape') setDraft(null);
-            if (e.key === 'Enter' && draft !== null) apply(draft === '' && def.type === 'image' ? null : draft);
+            if (e.key === 'Enter' && draft !== null) send(draft);
           }}
           aria-describedby={`${id}-hint`}
         />
         {enabled && def.type === 'image' && <AssetPicker disabled={sending} onPick={(url) => apply(url)} />}
         {enabled && draft !== null && (
-          <button
-            type="button"
-            disabled={sending}
-            onClick={() => apply(draft === '' && def.type === 'image' ? null : draft)}
-          >
+          <button type="button" disabled={sending} onClick={() => send(draft)}>
             {sending ? 'Sending…' : 'Apply'}
           </button>
         )}
@@ -112,4 +110,21 @@ export function ValueField({
       </span>
     </div>
   );
+}
+
+/** A list's rows are edited as JSON, one line: `[{"team": "Lions", "pts": 42}]`. */
+function asText(value: InputValue): string {
+  if (value === null) return '';
+  return Array.isArray(value) ? JSON.stringify(value) : String(value);
+}
+
+/** What the server is sent for the field's text; JSON that does not parse goes as text, which it refuses. */
+function fromText(def: InputDef, text: string): InputValue {
+  if (text === '' && def.type === 'image') return null;
+  if (def.type !== 'list') return text;
+  try {
+    return JSON.parse(text) as InputValue;
+  } catch {
+    return text;
+  }
 }

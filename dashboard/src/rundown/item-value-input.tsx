@@ -34,7 +34,7 @@ export function ItemValueInput({
         {def.label}
       </label>
     );
-  const shown = value === undefined || value === null ? '' : String(value);
+  const shown = value === undefined ? '' : asText(value);
   if (def.type === 'select')
     return (
       <label class="control" data-value={def.name}>
@@ -45,7 +45,7 @@ export function ItemValueInput({
           disabled={readOnly}
           onChange={(e) => onChange(e.currentTarget.value === '' ? null : e.currentTarget.value)}
         >
-          <option value="">{`— (${fallback === null ? 'none' : String(fallback)})`}</option>
+          <option value="">{`— (${fallback === null ? 'none' : asText(fallback)})`}</option>
           {(def.options ?? []).map((o) => (
             <option key={o} value={o}>
               {o}
@@ -70,13 +70,13 @@ export function ItemValueInput({
   return (
     <label class="control" data-value={def.name}>
       {def.label}
-      {def.type === 'image' ? ' (image URL)' : ''}
+      {def.type === 'image' ? ' (image URL)' : def.type === 'list' ? ' (rows as JSON)' : ''}
       <input
         id={id}
         type="text"
         inputMode={def.type === 'number' ? 'decimal' : def.type === 'image' ? 'url' : 'text'}
         value={shown}
-        placeholder={fallback === null ? '' : String(fallback)}
+        placeholder={asText(fallback)}
         readOnly={readOnly}
         // A number is read once typed (on change), so "1." is not cut back to "1" under the cursor.
         onInput={def.type === 'number' ? undefined : (e) => onChange(parsed(def, e.currentTarget.value))}
@@ -89,5 +89,21 @@ export function ItemValueInput({
 function parsed(def: InputDef, text: string): InputValue {
   if (def.type === 'number') return text.trim() === '' || !Number.isFinite(Number(text)) ? null : Number(text);
   if (def.type === 'image') return text.trim() === '' ? null : text;
+  if (def.type === 'list') return listFrom(text);
   return text;
+}
+
+/** A list's rows as one line of JSON; JSON that does not parse (yet) stays text, which the server refuses. */
+function listFrom(text: string): InputValue {
+  if (text.trim() === '') return null;
+  try {
+    return JSON.parse(text) as InputValue;
+  } catch {
+    return text;
+  }
+}
+
+function asText(value: InputValue): string {
+  if (value === null) return '';
+  return Array.isArray(value) ? JSON.stringify(value) : String(value);
 }

@@ -7,7 +7,7 @@ import { type ElementType } from '@onair/protocol';
 
 export type Obj = Record<string, unknown>;
 
-export const ELEMENT_TYPES: readonly ElementType[] = ['text', 'box', 'image', 'clock', 'group'];
+export const ELEMENT_TYPES: readonly ElementType[] = ['text', 'box', 'image', 'clock', 'group', 'rows'];
 
 export function isObj(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -107,6 +107,11 @@ export function newElement(type: ElementType, definition: Obj): Obj {
     }
     case 'group':
       return { type, ...at, width: 640, height: 160, children: [] };
+    case 'rows': {
+      const list = listOf(definition, 'inputs').find((i) => isObj(i) && i.type === 'list');
+      const name = isObj(list) && typeof list.name === 'string' ? list.name : 'rows';
+      return { type, ...at, width: 640, height: 60, list: name, rowHeight: 64, children: [] };
+    }
   }
 }
 

@@ -18,6 +18,7 @@ const SHOWN: Record<ElementType, string[]> = {
   box: ['fill', 'followWidth'],
   image: ['src', 'fit'],
   group: [],
+  rows: ['list', 'rowHeight'],
 };
 const BASE_SHOWN = ['type', 'name', 'x', 'y', 'width', 'height'];
 
@@ -213,6 +214,20 @@ function TypeFields({
         <p class="hint">
           A group of {Array.isArray(el.children) ? el.children.length : 0} elements: edit its children in the JSON view.
         </p>
+      );
+    case 'rows':
+      return (
+        <div class="field-grid">
+          <TextField {...field} label="List input" path={`${path}.list`} value={el.list} onChange={set('list')} />
+          <NumberField
+            {...field}
+            label="Row height"
+            path={`${path}.rowHeight`}
+            value={el.rowHeight}
+            hint="px from one row's top to the next's; edit the children (one row's) in the JSON view"
+            onChange={set('rowHeight')}
+          />
+        </div>
       );
   }
 }

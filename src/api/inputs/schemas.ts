@@ -1,7 +1,6 @@
 /** What the inputs and state routes answer, for the OpenAPI document. */
 import { z } from '@hono/zod-openapi';
-
-const InputValueSchema = z.union([z.number(), z.string(), z.boolean(), z.null()]);
+import { InputValueSchema } from '../../scenes/input-value-schema.js';
 
 export const InputsResult = z
   .object({

@@ -1,7 +1,6 @@
 /** What the rundown, schedule and history routes answer (docs/rundowns.md), for the OpenAPI document. */
 import { z } from '@hono/zod-openapi';
-
-const Value = z.union([z.number(), z.string(), z.boolean(), z.null()]);
+import { InputValueSchema } from '../../scenes/input-value-schema.js';
 
 export const ActorOut = z
   .object({
@@ -15,7 +14,9 @@ export const ItemOut = z
   .object({
     id: z.string(),
     sceneId: z.string(),
-    values: z.record(z.string(), Value).openapi({ description: "The item's own values (its scene's item inputs)." }),
+    values: z
+      .record(z.string(), InputValueSchema)
+      .openapi({ description: "The item's own values (its scene's item inputs)." }),
     label: z.string(),
     notes: z.string(),
     durationMs: z.number().int().nullable(),

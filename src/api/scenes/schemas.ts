@@ -2,15 +2,14 @@
 import { z } from '@hono/zod-openapi';
 import { ACTOR_TYPES, CLOCK_DIRECTIONS, INPUT_SCOPES, INPUT_TYPES } from '@onair/protocol';
 import { SceneDefinitionIn } from '../../scenes/definition-schema.js';
-
-const InputValueOut = z.union([z.number(), z.string(), z.boolean(), z.null()]);
+import { InputValueSchema } from '../../scenes/input-value-schema.js';
 
 export const InputDefOut = z.object({
   name: z.string(),
   type: z.enum(INPUT_TYPES),
   label: z.string(),
   scope: z.enum(INPUT_SCOPES).optional().meta({ description: 'Absent: `channel`.' }),
-  default: InputValueOut,
+  default: InputValueSchema,
   direction: z.enum(CLOCK_DIRECTIONS).optional(),
   stopAt: z.number().nullable().optional(),
   periods: z

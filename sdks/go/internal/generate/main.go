@@ -39,13 +39,13 @@ var typeNames = map[string]string{
 
 // enumNames names string enums that appear in several places, by their sorted values joined with "|".
 var enumNames = map[string]string{
-	"operator|owner|viewer":                        "Role",
-	"boolean|clock|color|image|number|select|text": "InputType",
-	"Barlow Condensed|Inter|Oswald|Roboto Mono":    "FontFamily",
-	"center|left|right":                            "TextAlign",
-	"down|up":                                      "ClockDirection",
-	"adjust|period|reset|set|start|stop":           "ClockAction",
-	"flash|highlight|pulse":                        "AnimationPreset",
+	"operator|owner|viewer":                             "Role",
+	"boolean|clock|color|image|list|number|select|text": "InputType",
+	"Barlow Condensed|Inter|Oswald|Roboto Mono":         "FontFamily",
+	"center|left|right":                                 "TextAlign",
+	"down|up":                                           "ClockDirection",
+	"adjust|period|reset|set|start|stop":                "ClockAction",
+	"flash|highlight|pulse":                             "AnimationPreset",
 	"channel.bind_updated|channel.cleared|channel.played|channel.scene_loaded|channel.trigger_fired": "EventType",
 	"*|channels:read|channels:write|inputs:write|keys:manage|playout:write|webhooks:manage":          "Permission",
 }
@@ -674,7 +674,8 @@ func mergeProperty(a, b *Schema) (*Schema, error) {
 	return nil, fmt.Errorf("shapes of the union give it different types")
 }
 
-// allPlain says whether every variant is a number, string or boolean (a union that is just `any`).
+// allPlain says whether every variant is a number, string, boolean or array (a union that is just `any`: an input
+// value, a list input's rows among them, reads as []any of map[string]any).
 func (g *generator) allPlain(variants []*Schema) bool {
 	for _, v := range variants {
 		target := v
@@ -685,7 +686,7 @@ func (g *generator) allPlain(variants []*Schema) bool {
 			return false
 		}
 		switch single(target.Type) {
-		case "string", "number", "integer", "boolean":
+		case "string", "number", "integer", "boolean", "array":
 		default:
 			return false
 		}

@@ -19,14 +19,17 @@ __all__ = [
     "Scene",
     "SceneInputsItem",
     "SceneInputsItemPeriodsItem",
+    "ListRow",
     "SceneDefinition",
     "SceneDefinitionTransitions",
     "SceneInput",
     "ClockPeriod",
+    "ListColumn",
     "BoxElement",
     "ClockElement",
     "GroupElement",
     "ImageElement",
+    "RowsElement",
     "TextElement",
     "SceneElement",
     "VisibleWhen",
@@ -234,9 +237,9 @@ class Scene(TypedDict):
 
 class _SceneInputsItemRequired(TypedDict):
     name: str
-    type: Literal["number", "text", "boolean", "color", "image", "clock", "select"]
+    type: Literal["number", "text", "boolean", "color", "image", "clock", "select", "list"]
     label: str
-    default: Union[float, str, bool, None]
+    default: Union[float, str, bool, None, List[ListRow]]
 
 
 class SceneInputsItem(_SceneInputsItemRequired, total=False):
@@ -256,6 +259,10 @@ class SceneInputsItemPeriodsItem(TypedDict):
     name: str
     startAt: float
     stopAt: Optional[float]
+
+
+#: One row of a list input: a column's name to its text or number.
+ListRow = Dict[str, Union[str, float]]
 
 
 class SceneDefinition(TypedDict, total=False):
@@ -281,7 +288,7 @@ SceneDefinitionTransitions = TypedDict(
 
 class _SceneInputRequired(TypedDict):
     name: str
-    type: Literal["number", "text", "boolean", "color", "image", "clock", "select"]
+    type: Literal["number", "text", "boolean", "color", "image", "clock", "select", "list"]
 
 
 class SceneInput(_SceneInputRequired, total=False):
@@ -291,7 +298,7 @@ class SceneInput(_SceneInputRequired, total=False):
     #: `channel` (absent): one value shared by every scene of the channel. `item`: each instance on a bus carries its own (a name, a title). A clock is always `channel`.
     scope: Literal["channel", "item"]
     #: A value of the type; a clock's is milliseconds.
-    default: Union[float, str, bool, None]
+    default: Union[float, str, bool, None, List[ListRow]]
     #: Clocks only; default `up`.
     direction: Literal["up", "down"]
     #: Clocks only: ms at which a running clock stops; default 0 down, null up.
@@ -300,6 +307,10 @@ class SceneInput(_SceneInputRequired, total=False):
     periods: List[ClockPeriod]
     #: Selects only (required there): the values it may take, distinct.
     options: List[str]
+    #: Lists only (required there): each row's columns, distinct names.
+    columns: List[ListColumn]
+    #: Lists only: the most rows the value may hold; default 20.
+    maxRows: int
 
 
 class _ClockPeriodRequired(TypedDict):
@@ -313,6 +324,13 @@ class ClockPeriod(_ClockPeriodRequired, total=False):
     startAt: float
     #: ms at which the clock stops in this period; default 0 down, null up.
     stopAt: Optional[float]
+
+
+class ListColumn(TypedDict):
+    """The ``ListColumn`` object."""
+    #: What `{name}` placeholders in a rows element show.
+    name: str
+    type: Literal["text", "number"]
 
 
 class _BoxElementRequired(TypedDict):
@@ -420,6 +438,32 @@ class ImageElement(_ImageElementRequired, total=False):
     fit: Literal["contain", "cover", "fill"]
 
 
+class _RowsElementRequired(TypedDict):
+    type: Literal["rows"]
+    x: float
+    y: float
+    width: float
+    height: float
+    #: A list input: the children are drawn once per row.
+    list: str
+    #: Pixels from one row's top to the next's.
+    rowHeight: float
+    children: List[SceneElement]
+
+
+class RowsElement(_RowsElementRequired, total=False):
+    """The ``RowsElement`` object."""
+    #: Unique within the scene; what triggers target.
+    name: str
+    opacity: float
+    rotation: float
+    scale: float
+    #: A boolean input: drawn only while it is true.
+    visibleIf: str
+    visibleWhen: VisibleWhen
+    delayMs: float
+
+
 class _TextElementRequired(TypedDict):
     type: Literal["text"]
     x: float
@@ -454,7 +498,7 @@ class TextElement(_TextElementRequired, total=False):
     minWidth: float
 
 
-SceneElement = Union[TextElement, BoxElement, ImageElement, ClockElement, GroupElement]
+SceneElement = Union[TextElement, BoxElement, ImageElement, ClockElement, GroupElement, RowsElement]
 
 
 class _VisibleWhenRequired(TypedDict):
@@ -613,11 +657,11 @@ class InputsResult(TypedDict):
     channelId: str
     #: The frame in which the change is first rendered.
     frame: int
-    inputs: Dict[str, Union[float, str, bool, None]]
+    inputs: Dict[str, Union[float, str, bool, None, List[ListRow]]]
 
 
 #: Input name → new value; null returns an input to its scene default. At most 100 inputs; all or nothing.
-InputsPatch = Dict[str, Union[float, str, bool, None]]
+InputsPatch = Dict[str, Union[float, str, bool, None, List[ListRow]]]
 
 
 class State(TypedDict):
@@ -631,7 +675,7 @@ class State(TypedDict):
     #: What is cued: one scene per layer, sorted by layer.
     preview: List[StatePreviewItem]
     #: The effective value of every declared input but the clocks.
-    inputs: Dict[str, Union[float, str, bool, None]]
+    inputs: Dict[str, Union[float, str, bool, None, List[ListRow]]]
     #: Every declared clock: `ms` at server time `at`, moving on while `running`.
     clocks: Dict[str, ClockState]
     updatedAt: str
@@ -643,7 +687,7 @@ class StateProgramItem(TypedDict):
     layer: int
     since: str
     itemId: Optional[str]
-    values: Dict[str, Union[float, str, bool, None]]
+    values: Dict[str, Union[float, str, bool, None, List[ListRow]]]
 
 
 class StatePreviewItem(TypedDict):
@@ -651,7 +695,7 @@ class StatePreviewItem(TypedDict):
     sceneId: str
     layer: int
     itemId: Optional[str]
-    values: Dict[str, Union[float, str, bool, None]]
+    values: Dict[str, Union[float, str, bool, None, List[ListRow]]]
 
 
 class _ClockStateRequired(TypedDict):
@@ -774,7 +818,7 @@ class RundownItem(TypedDict):
     id: str
     sceneId: str
     #: The item's own values (its scene's item inputs).
-    values: Dict[str, Union[float, str, bool, None]]
+    values: Dict[str, Union[float, str, bool, None, List[ListRow]]]
     label: str
     notes: str
     durationMs: Optional[int]
@@ -954,9 +998,9 @@ class Template(TypedDict):
 
 class _TemplateInputsItemRequired(TypedDict):
     name: str
-    type: Literal["number", "text", "boolean", "color", "image", "clock", "select"]
+    type: Literal["number", "text", "boolean", "color", "image", "clock", "select", "list"]
     label: str
-    default: Union[float, str, bool, None]
+    default: Union[float, str, bool, None, List[ListRow]]
 
 
 class TemplateInputsItem(_TemplateInputsItemRequired, total=False):

@@ -10792,14 +10792,14 @@ export interface components {
             inputs: {
                 name: string;
                 /** @enum {string} */
-                type: "number" | "text" | "boolean" | "color" | "image" | "clock" | "select";
+                type: "number" | "text" | "boolean" | "color" | "image" | "clock" | "select" | "list";
                 label: string;
                 /**
                  * @description Absent: `channel`.
                  * @enum {string}
                  */
                 scope?: "channel" | "item";
-                default: number | string | boolean | null;
+                default: number | string | boolean | null | components["schemas"]["ListRow"][];
                 /** @enum {string} */
                 direction?: "up" | "down";
                 stopAt?: number | null;
@@ -10817,6 +10817,10 @@ export interface components {
             definition: components["schemas"]["SceneDefinition"];
             createdAt: string;
             updatedAt: string;
+        };
+        /** @description One row of a list input: a column's name to its text or number. */
+        ListRow: {
+            [key: string]: string | number;
         };
         SceneDefinition: {
             /**
@@ -10850,7 +10854,7 @@ export interface components {
         SceneInput: {
             name: string;
             /** @enum {string} */
-            type: "number" | "text" | "boolean" | "color" | "image" | "clock" | "select";
+            type: "number" | "text" | "boolean" | "color" | "image" | "clock" | "select" | "list";
             /** @description Defaults to the name. */
             label?: string;
             /**
@@ -10859,7 +10863,7 @@ export interface components {
              */
             scope?: "channel" | "item";
             /** @description A value of the type; a clock's is milliseconds. */
-            default?: number | string | boolean | null;
+            default?: number | string | boolean | null | components["schemas"]["ListRow"][];
             /**
              * @description Clocks only; default `up`.
              * @enum {string}
@@ -10871,6 +10875,10 @@ export interface components {
             periods?: components["schemas"]["ClockPeriod"][];
             /** @description Selects only (required there): the values it may take, distinct. */
             options?: string[];
+            /** @description Lists only (required there): each row's columns, distinct names. */
+            columns?: components["schemas"]["ListColumn"][];
+            /** @description Lists only: the most rows the value may hold; default 20. */
+            maxRows?: number;
         };
         ClockPeriod: {
             /** @description What a clock element with format `period` shows. */
@@ -10880,7 +10888,13 @@ export interface components {
             /** @description ms at which the clock stops in this period; default 0 down, null up. */
             stopAt?: number | null;
         };
-        SceneElement: components["schemas"]["TextElement"] | components["schemas"]["BoxElement"] | components["schemas"]["ImageElement"] | components["schemas"]["ClockElement"] | components["schemas"]["GroupElement"];
+        ListColumn: {
+            /** @description What `{name}` placeholders in a rows element show. */
+            name: string;
+            /** @enum {string} */
+            type: "text" | "number";
+        };
+        SceneElement: components["schemas"]["TextElement"] | components["schemas"]["BoxElement"] | components["schemas"]["ImageElement"] | components["schemas"]["ClockElement"] | components["schemas"]["GroupElement"] | components["schemas"]["RowsElement"];
         TextElement: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -11048,6 +11062,31 @@ export interface components {
             delayMs?: number;
             children: components["schemas"]["SceneElement"][];
         };
+        RowsElement: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "rows";
+            /** @description Unique within the scene; what triggers target. */
+            name?: string;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            opacity?: number;
+            rotation?: number;
+            scale?: number;
+            /** @description A boolean input: drawn only while it is true. */
+            visibleIf?: string;
+            visibleWhen?: components["schemas"]["VisibleWhen"];
+            delayMs?: number;
+            /** @description A list input: the children are drawn once per row. */
+            list: string;
+            /** @description Pixels from one row's top to the next's. */
+            rowHeight: number;
+            children: components["schemas"]["SceneElement"][];
+        };
         Transition: {
             /** @enum {string} */
             type: "cut" | "fade" | "slide" | "wipe";
@@ -11118,7 +11157,7 @@ export interface components {
             /** @description The frame in which the change is first rendered. */
             frame: number;
             inputs: {
-                [key: string]: number | string | boolean | null;
+                [key: string]: number | string | boolean | null | components["schemas"]["ListRow"][];
             };
         };
         /**
@@ -11129,7 +11168,7 @@ export interface components {
          *     }
          */
         InputsPatch: {
-            [key: string]: number | string | boolean | null;
+            [key: string]: number | string | boolean | null | components["schemas"]["ListRow"][];
         };
         State: {
             channelId: string;
@@ -11143,7 +11182,7 @@ export interface components {
                 since: string;
                 itemId: string | null;
                 values: {
-                    [key: string]: number | string | boolean | null;
+                    [key: string]: number | string | boolean | null | components["schemas"]["ListRow"][];
                 };
             }[];
             /** @description What is cued: one scene per layer, sorted by layer. */
@@ -11152,12 +11191,12 @@ export interface components {
                 layer: number;
                 itemId: string | null;
                 values: {
-                    [key: string]: number | string | boolean | null;
+                    [key: string]: number | string | boolean | null | components["schemas"]["ListRow"][];
                 };
             }[];
             /** @description The effective value of every declared input but the clocks. */
             inputs: {
-                [key: string]: number | string | boolean | null;
+                [key: string]: number | string | boolean | null | components["schemas"]["ListRow"][];
             };
             /** @description Every declared clock: `ms` at server time `at`, moving on while `running`. */
             clocks: {
@@ -11245,7 +11284,7 @@ export interface components {
             sceneId: string;
             /** @description The item's own values (its scene's item inputs). */
             values: {
-                [key: string]: number | string | boolean | null;
+                [key: string]: number | string | boolean | null | components["schemas"]["ListRow"][];
             };
             label: string;
             notes: string;
@@ -11369,14 +11408,14 @@ export interface components {
             inputs: {
                 name: string;
                 /** @enum {string} */
-                type: "number" | "text" | "boolean" | "color" | "image" | "clock" | "select";
+                type: "number" | "text" | "boolean" | "color" | "image" | "clock" | "select" | "list";
                 label: string;
                 /**
                  * @description Absent: `channel`.
                  * @enum {string}
                  */
                 scope?: "channel" | "item";
-                default: number | string | boolean | null;
+                default: number | string | boolean | null | components["schemas"]["ListRow"][];
                 /** @enum {string} */
                 direction?: "up" | "down";
                 stopAt?: number | null;

@@ -157,11 +157,26 @@ export interface FieldError {
 
 export const SCENE_FORMAT_VERSION = 1;
 
-export const INPUT_TYPES = ['number', 'text', 'boolean', 'color', 'image', 'clock', 'select'] as const;
+export const INPUT_TYPES = ['number', 'text', 'boolean', 'color', 'image', 'clock', 'select', 'list'] as const;
 export type InputType = (typeof INPUT_TYPES)[number];
 
-/** A value an input can hold. `null` on the wire means "back to the scene default". */
-export type InputValue = number | string | boolean | null;
+/**
+ * A value an input can hold. `null` on the wire means "back to the scene default". A list input holds rows: one
+ * object per row, with a text or number per column it declares.
+ */
+export type InputValue = number | string | boolean | null | ListRow[];
+
+/** One row of a list input's value: a column's name to its text or number (a column left out shows empty). */
+export type ListRow = Record<string, string | number>;
+
+export const LIST_COLUMN_TYPES = ['text', 'number'] as const;
+export type ListColumnType = (typeof LIST_COLUMN_TYPES)[number];
+
+/** A column of a list input: the name its `{column}` placeholders use, and what its cells hold. */
+export interface ListColumn {
+  name: string;
+  type: ListColumnType;
+}
 
 /**
  * Whose value an input holds: the channel's (scores, clocks: one value shared by every scene, set by PATCH, hooks
@@ -192,6 +207,10 @@ export interface InputDef {
   periods?: ClockPeriod[];
   /** Selects only: the values it may take (1–100 distinct strings), in the order a control panel lists them. */
   options?: string[];
+  /** Lists only: the columns of each row (1–10, distinct names). */
+  columns?: ListColumn[];
+  /** Lists only: the most rows the value may hold (1–100, default 20). */
+  maxRows?: number;
 }
 
 /** A part of a game a clock runs through (docs/scenes.md, "Periods"). Stored with both times written out. */
@@ -374,7 +393,21 @@ export interface GroupElement extends ElementBase {
   children: SceneElement[];
 }
 
-export type SceneElement = TextElement | BoxElement | ImageElement | ClockElement | GroupElement;
+/**
+ * A table's rows: its children are drawn once per row of a list input, the row `i` (from 0) `i * rowHeight` pixels
+ * below the first, at most the list's `maxRows`. In the children, `{column}` shows that row's cell (a column's
+ * name hides an input of the same name); the box is the first row's, and children are placed in it as in a group.
+ */
+export interface RowsElement extends ElementBase {
+  type: 'rows';
+  /** Name of a list input. */
+  list: string;
+  /** Pixels from one row's top to the next's. */
+  rowHeight: number;
+  children: SceneElement[];
+}
+
+export type SceneElement = TextElement | BoxElement | ImageElement | ClockElement | GroupElement | RowsElement;
 export type ElementType = SceneElement['type'];
 
 /** One step of a custom trigger animation, at a fraction (0–1) of its duration. */
@@ -461,7 +494,7 @@ export function placeholders(template: string): string[] {
 export function forEachElement(elements: readonly SceneElement[], visit: (el: SceneElement) => void): void {
   for (const el of elements) {
     visit(el);
-    if (el.type === 'group') forEachElement(el.children, visit);
+    if (el.type === 'group' || el.type === 'rows') forEachElement(el.children, visit);
   }
 }
 
