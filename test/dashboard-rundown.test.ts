@@ -263,7 +263,9 @@ it('lists every key with ?, moves the focus with ↑/↓, updates on air with F5
   // The keys go to the page: the dialog gives the keyboard focus back to what had it, and ↑ / ↓ in a list that
   // scrolls (the event feed, once it fills) scroll that list instead.
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  // One press at a time, each seen by the server before the next (on a busy machine two quick presses were one).
   await page.keyboard.press('ArrowDown');
+  await expect.poll(focus).toBe(items[1]!.id);
   await page.keyboard.press('ArrowDown');
   await expect.poll(focus).toBe(items[2]!.id);
   await page.keyboard.press('ArrowUp');
