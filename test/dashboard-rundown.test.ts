@@ -272,6 +272,26 @@ it('lists every key with ?, moves the focus with ↑/↓, updates on air with F5
   await expect.poll(focus).toBe(items[1]!.id);
   await expect.poll(() => row(page, 'Ben Bravo').getAttribute('aria-current')).toBe('true');
 
+  // The key list takes the keys while it is open and gives them back when it closes: the next key acts at once.
+  const overlay = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await page.keyboard.press('?');
+  await expect.poll(() => overlay.isVisible()).toBe(true);
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('?');
+  await expect.poll(() => overlay.count()).toBe(0);
+  expect(await focus()).toBe(items[1]!.id);
+  await page.keyboard.press('ArrowUp');
+  await expect
+    .poll(focus)
+    .toBe(items[0]!.id)
+    .catch(async (err: Error) => {
+      // What the page sent, and whether the line was up, say where a lost key went.
+      const status = await page.locator('main').getAttribute('data-status');
+      throw new Error(`${err.message}\nline: ${status}\n${await page.locator('.actions-log').innerText()}`);
+    });
+  await page.keyboard.press('ArrowDown');
+  await expect.poll(focus).toBe(items[1]!.id);
+
   // Typing a space (or an arrow) in a field is typing, not play next.
   const editor = page.getByRole('region', { name: 'Focused item: Ben Bravo' });
   await editor.getByLabel('Name').fill('Ben');
