@@ -133,7 +133,10 @@ export function convertTransition(t: Obj, type: string): Obj {
   return next;
 }
 
-/** An input as another type: its default, a clock's direction, stop and periods and a select's options no longer apply. */
+/**
+ * An input as another type: its default, a clock's direction, stop and periods, a select's options and a list's
+ * columns and most rows no longer apply. A new select starts with two options, a new list with one text column.
+ */
 export function convertInput(input: Obj, type: string): Obj {
   const next: Obj = { ...input, type };
   delete next.default;
@@ -144,6 +147,10 @@ export function convertInput(input: Obj, type: string): Obj {
   }
   if (type !== 'select') delete next.options;
   else if (!Array.isArray(next.options)) next.options = ['Option 1', 'Option 2'];
+  if (type !== 'list') {
+    delete next.columns;
+    delete next.maxRows;
+  } else if (!Array.isArray(next.columns)) next.columns = [{ name: 'column1', type: 'text' }];
   return next;
 }
 

@@ -1,14 +1,30 @@
-/** The scene's inputs (docs/scenes.md, "Inputs"): name, type, label, default, scope; a clock's direction and stop, a select's options. */
-import { CLOCK_DIRECTIONS, INPUT_SCOPES, INPUT_TYPES } from '@onair/protocol';
+/**
+ * The scene's inputs (docs/scenes.md, "Inputs"): name, type, label, default, scope; a clock's direction and its stop
+ * or periods, a select's options, a list's columns and most rows.
+ */
+import { INPUT_SCOPES, INPUT_TYPES } from '@onair/protocol';
 import type { FieldError } from '../api.js';
 import { convertInput, freeName, isObj, withKey, type Obj } from './draft.js';
-import { StopAtField } from './clock-fields.js';
-import { NumberField, OtherErrors, SelectField, TextField } from './fields.js';
+import { ClockInputFields, drawsStopAt } from './clock-input-fields.js';
+import { OtherErrors, SelectField, TextField } from './fields.js';
+import { DefaultField } from './input-default-field.js';
+import { ListInputFields } from './list-input-fields.js';
 import { OptionsField } from './options-field.js';
 import { ItemActions, ListSection, listEdit } from './list-section.js';
 import { fieldId, unshownErrors } from './path-errors.js';
 
-const SHOWN = ['name', 'type', 'label', 'default', 'direction', 'scope', 'stopAt', 'options'];
+/**
+ * The keys the card's fields show errors for; an error at any other (a key its type does not draw, such as a
+ * scope on a clock or options on a text) is listed in the card.
+ */
+export function shownKeys(item: Obj): string[] {
+  const shown = ['name', 'type', 'label', 'default'];
+  if (item.type !== 'clock') shown.push('scope');
+  if (item.type === 'clock') shown.push('direction', 'periods', ...(drawsStopAt(item) ? ['stopAt'] : []));
+  if (item.type === 'select') shown.push('options');
+  if (item.type === 'list') shown.push('columns', 'maxRows');
+  return shown;
+}
 
 export function InputsSection({
   definition,
@@ -54,7 +70,7 @@ export function InputsSection({
               count={inputs.items.length}
               onRemove={() => inputs.remove(index)}
             />
-            <OtherErrors where={title} errors={unshownErrors(errors, path, SHOWN)} />
+            <OtherErrors where={title} errors={unshownErrors(errors, path, shownKeys(item))} />
             <div class="field-grid">
               <TextField errors={errors} label="Name" path={`${path}.name`} value={item.name} onChange={set('name')} />
               <SelectField
@@ -73,7 +89,9 @@ export function InputsSection({
                 optional
                 onChange={set('label')}
               />
-              <DefaultField item={item} path={`${path}.default`} errors={errors} onChange={set('default')} />
+              {item.type !== 'list' && (
+                <DefaultField item={item} path={`${path}.default`} errors={errors} onChange={set('default')} />
+              )}
               {item.type !== 'clock' && (
                 <SelectField
                   errors={errors}
@@ -86,27 +104,22 @@ export function InputsSection({
                 />
               )}
               {item.type === 'clock' && (
-                <SelectField
+                <ClockInputFields
+                  item={item}
+                  path={path}
                   errors={errors}
-                  label="Direction"
-                  path={`${path}.direction`}
-                  value={item.direction}
-                  options={CLOCK_DIRECTIONS}
-                  none="up (default)"
-                  onChange={set('direction')}
+                  onChange={(next) => inputs.replace(index, next)}
                 />
               )}
               {item.type === 'select' && (
                 <OptionsField errors={errors} path={`${path}.options`} value={item.options} onChange={set('options')} />
               )}
-              {item.type === 'clock' && Array.isArray(item.periods) && <PeriodsNote periods={item.periods} />}
-              {item.type === 'clock' && !Array.isArray(item.periods) && (
-                <StopAtField
+              {item.type === 'list' && (
+                <ListInputFields
+                  item={item}
+                  path={path}
                   errors={errors}
-                  path={`${path}.stopAt`}
-                  value={item.stopAt}
-                  direction={item.direction}
-                  onChange={set('stopAt')}
+                  onChange={(next) => inputs.replace(index, next)}
                 />
               )}
             </div>
@@ -114,71 +127,5 @@ export function InputsSection({
         );
       })}
     </ListSection>
-  );
-}
-
-/** The default, in the control its type needs; empty leaves it out (the type's default). */
-function DefaultField({
-  item,
-  path,
-  errors,
-  onChange,
-}: {
-  item: Obj;
-  path: string;
-  errors: readonly FieldError[];
-  onChange: (value: unknown) => void;
-}) {
-  const value = item.default;
-  if (item.type === 'number' || item.type === 'clock') {
-    const label = item.type === 'clock' ? 'Default (ms)' : 'Default';
-    return <NumberField errors={errors} label={label} path={path} value={value} onChange={onChange} />;
-  }
-  if (item.type === 'select') {
-    const options = Array.isArray(item.options) ? item.options.filter((o) => typeof o === 'string') : [];
-    return (
-      <SelectField
-        errors={errors}
-        label="Default"
-        path={path}
-        value={value}
-        options={options}
-        none="the first option (default)"
-        onChange={onChange}
-      />
-    );
-  }
-  if (item.type === 'boolean') {
-    return (
-      <SelectField
-        errors={errors}
-        label="Default"
-        path={path}
-        value={typeof value === 'boolean' ? String(value) : value}
-        options={['true', 'false']}
-        none="false (default)"
-        onChange={(v) => onChange(v === undefined ? undefined : v === 'true')}
-      />
-    );
-  }
-  return (
-    <TextField
-      errors={errors}
-      label="Default"
-      path={path}
-      value={value}
-      optional={item.type !== 'text'}
-      onChange={onChange}
-    />
-  );
-}
-
-/** A clock's periods, listed; they are edited in the JSON view (each stops the clock instead of Stop at). */
-function PeriodsNote({ periods }: { periods: unknown[] }) {
-  const names = periods.map((p) => (isObj(p) && typeof p.name === 'string' ? p.name : '?'));
-  return (
-    <p class="hint small">
-      Periods: {names.join(', ')}. The clock stops at each period's stop; edit them in the JSON view.
-    </p>
   );
 }
