@@ -211,3 +211,64 @@ it('shows the fields of text that fits: the lower third panel follows its name i
   await expect.poll(() => errors.allInnerTexts(), { timeout: 20_000 }).toEqual(['must not be more than fontSize (54)']);
   await expect.poll(() => name.getByLabel('Smallest size').getAttribute('aria-invalid')).toBe('true');
 });
+
+type ListInput = { name: string; type: string; columns?: unknown; maxRows?: number; default?: unknown };
+
+// A scene built in the form with two refused edits on the way: 60 s for a busy machine.
+it("sets a list input's columns, most rows and default rows in the form, and saves them", async () => {
+  const channel = expectStatus(await owner.call<Channel>('POST', '/v1/channels', { name: 'Tables' }), 201);
+  const { page } = await signedInPage(browser, server.url, owner.email);
+  await page.goto(`${server.url}/#/channels/${channel.id}/scenes`);
+  await page.getByLabel('Scene name').fill('League');
+  await page.getByRole('button', { name: 'Open in the editor' }).click();
+  await page.getByRole('button', { name: 'Add input' }).click();
+  const card = page.getByRole('group', { name: /^Input 1/ });
+  await card.getByLabel('Name', { exact: true }).fill('standings');
+  await card.getByLabel('Type', { exact: true }).selectOption('list');
+
+  // A new list has one text column; a second named the same is refused at its name.
+  const column = (n: number) => card.getByRole('group', { name: new RegExp(`^Column ${n}`) });
+  await column(1).getByLabel('Name').fill('team');
+  await card.getByRole('button', { name: 'Add column' }).click();
+  await column(2).getByLabel('Name').fill('team');
+  await expect
+    .poll(() => column(2).locator('.field-error').allTextContents(), { timeout: 20_000 })
+    .toEqual(['duplicate column "team"']);
+  expect(await column(2).getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
+  await column(2).getByLabel('Name').fill('pts');
+  await column(2).getByLabel('Type').selectOption('number');
+  // A third column moved to the front.
+  await card.getByRole('button', { name: 'Add column' }).click();
+  await column(3).getByLabel('Name').fill('pos');
+  await column(3).getByLabel('Type').selectOption('number');
+  await card.getByRole('button', { name: 'Up (Column 3)' }).click();
+  await card.getByRole('button', { name: 'Up (Column 2)' }).click();
+  await expect.poll(() => column(1).locator('legend').first().textContent()).toBe('Column 1 · pos');
+
+  // Most rows past the limit is refused at its field.
+  const maxRows = card.getByLabel('Most rows');
+  await maxRows.fill('500');
+  await expect
+    .poll(() => card.locator('[data-path="definition.inputs.0.maxRows"] .field-error').count(), { timeout: 20_000 })
+    .toBe(1);
+  await maxRows.fill('10');
+  await card.getByLabel('Default rows (JSON)').fill('[{"pos": 1, "team": "Lions", "pts": 42}]');
+  await expect.poll(() => page.getByRole('status').filter({ hasText: 'Valid' }).count(), { timeout: 20_000 }).toBe(1);
+  expect(await card.locator('.field-error').count()).toBe(0);
+  expect(await accessibilityViolations(page)).toEqual([]);
+
+  await page.getByRole('button', { name: 'Create scene' }).click();
+  await expect.poll(async () => (await scenesOf(owner.call, channel.id)).length, { timeout: 20_000 }).toBe(1);
+  const [saved] = await scenesOf(owner.call, channel.id);
+  expect((saved!.definition as { inputs: ListInput[] }).inputs[0]).toMatchObject({
+    name: 'standings',
+    type: 'list',
+    columns: [
+      { name: 'pos', type: 'number' },
+      { name: 'team', type: 'text' },
+      { name: 'pts', type: 'number' },
+    ],
+    maxRows: 10,
+    default: [{ pos: 1, team: 'Lions', pts: 42 }],
+  });
+}, 60_000);
