@@ -64,7 +64,6 @@ function PeriodsField({ item, path, errors, onChange }: ClockInputProps) {
   const periods = listOf(item, 'periods');
   // No periods at all, rather than an empty list (which the format refuses): the clock's Stop at applies again.
   const edit = subListEdit(periods, (next) => onChange(withKey(item, 'periods', next.length > 0 ? next : undefined)));
-  const down = item.direction === 'down';
   const listPath = `${path}.periods`;
   return (
     <SubList
@@ -87,18 +86,12 @@ function PeriodsField({ item, path, errors, onChange }: ClockInputProps) {
     >
       {periods.map((period, k) => {
         const p: Obj = isObj(period) ? period : {};
-        const at = `${listPath}.${k}`;
-        const set = (key: string) => (value: unknown) => edit.replace(k, withKey(p, key, value));
-        const startHint =
-          k === 0
-            ? "The first period starts at the clock's default. Empty: the default."
-            : `Empty: ${down ? "the clock's default" : 'where the period before stops'}.`;
         return (
           <SubItem
             key={k}
             title={`Period ${k + 1}`}
             name={p.name}
-            path={at}
+            path={`${listPath}.${k}`}
             index={k}
             count={periods.length}
             errors={errors}
@@ -106,27 +99,61 @@ function PeriodsField({ item, path, errors, onChange }: ClockInputProps) {
             onMove={(delta) => edit.move(k, delta)}
             onRemove={() => edit.remove(k)}
           >
-            <TextField errors={errors} label="Name" path={`${at}.name`} value={p.name} onChange={set('name')} />
-            <ClockTimeField
-              label="Starts at (m:ss)"
-              path={`${at}.startAt`}
-              value={p.startAt}
+            <PeriodFields
+              period={p}
+              path={`${listPath}.${k}`}
+              first={k === 0}
+              down={item.direction === 'down'}
               errors={errors}
-              hint={startHint}
-              onChange={set('startAt')}
-            />
-            <ClockTimeField
-              label="Stops at (m:ss or none)"
-              path={`${at}.stopAt`}
-              value={p.stopAt}
-              errors={errors}
-              none
-              hint={`Type none for a period that never stops. Empty: ${down ? '0:00' : 'none'}.`}
-              onChange={set('stopAt')}
+              onChange={(next) => edit.replace(k, next)}
             />
           </SubItem>
         );
       })}
     </SubList>
+  );
+}
+
+/** A period's name, start and stop, with what an empty start or stop means for this clock. */
+function PeriodFields({
+  period,
+  path,
+  first,
+  down,
+  errors,
+  onChange,
+}: {
+  period: Obj;
+  path: string;
+  first: boolean;
+  down: boolean;
+  errors: readonly FieldError[];
+  onChange: (period: Obj) => void;
+}) {
+  const set = (key: string) => (value: unknown) => onChange(withKey(period, key, value));
+  const startHint = first
+    ? "The first period starts at the clock's default. Empty: the default."
+    : `Empty: ${down ? "the clock's default" : 'where the period before stops'}.`;
+  return (
+    <>
+      <TextField errors={errors} label="Name" path={`${path}.name`} value={period.name} onChange={set('name')} />
+      <ClockTimeField
+        label="Starts at (m:ss)"
+        path={`${path}.startAt`}
+        value={period.startAt}
+        errors={errors}
+        hint={startHint}
+        onChange={set('startAt')}
+      />
+      <ClockTimeField
+        label="Stops at (m:ss or none)"
+        path={`${path}.stopAt`}
+        value={period.stopAt}
+        errors={errors}
+        none
+        hint={`Type none for a period that never stops. Empty: ${down ? '0:00' : 'none'}.`}
+        onChange={set('stopAt')}
+      />
+    </>
   );
 }

@@ -56,7 +56,6 @@ export function ListInputFields({ item, path, errors, onChange }: ListInputProps
         {columns.map((column, k) => {
           const c: Obj = isObj(column) ? column : {};
           const at = `${listPath}.${k}`;
-          const set = (key: string) => (value: unknown) => edit.replace(k, withKey(c, key, value));
           return (
             <SubItem
               key={k}
@@ -70,15 +69,7 @@ export function ListInputFields({ item, path, errors, onChange }: ListInputProps
               onMove={(delta) => edit.move(k, delta)}
               onRemove={() => edit.remove(k)}
             >
-              <TextField errors={errors} label="Name" path={`${at}.name`} value={c.name} onChange={set('name')} />
-              <SelectField
-                errors={errors}
-                label="Type"
-                path={`${at}.type`}
-                value={c.type}
-                options={LIST_COLUMN_TYPES}
-                onChange={set('type')}
-              />
+              <ColumnFields column={c} path={at} errors={errors} onChange={(next) => edit.replace(k, next)} />
             </SubItem>
           );
         })}
@@ -88,6 +79,33 @@ export function ListInputFields({ item, path, errors, onChange }: ListInputProps
         value={item.default}
         errors={errors}
         onChange={(rows) => onChange(withKey(item, 'default', rows))}
+      />
+    </>
+  );
+}
+
+function ColumnFields({
+  column,
+  path,
+  errors,
+  onChange,
+}: {
+  column: Obj;
+  path: string;
+  errors: readonly FieldError[];
+  onChange: (column: Obj) => void;
+}) {
+  const set = (key: string) => (value: unknown) => onChange(withKey(column, key, value));
+  return (
+    <>
+      <TextField errors={errors} label="Name" path={`${path}.name`} value={column.name} onChange={set('name')} />
+      <SelectField
+        errors={errors}
+        label="Type"
+        path={`${path}.type`}
+        value={column.type}
+        options={LIST_COLUMN_TYPES}
+        onChange={set('type')}
       />
     </>
   );
