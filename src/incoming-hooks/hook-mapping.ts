@@ -152,8 +152,8 @@ function unknownTarget(field: string, input: string): AppError {
   );
 }
 
-/** The value at a dotted path, reading own properties only; undefined when absent. */
-function valueAt(payload: object, path: string): unknown {
+/** The value at a dotted path, reading own properties only; undefined when absent. Data sources read with it too. */
+export function valueAt(payload: object, path: string): unknown {
   let node: unknown = payload;
   for (const key of path.split('.')) {
     if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
