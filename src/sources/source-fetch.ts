@@ -77,7 +77,7 @@ export async function fetchSource(req: FetchRequest, o: FetchOptions): Promise<F
     return finish(await readAnswer(req, res, o, progress));
   } catch (err) {
     const none = { notModified: false, body: null, sha256: null, etag: null, lastModified: null };
-    return finish({ ...none, error: describe(err, progress, o.timeoutMs) });
+    return finish({ ...none, error: describeFailure(err, progress, o.timeoutMs) });
   }
 }
 
@@ -182,7 +182,7 @@ function headerText(value: string | string[] | undefined): string | null {
 }
 
 /** A failure in a few words: a refusal says whether a redirect led to it. */
-function describe(err: unknown, progress: Progress, timeoutMs: number): string {
+function describeFailure(err: unknown, progress: Progress, timeoutMs: number): string {
   const refusal = endpointRefusal(err);
   const via = progress.hop > 0 ? 'redirect refused' : 'refused';
   if (refusal) return `${via}: ${refusal.reason}`;
