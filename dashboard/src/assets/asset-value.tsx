@@ -27,8 +27,8 @@ export function AssetValue({
   const own = typeof value === 'string' && value !== '';
   const shown = own ? value : fallback;
   return (
-    <div class="control asset-value">
-      <span>{label}</span>
+    <div class="control asset-value" role="group" aria-label={label}>
+      <span aria-hidden="true">{label}</span>
       <div class="row">
         <AssetThumb value={shown} dimmed={!own} />
         {!readOnly && <AssetPicker disabled={disabled} onPick={(asset) => onChange(asset.path)} />}
