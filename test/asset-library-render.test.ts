@@ -126,7 +126,7 @@ it('draws text in a WOFF2 font of the library that its elements name, loaded wit
   const widths = () =>
     page.evaluate(() => {
       const width = (name: string) =>
-        (document.querySelector(`[data-name="${name}"] span`) as HTMLElement | null)?.offsetWidth ?? 0;
+        document.querySelector<HTMLElement>(`[data-name="${name}"] span`)?.offsetWidth ?? 0;
       return { narrow: width('narrow'), wide: width('wide'), control: width('control') };
     });
   // Monospaced: ten i as wide as ten W, and far wider than Inter's ten i.
