@@ -104,7 +104,8 @@ function coerce(def: InputDef, field: string, value: unknown): InputValue {
       throw misfit(field, def, `must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}`);
     }
     case 'list':
-      // The rows as a PATCH takes them; a misfit names the row and column (`standings.2.pts`).
+    case 'asset':
+      // As a PATCH takes them; a misfit names the field (a list's: the row and column, `standings.2.pts`).
       try {
         return checkValue(def, value, field);
       } catch (err) {

@@ -33,6 +33,7 @@ __all__ = [
     "TextElement",
     "SceneElement",
     "VisibleWhen",
+    "FontFamily",
     "ColorRef",
     "BoxElementBorder",
     "BoxElementShadow",
@@ -237,7 +238,7 @@ class Scene(TypedDict):
 
 class _SceneInputsItemRequired(TypedDict):
     name: str
-    type: Literal["number", "text", "boolean", "color", "image", "clock", "select", "list"]
+    type: Literal["number", "text", "boolean", "color", "image", "asset", "clock", "select", "list"]
     label: str
     default: Union[float, str, bool, None, List[ListRow]]
 
@@ -288,7 +289,7 @@ SceneDefinitionTransitions = TypedDict(
 
 class _SceneInputRequired(TypedDict):
     name: str
-    type: Literal["number", "text", "boolean", "color", "image", "clock", "select", "list"]
+    type: Literal["number", "text", "boolean", "color", "image", "asset", "clock", "select", "list"]
 
 
 class SceneInput(_SceneInputRequired, total=False):
@@ -381,7 +382,7 @@ class ClockElement(_ClockElementRequired, total=False):
     visibleIf: str
     visibleWhen: VisibleWhen
     delayMs: float
-    fontFamily: Literal["Inter", "Oswald", "Barlow Condensed", "Roboto Mono"]
+    fontFamily: FontFamily
     fontWeight: int
     color: ColorRef
     align: Literal["left", "center", "right"]
@@ -485,7 +486,7 @@ class TextElement(_TextElementRequired, total=False):
     visibleIf: str
     visibleWhen: VisibleWhen
     delayMs: float
-    fontFamily: Literal["Inter", "Oswald", "Barlow Condensed", "Roboto Mono"]
+    fontFamily: FontFamily
     fontWeight: int
     color: ColorRef
     align: Literal["left", "center", "right"]
@@ -510,6 +511,10 @@ class VisibleWhen(_VisibleWhenRequired, total=False):
     equals: Union[str, float, bool]
     notEquals: Union[str, float, bool]
     atLeast: float
+
+
+#: A bundled family (Inter, Oswald, Barlow Condensed, Roboto Mono; default Inter), or a WOFF2 font of the workspace's asset library: its path (`/assets/{sha256}.woff2`) or URL.
+FontFamily = str
 
 
 ColorRef = str
@@ -998,7 +1003,7 @@ class Template(TypedDict):
 
 class _TemplateInputsItemRequired(TypedDict):
     name: str
-    type: Literal["number", "text", "boolean", "color", "image", "clock", "select", "list"]
+    type: Literal["number", "text", "boolean", "color", "image", "asset", "clock", "select", "list"]
     label: str
     default: Union[float, str, bool, None, List[ListRow]]
 
