@@ -15,8 +15,16 @@ import { launchChromium } from './helpers/browser.js';
 import { errorPaths, expectProblem } from './helpers/problem.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
-const BOX = { x: 200, width: 1000 };
-const SPEED = 400;
+/** Where a crawl's box is on the 1920×1080 stage, and how fast it goes. */
+interface Geometry {
+  x: number;
+  width: number;
+  speed: number;
+}
+
+const BOX: Geometry = { x: 200, width: 1000, speed: 400 };
+/** The built-in ticker's crawl (src/templates/ticker.ts). */
+const TICKER: Geometry = { x: 96, width: 1728, speed: 120 };
 const ITEMS = { name: 'items', type: 'list', label: 'Items', columns: [{ name: 'text', type: 'text' }] };
 const CRAWL = {
   type: 'crawl',
@@ -24,7 +32,7 @@ const CRAWL = {
   list: 'items',
   text: '{text}',
   separator: ' | ',
-  speed: SPEED,
+  speed: BOX.speed,
   x: BOX.x,
   y: 900,
   width: BOX.width,
@@ -94,9 +102,9 @@ function record(box: { x: number; width: number }): void {
   requestAnimationFrame(frame);
 }
 
-async function openOutput(url: string): Promise<Page> {
+async function openOutput(url: string, box: Geometry = BOX): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
-  await page.addInitScript(record, BOX);
+  await page.addInitScript(record, box);
   await page.goto(url);
   return page;
 }
@@ -120,14 +128,14 @@ async function framesUntil(page: Page, until: (f: Frame) => boolean, timeoutMs =
 }
 
 /** Every run still in the box one frame later has moved left by speed × time, to within 2 px. */
-function jumps(all: Frame[]): string[] {
+function jumps(all: Frame[], box: Geometry = BOX): string[] {
   const found: string[] = [];
   for (let i = 1; i < all.length; i++) {
     const [before, after] = [all[i - 1]!, all[i]!];
-    const moved = (SPEED * (after.t - before.t)) / 1000;
+    const moved = (box.speed * (after.t - before.t)) / 1000;
     for (const run of before.runs) {
       const x = run.x - moved;
-      if (x + run.width <= 2 || x >= BOX.width - 2) continue;
+      if (x + run.width <= 2 || x >= box.width - 2) continue;
       if (!after.runs.some((r) => r.text === run.text && Math.abs(r.x - x) <= 2)) {
         const seen = after.runs.map((r) => `${r.text.trim()}@${r.x.toFixed(1)}`).join(', ');
         found.push(`t=${after.t.toFixed(0)}: "${run.text.trim()}" expected at ${x.toFixed(1)}, saw ${seen}`);
@@ -158,7 +166,7 @@ describe('a crawl on the output page', () => {
       expect(entering.runs[0]!.x).toBeGreaterThan(BOX.width * 0.8);
       expect(entering.runs[0]!.text).toBe('Alpha | Beta | ');
       // In by 2.5 s (1000 px at 400 px/s), then three seconds of loops.
-      const leadInMs = (BOX.width / SPEED) * 1000;
+      const leadInMs = (BOX.width / BOX.speed) * 1000;
       const start = entering.t;
       const all = await framesUntil(page, (f) => f.t - start > leadInMs + 3_000);
       const looping = all.filter((f) => f.t - start > leadInMs + 100);
@@ -196,7 +204,7 @@ describe('a crawl on the output page', () => {
       // The new items come in from beyond the right edge, after the old ones, never over them.
       const firstNew = after.find((f) => f.runs.some((r) => r.text.startsWith('Gamma')))!;
       const newRun = firstNew.runs.find((r) => r.text.startsWith('Gamma'))!;
-      expect(newRun.x).toBeGreaterThan(BOX.width - 2 - (SPEED * 100) / 1000);
+      expect(newRun.x).toBeGreaterThan(BOX.width - 2 - (BOX.speed * 100) / 1000);
       expect(covered(firstNew)).toBe(true);
     } finally {
       await page.close();
@@ -219,6 +227,41 @@ describe('a crawl on the output page', () => {
       const running = () =>
         page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length);
       await expect.poll(running, { timeout: 10_000 }).toBe(0);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('in the ticker template: its items crawl in at 120 px/s, and a new list does not move them', async () => {
+    const channel = expectStatus(await call<Channel>('POST', '/v1/channels', { name: 'Ticker' }), 201);
+    const ch = `/v1/channels/${channel.id}`;
+    const scene = expectStatus(await call<Scene>('POST', `${ch}/scenes`, { name: 'Ticker', template: 'ticker' }), 201);
+    const items = (texts: string[]) => ({ items: texts.map((text) => ({ text })) });
+    expectStatus(await call('PATCH', `${ch}/inputs`, items(['Storm warning for the coast', 'Rail strike off'])), 200);
+    expectStatus(await call('POST', `${ch}/program`, { sceneId: scene.id }), 200);
+    const page = await openOutput(channel.outputUrl, TICKER);
+    try {
+      const first = await framesUntil(page, (f) => f.runs.length > 0);
+      const run = first[first.length - 1]!.runs[0]!;
+      expect(run.text).toBe('Storm warning for the coast     •     Rail strike off     •     ');
+      expect(run.x).toBeGreaterThan(TICKER.width * 0.8);
+      const start = first[first.length - 1]!.t;
+      await framesUntil(page, (f) => f.t - start > 1_500);
+      expectStatus(await call('PATCH', `${ch}/inputs`, items(['Markets close higher'])), 200);
+      const all = await framesUntil(page, (f) => f.t - start > 4_000);
+      const moved = all.filter((f) => f.t >= start);
+      expect(jumps(moved, TICKER)).toEqual([]);
+      // 2.5 s on, the first item is 300 px further left (by the animations' clock: to within a pixel or two).
+      const later = moved[moved.length - 1]!;
+      const storm = later.runs.find((r) => r.text.startsWith('Storm'))!;
+      expect(storm.x).toBeCloseTo(run.x - (TICKER.speed * (later.t - start)) / 1000, -1);
+      const fresh = await framesUntil(page, (f) => f.runs.some((r) => r.text.startsWith('Markets')), 30_000);
+      expect(
+        jumps(
+          fresh.filter((f) => f.t >= start),
+          TICKER,
+        ),
+      ).toEqual([]);
     } finally {
       await page.close();
     }
