@@ -7,6 +7,7 @@
  * crawl's box with its left edge. Between two frames every run still in the box must have moved left by exactly
  * speed × time (2 px of slack): a jump back, a gap at the loop point or a restart on a list change all break that.
  * The positions follow the animations' time, not the wall clock, so a busy machine drops frames but never fails it.
+ * The built-in ticker is checked the same way at its own speed, and through preview, a take and a clear.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,9 +103,24 @@ function record(box: { x: number; width: number }): void {
   requestAnimationFrame(frame);
 }
 
-async function openOutput(url: string, box: Geometry = BOX): Promise<Page> {
+/** Lists every Element.animate call but the crawl's: `in` plays on a scene's units, `out` on its root. */
+function listTransitions(): void {
+  const played: string[] = [];
+  (window as unknown as { __played: string[] }).__played = played;
+  const proto = Element.prototype as { animate: (this: Element, ...args: Parameters<Element['animate']>) => Animation };
+  const native = proto.animate;
+  proto.animate = function (this: Element, ...args) {
+    const options = args[1];
+    const id = typeof options === 'object' ? options.id : undefined;
+    if (id !== 'crawl') played.push((this as HTMLElement).dataset.scene === undefined ? 'in' : 'out');
+    return native.apply(this, args);
+  };
+}
+
+async function openOutput(url: string, box: Geometry = BOX, more?: () => void): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
   await page.addInitScript(record, box);
+  if (more) await page.addInitScript(more);
   await page.goto(url);
   return page;
 }
@@ -264,6 +280,34 @@ describe('a crawl on the output page', () => {
       ).toEqual([]);
     } finally {
       await page.close();
+    }
+  });
+
+  it('in the ticker template: crawls in preview, is taken to program with its wipe and cleared with it', async () => {
+    const channel = expectStatus(await call<Channel>('POST', '/v1/channels', { name: 'Ticker buses' }), 201);
+    const ch = `/v1/channels/${channel.id}`;
+    const scene = expectStatus(await call<Scene>('POST', `${ch}/scenes`, { name: 'Ticker', template: 'ticker' }), 201);
+    expectStatus(await call('PATCH', `${ch}/inputs`, { items: [{ text: 'Cued item' }] }), 200);
+    expectStatus(await call('POST', `${ch}/preview`, { sceneId: scene.id }), 200);
+    const [preview, program] = await Promise.all([
+      openOutput(`${channel.previewUrl}&clean=1`, TICKER),
+      openOutput(channel.outputUrl, TICKER, listTransitions),
+    ]);
+    const played = () => program.evaluate(() => (window as unknown as { __played: string[] }).__played);
+    try {
+      const cued = await framesUntil(preview, (f) => f.runs.length > 0);
+      expect(jumps(cued, TICKER)).toEqual([]);
+      expect(await frames(program)).toEqual([]);
+      expectStatus(await call('POST', `${ch}/take`), 200);
+      const taken = await framesUntil(program, (f) => f.runs.length > 0);
+      expect(taken[taken.length - 1]!.runs[0]!.text).toBe('Cued item     •     ');
+      expect(jumps(taken, TICKER)).toEqual([]);
+      expect(await played()).toContain('in');
+      expectStatus(await call('POST', `${ch}/clear`), 200);
+      await expect.poll(() => program.locator('[data-type="crawl"]').count(), { timeout: 20_000 }).toBe(0);
+      expect(await played()).toContain('out');
+    } finally {
+      await Promise.all([preview.close(), program.close()]);
     }
   });
 
