@@ -3,9 +3,10 @@
  * (bench/lib/onair.ts) with one channel and the built-in `ticker` template on air, twelve items crawling; the page
  * is its real output URL at 1920×1080. Measured in the page, with requestAnimationFrame: the interval between
  * display frames (the share over 20 ms — a frame missed at 60 Hz —, p50, p99, the longest) and the main thread's
- * busy time per frame (Chromium's TaskDuration). The baseline, in the same run and the same browser: an empty page
- * measured the same way for the same time. The crawl is checked to be moving through the whole window (its items
- * must have travelled speed × time), so a stopped crawl cannot pass for a smooth one.
+ * busy time per frame (Chromium's TaskDuration). The baselines, in the same run and the same tab, measured the same
+ * way for the same time: an empty page, and a bare CSS crawl of the same items (the least any crawl costs); the
+ * three phases take turns in rounds. The crawl is checked to be moving through its windows (its first item must have
+ * travelled speed × time), so a stopped crawl cannot pass for a smooth one.
  *
  *   npx tsx bench/ticker.ts [--short]
  */
