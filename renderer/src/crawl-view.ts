@@ -77,8 +77,12 @@ export function crawlPainter(el: HTMLElement, def: CrawlElement): (values: Scene
     measure.textContent = text;
     fits.add({
       read: () => measure.offsetWidth,
-      // A pixel more than measured: the width is a whole number, and the text always fits in it.
-      apply: (width) => (wanted === text ? show({ text, width: width + 1 }) : undefined),
+      apply(width) {
+        if (wanted !== text) return;
+        // Nothing to see (zero-width characters only) is no item. A pixel more than measured: the width is a
+        // whole number, and the text always fits in it.
+        show(width > 0 ? { text, width: width + 1 } : null);
+      },
     });
   };
 }
