@@ -419,7 +419,7 @@ class CrawlElement(_CrawlElementRequired, total=False):
     visibleIf: str
     visibleWhen: VisibleWhen
     delayMs: float
-    fontFamily: Literal["Inter", "Oswald", "Barlow Condensed", "Roboto Mono"]
+    fontFamily: FontFamily
     fontWeight: int
     color: ColorRef
     letterSpacing: float

@@ -11190,8 +11190,7 @@ export interface components {
             visibleIf?: string;
             visibleWhen?: components["schemas"]["VisibleWhen"];
             delayMs?: number;
-            /** @enum {string} */
-            fontFamily?: "Inter" | "Oswald" | "Barlow Condensed" | "Roboto Mono";
+            fontFamily?: components["schemas"]["FontFamily"];
             fontWeight?: number;
             fontSize: number;
             color?: components["schemas"]["ColorRef"];
