@@ -126,6 +126,28 @@ const SETUPS: Record<string, (logos: Logos) => Setup> = {
     inputs: { ...MATCH, homeShort: 'MUN', homeCrest: crest.url, homeReds: 1, awayReds: 2, stoppage: 3 },
     clocks: { matchClock: 2_700_000 },
   }),
+  // A full table: ten rows, the most it draws.
+  'standings-table': () => ({
+    inputs: {
+      tableTitle: 'Premier League · Matchweek 27',
+      standings: (
+        [
+          ['Liverpool', 27, 19, 6, 2, 63],
+          ['Manchester City', 27, 18, 6, 3, 60],
+          ['Arsenal', 27, 18, 5, 4, 59],
+          ['Aston Villa', 27, 16, 4, 7, 52],
+          ['Tottenham Hotspur', 26, 15, 5, 6, 50],
+          ['Manchester United', 27, 15, 2, 10, 47],
+          ['West Ham United', 27, 12, 7, 8, 43],
+          ['Brighton & Hove Albion', 27, 11, 9, 7, 42],
+          ['Wolverhampton Wanderers', 27, 12, 5, 10, 41],
+          ['Newcastle United', 26, 11, 5, 10, 38],
+        ] as const
+      ).map(([team, played, won, drawn, lost, pts], i) => ({ pos: i + 1, team, played, won, drawn, lost, pts })),
+      accent: '#e63946',
+    },
+    clocks: {},
+  }),
   // Stopped where its lead-in ends (stopCrawls): the first item at the bar's left edge, under the label.
   ticker: () => ({
     inputs: {
