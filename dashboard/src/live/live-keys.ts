@@ -12,6 +12,7 @@ import { inputGroups } from './input-controls.js';
 import { keysShown } from './keys-overlay.js';
 import type { LiveChannel } from './live-socket.js';
 import { clear, cue, cut, sortedScenes } from './scene-list.js';
+import { toggleClock } from './clock-toggle.js';
 import { shortcutOf, type ShortcutAction } from './shortcuts.js';
 
 /** The keys that act on air (those of a role with playout:write). */
@@ -56,7 +57,7 @@ function handlerOf(ctx: LiveKeysContext, action: ShortcutAction): (() => void) |
     case 'previous':
       return () => selectScene(ctx, action === 'next' ? 1 : -1);
     case 'clock':
-      return ctx.canInputs ? () => toggleClock(live) : null;
+      return ctx.canInputs ? () => toggleFirstClock(live) : null;
     case 'undo':
     case 'redo':
       return canPlay ? () => (action === 'undo' ? show.undo(live) : show.redo(live)) : null;
@@ -93,13 +94,9 @@ function selectScene(ctx: LiveKeysContext, by: 1 | -1): void {
   ctx.select(next.id);
 }
 
-function toggleClock(live: LiveChannel): void {
-  const state = live.state.value;
-  const clock = inputGroups(state)
+function toggleFirstClock(live: LiveChannel): void {
+  const clock = inputGroups(live.state.value)
     .flatMap((g) => g.inputs)
     .find((d) => d.type === 'clock');
-  if (!clock) return;
-  const running = state.clocks[clock.name]?.running === true;
-  const action = running ? 'stop' : 'start';
-  void live.send(`${clock.label}: ${action}`, { op: 'clock', name: clock.name, action }).catch(() => undefined);
+  if (clock) toggleClock(live, clock.name, clock.label);
 }
