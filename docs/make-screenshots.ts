@@ -61,7 +61,7 @@ const CREST_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 120"
 </svg>`;
 
 type Json = Record<string, unknown>;
-type Inputs = Record<string, string | number | Record<string, string>[]>;
+type Inputs = Record<string, string | number | Record<string, string | number>[]>;
 
 const MATCH: Inputs = {
   home: 'MANCHESTER UNITED',
