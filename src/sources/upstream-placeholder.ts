@@ -80,7 +80,7 @@ export async function fetchSource(req: FetchRequest, o: FetchOptions): Promise<F
     const etag = (res.headers.etag as string | undefined) ?? null;
     const lastModified = (res.headers['last-modified'] as string | undefined) ?? null;
     if (res.statusCode === 304) {
-      res.body.destroy();
+      await res.body.dump();
       return { ...none, status: 304, notModified: true, etag, lastModified, bytes: 0, ms: ms(), error: null };
     }
     const bytes = Buffer.from(await res.body.arrayBuffer());
