@@ -37,13 +37,10 @@ const SourceFields = {
   type: z.enum(['json_url', 'csv_url']),
   url: z.string().min(1).max(2048),
   name: z.string().trim().min(1).max(200),
-  intervalMs: z
-    .number()
-    .int()
-    .meta({
-      description:
-        'JSON and CSV 1,000–3,600,000 (default 10,000); a published Google Sheet 30,000–3,600,000 (default 60,000).',
-    }),
+  intervalMs: z.number().int().meta({
+    description:
+      'JSON and CSV 1,000–3,600,000 (default 10,000); a published Google Sheet 30,000–3,600,000 (default 60,000).',
+  }),
   mapping: Mapping,
   row: SourceRowIn.nullable(),
   table: SourceTableIn.nullable(),

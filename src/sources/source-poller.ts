@@ -80,7 +80,8 @@ export class SourcePoller {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
     for (const e of this.entries.values()) this.clear(e);
-    await Promise.allSettled([...this.entries.values()].map((e) => e.running));
+    const running = [...this.entries.values()].flatMap((e) => (e.running ? [e.running] : []));
+    await Promise.allSettled(running);
   }
 
   /** A source just written on this node: fetched at once (a new or edited source), unless paused. */

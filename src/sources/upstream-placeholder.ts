@@ -115,7 +115,8 @@ export type RowPick =
   { by: 'number'; number: number } | { by: 'match'; column: string; value: string } | { by: 'cursor' };
 export type CursorMove = 'next' | 'previous' | 'first' | { number: number };
 export function parseCsv(text: string): CsvTable {
-  const [header, ...data] = parse(text, { bom: true, relax_column_count: true }) as string[][];
+  const rows: string[][] = parse(text, { bom: true, relax_column_count: true });
+  const [header, ...data] = rows;
   const headers = (header ?? []).map((h) => h.trim().replace(/\s+/g, '_'));
   return { headers, rows: data.map((r) => Object.fromEntries(headers.map((h, i) => [h, r[i] ?? '']))) };
 }
