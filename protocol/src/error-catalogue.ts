@@ -18,6 +18,7 @@ export const ERROR_CATALOGUE = {
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   endpoint_refused: { status: 422, title: 'Endpoint refused' },
   limit_reached: { status: 422, title: 'Limit reached' },
+  unknown_asset: { status: 422, title: 'Unknown asset' },
   rate_limited: { status: 429, title: 'Rate limited' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },

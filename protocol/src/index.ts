@@ -7,6 +7,7 @@
 export * from './actor.js';
 export * from './close-codes.js';
 export * from './rules.js';
+export * from './asset-refs.js';
 export * from './error-catalogue.js';
 export * from './scene.js';
 export * from './rundown.js';

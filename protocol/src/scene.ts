@@ -7,11 +7,16 @@
  * once: each bus holds one scene per layer, and higher layers draw above lower ones.
  */
 
+import { fontAssetRef } from './asset-refs.js';
 import type { BusEntry } from './messages.js';
 
 export const SCENE_FORMAT_VERSION = 1;
 
-export const INPUT_TYPES = ['number', 'text', 'boolean', 'color', 'image', 'clock', 'select', 'list'] as const;
+/**
+ * What an input holds. `image`: an http(s) URL of a picture anywhere. `asset`: an image of the workspace's asset
+ * library, by its path or URL (asset-refs.ts), refused unless the workspace holds it.
+ */
+export const INPUT_TYPES = ['number', 'text', 'boolean', 'color', 'image', 'asset', 'clock', 'select', 'list'] as const;
 export type InputType = (typeof INPUT_TYPES)[number];
 
 /**
@@ -109,6 +114,12 @@ export type ClockFormat = (typeof CLOCK_FORMATS)[number];
 /** The bundled typefaces (served by onair, no CDN), by the name a scene uses. */
 export const FONT_FAMILIES = ['Inter', 'Oswald', 'Barlow Condensed', 'Roboto Mono'] as const;
 export type FontFamily = (typeof FONT_FAMILIES)[number];
+export const FONT_FAMILY_RULE = `must be one of ${FONT_FAMILIES.join(', ')}, or a WOFF2 font of the asset library: its path (/assets/{sha256}.woff2) or its URL`;
+
+/** Whether a text style may name `family`: a bundled one, or a font of the library (held or not). */
+export function isFontFamily(family: string): boolean {
+  return (FONT_FAMILIES as readonly string[]).includes(family) || fontAssetRef(family) !== null;
+}
 
 export const EASINGS = ['linear', 'ease-in', 'ease-out', 'ease-in-out'] as const;
 export type Easing = (typeof EASINGS)[number];
@@ -178,7 +189,12 @@ export interface VisibleWhen {
 
 /** Text styling shared by text and clock elements. */
 export interface TextStyle {
-  fontFamily?: FontFamily;
+  /**
+   * A bundled family (FontFamily; default `Inter`), or a WOFF2 font of the workspace's asset library by its path
+   * (`/assets/{sha256}.woff2`) or URL (asset-refs.ts, fontAssetRef), which the workspace must hold when the scene is
+   * saved. A name that starts with `/` or a scheme is a file, never a family of the machine: the two cannot be mixed up.
+   */
+  fontFamily?: string;
   /** 100–900, default 400. */
   fontWeight?: number;
   /** Pixels: the largest size; with `shrink` the text gets smaller to fit its box. */
@@ -224,7 +240,7 @@ export interface BoxElement extends ElementBase {
   followWidth?: string;
 }
 
-/** An image; `src` is an http(s) URL or `{name}` of an image input. A broken source draws nothing. */
+/** An image; `src` is an http(s) URL or `{name}` of an image or asset input. A broken source draws nothing. */
 export interface ImageElement extends ElementBase {
   type: 'image';
   src: string;

@@ -1,12 +1,11 @@
 /**
- * Where the page loads an image from. An asset of the library (any URL whose path is `/assets/{sha256}.{ext}`, on
- * whatever host it was written with) is loaded from the server that served this page, with the page's channel and
- * output token appended: the server lets an output token of the asset's workspace read it, so nothing needs cookies or
- * the internet, and a scene restored from a backup onto another server still draws. Other http(s) URLs are loaded as
- * they are.
+ * Where the page loads an image or a font from. An asset of the library (its path `/assets/{sha256}.{ext}`, or any
+ * URL with that path, on whatever host it was written with: @onair/protocol, assetRef) is loaded from the server that
+ * served this page, with the page's channel and output token appended: the server lets an output token of the asset's
+ * workspace read it, so nothing needs cookies or the internet, and a scene restored from a backup onto another server
+ * still draws. Other http(s) URLs are loaded as they are.
  */
-
-const ASSET_PATH = /^\/assets\/[0-9a-f]{64}\.[a-z0-9]{2,5}$/;
+import { assetRef } from '@onair/protocol';
 
 let access: { origin: string; query: string } = { origin: '', query: '' };
 
@@ -16,15 +15,20 @@ export function configureAssetAccess(origin: string, channelId: string, token: s
   access = { origin, query };
 }
 
-/** The URL to draw `src` from, or null when it is no http(s) URL. */
+/** The URL an asset of the library is loaded from: this page's server, with its output token. */
+export function assetUrl(path: string): string {
+  return `${access.origin}${path}${access.query}`;
+}
+
+/** The URL to draw `src` from, or null when it is neither an asset of the library nor an http(s) URL. */
 export function imageUrl(src: string): string | null {
+  const ref = assetRef(src);
+  if (ref) return assetUrl(ref.path);
   let url: URL;
   try {
     url = new URL(src);
   } catch {
     return null;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  if (access.origin && ASSET_PATH.test(url.pathname)) return `${access.origin}${url.pathname}${access.query}`;
-  return src;
+  return url.protocol === 'http:' || url.protocol === 'https:' ? src : null;
 }

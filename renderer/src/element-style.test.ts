@@ -63,6 +63,8 @@ describe('element styles', () => {
     expect(fontFamilyCss('Oswald')).toBe('"Oswald", sans-serif');
     expect(fontFamilyCss('Roboto Mono')).toBe('"Roboto Mono", monospace');
     expect(fontFamilyCss(undefined)).toBe('"Inter", sans-serif');
+    const sha = '7d'.repeat(32);
+    expect(fontFamilyCss(`/assets/${sha}.woff2`)).toBe(`"onair-asset-${sha}", sans-serif`);
   });
 
   it('rounds weights to the hundreds CSS matches faces by', () => {

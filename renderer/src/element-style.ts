@@ -2,7 +2,14 @@
  * CSS values for scene elements, from the definition and the current values. Pure: every string the
  * stage writes is decided here and tested in Node.
  */
-import type { ElementBase, Fill, FontFamily, TextStyle } from '@onair/protocol';
+import {
+  assetFontFamily,
+  fontAssetRef,
+  type ElementBase,
+  type Fill,
+  type FontFamily,
+  type TextStyle,
+} from '@onair/protocol';
 import type { SceneValues } from './scene-values.js';
 
 /** Place, rotation and scale in one transform; the origin is the element's centre (CSS's default). */
@@ -46,9 +53,18 @@ export function shadowCss(
 /** The typeface a text element uses when its definition names none. */
 export const DEFAULT_FONT: FontFamily = 'Inter';
 
-/** A font-family list: the bundled face, then a generic family of the same kind if it ever failed. */
-export function fontFamilyCss(family: FontFamily | undefined): string {
-  const name = family ?? DEFAULT_FONT;
+/**
+ * The family name the page knows a text style's font by: a bundled family's own name, or for a font of the asset
+ * library the name font-loader.ts registers it under.
+ */
+export function fontFamilyName(family: string | undefined): string {
+  const ref = family === undefined ? null : fontAssetRef(family);
+  return ref ? assetFontFamily(ref) : (family ?? DEFAULT_FONT);
+}
+
+/** A font-family list: the face, then a generic family of the same kind if it ever failed. */
+export function fontFamilyCss(family: string | undefined): string {
+  const name = fontFamilyName(family);
   return `"${name}", ${name === 'Roboto Mono' ? 'monospace' : 'sans-serif'}`;
 }
 

@@ -1,11 +1,14 @@
 /**
  * Registers the bundled typefaces with the page (FontFace objects: the @font-face rules live in the
- * bundle, so the page needs no stylesheet and its style-src policy stays as it is) and loads the faces a
- * scene needs before the scene is first drawn, so no first frame shows a fallback font.
+ * bundle, so the page needs no stylesheet and its style-src policy stays as it is), and each font of the asset
+ * library a scene names the first time one does (loaded from this page's server with its output token, as images
+ * are: asset-urls.ts). Loads the faces a scene needs before the scene is first drawn, so no first frame shows a
+ * fallback font.
  */
-import type { SceneView } from '@onair/protocol';
+import { assetFontFamily, type AssetRef, type SceneView } from '@onair/protocol';
+import { assetUrl } from './asset-urls.js';
 import type { FontFile } from './font-files.js';
-import { fontSpecs } from './font-needs.js';
+import { fontSpecs, libraryFonts } from './font-needs.js';
 
 export interface FontLoader {
   /** True once every face the scene uses has loaded (or failed, or timed out: then the fallback is drawn). */
@@ -49,12 +52,28 @@ export function createFontLoader(doc: Document, files: readonly FontFile[], onSe
     });
   }
 
-  /** Faces of families the bundle lacks are the browser's business: nothing to wait for. */
-  const needed = (scene: SceneView) =>
-    fontSpecs(scene.definition).filter((spec) => families.has(/"(.*)"$/.exec(spec)?.[1] ?? ''));
+  /** A font of the library, registered once: one file, which serves every weight (bolder ones synthesised). */
+  function register(ref: AssetRef): void {
+    const family = assetFontFamily(ref);
+    if (families.has(family)) return;
+    families.add(family);
+    doc.fonts.add(new FontFace(family, `url("${assetUrl(ref.path)}") format("woff2")`, { display: 'block' }));
+  }
+
+  /** Faces of families neither bundled nor in the library are the browser's business: nothing to wait for. */
+  const needed = (scene: SceneView) => {
+    const library = new Set(libraryFonts(scene.definition).map(assetFontFamily));
+    return fontSpecs(scene.definition).filter((spec) => {
+      const family = /"(.*)"$/.exec(spec)?.[1] ?? '';
+      return families.has(family) || library.has(family);
+    });
+  };
 
   return {
     ready: (scene) => needed(scene).every((spec) => settled.has(spec)),
-    load: (scene) => needed(scene).forEach(loadSpec),
+    load: (scene) => {
+      libraryFonts(scene.definition).forEach(register);
+      needed(scene).forEach(loadSpec);
+    },
   };
 }

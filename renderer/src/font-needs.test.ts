@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fontSpecs } from './font-needs.js';
+import { fontSpecs, libraryFonts } from './font-needs.js';
 import { definition, text } from './test-scenes.js';
 
 describe('font needs', () => {
@@ -28,5 +28,18 @@ describe('font needs', () => {
 
   it('needs nothing for a scene without text', () => {
     expect(fontSpecs(definition({ elements: [] }))).toEqual([]);
+    expect(libraryFonts(definition({ elements: [] }))).toEqual([]);
+  });
+
+  it('names a font of the library by the family the page registers it under, and lists each file once', () => {
+    const sha = 'a5'.repeat(32);
+    const def = definition({
+      elements: [
+        text({ fontFamily: `/assets/${sha}.woff2` }),
+        text({ fontFamily: `https://other.example/assets/${sha}.woff2`, fontWeight: 700 }),
+      ],
+    });
+    expect(fontSpecs(def)).toEqual([`400 16px "onair-asset-${sha}"`, `700 16px "onair-asset-${sha}"`]);
+    expect(libraryFonts(def)).toEqual([{ sha256: sha, ext: 'woff2', path: `/assets/${sha}.woff2` }]);
   });
 });

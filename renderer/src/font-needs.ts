@@ -1,23 +1,39 @@
-/** The typefaces a scene draws with, as CSS font shorthands for document.fonts.load. Pure. */
-import { forEachElement, type SceneDefinition } from '@onair/protocol';
-import { DEFAULT_FONT, fontWeight } from './element-style.js';
+/** The typefaces a scene draws with, as CSS font shorthands for document.fonts.load, and its fonts of the library. Pure. */
+import { fontAssetRef, forEachElement, type AssetRef, type SceneDefinition } from '@onair/protocol';
+import { fontFamilyName, fontWeight } from './element-style.js';
 
-const cache = new WeakMap<SceneDefinition, readonly string[]>();
+interface FontNeeds {
+  specs: readonly string[];
+  library: readonly AssetRef[];
+}
 
-/** One `"<weight> 16px "<family>"` per face the scene's text and clock elements use, computed once. */
-export function fontSpecs(definition: SceneDefinition): readonly string[] {
-  let specs = cache.get(definition);
-  if (!specs) {
-    const unique = new Set<string>();
+const cache = new WeakMap<SceneDefinition, FontNeeds>();
+
+function needs(definition: SceneDefinition): FontNeeds {
+  let found = cache.get(definition);
+  if (!found) {
+    const specs = new Set<string>();
+    const library = new Map<string, AssetRef>();
     // A definition the page cannot read needs no font; drawing it fails on its own layer (stage.ts).
     const elements = Array.isArray(definition.elements) ? definition.elements : [];
     forEachElement(elements, (el) => {
-      if (el.type === 'text' || el.type === 'clock') {
-        unique.add(`${fontWeight(el)} 16px "${el.fontFamily ?? DEFAULT_FONT}"`);
-      }
+      if (el.type !== 'text' && el.type !== 'clock') return;
+      specs.add(`${fontWeight(el)} 16px "${fontFamilyName(el.fontFamily)}"`);
+      const ref = el.fontFamily === undefined ? null : fontAssetRef(el.fontFamily);
+      if (ref) library.set(ref.path, ref);
     });
-    specs = [...unique];
-    cache.set(definition, specs);
+    found = { specs: [...specs], library: [...library.values()] };
+    cache.set(definition, found);
   }
-  return specs;
+  return found;
+}
+
+/** One `"<weight> 16px "<family>"` per face the scene's text and clock elements use, computed once. */
+export function fontSpecs(definition: SceneDefinition): readonly string[] {
+  return needs(definition).specs;
+}
+
+/** The fonts of the asset library the scene's text and clock elements name, each once. */
+export function libraryFonts(definition: SceneDefinition): readonly AssetRef[] {
+  return needs(definition).library;
 }

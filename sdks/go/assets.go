@@ -7,7 +7,8 @@ import (
 )
 
 // AssetsService manages the workspace's asset library (/v1/assets): images (PNG, JPEG, GIF, WebP, SVG) and WOFF2
-// fonts, typed from their bytes and content-addressed. Put an asset's URL in a scene's image src or an image input.
+// fonts, typed from their bytes and content-addressed. Set an asset input to an image's Path (or URL), and name a
+// font's Path in a text's FontFamily.
 type AssetsService struct{ c *Client }
 
 // Upload stores a file's bytes under name (shown in lists). The same bytes again answer the asset that holds them,

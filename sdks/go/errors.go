@@ -36,8 +36,8 @@ type APIError struct {
 	// RetryAfter is the answer's Retry-After (429 and 503), zero when absent.
 	RetryAfter time.Duration
 	// Extra holds the problem's other members, such as permission (forbidden), input and closest
-	// (unknown_input), trigger (unknown_trigger), bucket (rate_limited), reason (endpoint_refused), or current
-	// and version (version_conflict). Member decodes one into a type of yours.
+	// (unknown_input), trigger (unknown_trigger), bucket (rate_limited), reason (endpoint_refused), assets
+	// (unknown_asset), or current and version (version_conflict). Member decodes one into a type of yours.
 	Extra map[string]any
 	// Body is the raw answer body.
 	Body []byte

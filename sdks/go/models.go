@@ -409,16 +409,9 @@ const (
 	FocusInMoveLast     FocusInMove = "last"
 )
 
-// FontFamily is one of "Inter", "Oswald", "Barlow Condensed", "Roboto Mono".
-type FontFamily string
-
-// The values of FontFamily.
-const (
-	FontFamilyInter           FontFamily = "Inter"
-	FontFamilyOswald          FontFamily = "Oswald"
-	FontFamilyBarlowCondensed FontFamily = "Barlow Condensed"
-	FontFamilyRobotoMono      FontFamily = "Roboto Mono"
-)
+// FontFamily: A bundled family (Inter, Oswald, Barlow Condensed, Roboto Mono; default Inter), or a WOFF2 font of
+// the workspace's asset library: its path (`/assets/{sha256}.woff2`) or URL.
+type FontFamily = string
 
 // FrameResult is the FrameResult schema of the onair API.
 type FrameResult struct {
@@ -590,7 +583,7 @@ type IncomingHookUsage struct {
 	RequireSignature bool   `json:"requireSignature"`
 }
 
-// InputType is one of "number", "text", "boolean", "color", "image", "clock", "select", "list".
+// InputType is one of "number", "text", "boolean", "color", "image", "asset", "clock", "select", "list".
 type InputType string
 
 // The values of InputType.
@@ -600,6 +593,7 @@ const (
 	InputTypeBoolean InputType = "boolean"
 	InputTypeColor   InputType = "color"
 	InputTypeImage   InputType = "image"
+	InputTypeAsset   InputType = "asset"
 	InputTypeClock   InputType = "clock"
 	InputTypeSelect  InputType = "select"
 	InputTypeList    InputType = "list"

@@ -47,7 +47,7 @@ func TestSceneDefinitionRoundTrip(t *testing.T) {
 // Building elements in Go needs no "type": the union writes it.
 func TestSceneElementFillsInType(t *testing.T) {
 	el := onair.SceneElement{Text: &onair.TextElement{X: 1, Y: 2, Width: 3, Height: 4, Text: "{line}", FontSize: 48,
-		FontFamily: onair.Ptr(onair.FontFamilyInter)}}
+		FontFamily: onair.Ptr("Inter")}}
 	out, err := json.Marshal(el)
 	if err != nil {
 		t.Fatal(err)

@@ -30,6 +30,10 @@ export const ERROR_RESPONSES = {
   503: problem('unavailable'),
 } as const;
 
+/** What a route that takes input values or a scene answers when one names a file the library does not hold. */
+export const UNKNOWN_ASSET =
+  "unknown_asset: a value, an asset input's default or a font names a file the workspace's asset library does not hold";
+
 export const SECURITY: Record<string, string[]>[] = [{ bearer: [] }, { session: [] }];
 export const SESSION_SECURITY: Record<string, string[]>[] = [{ session: [] }];
 

@@ -4,7 +4,10 @@
  */
 import { AppError } from '../errors.js';
 import {
+  ASSET_INPUT_RULE,
+  assetRef,
   HEX_COLOR,
+  IMAGE_ASSET_EXTENSIONS,
   type InputDef,
   type InputScope,
   type InputType,
@@ -143,6 +146,8 @@ function typeProblem(type: Exclude<InputType, 'select' | 'list'>, value: unknown
       return typeof value === 'string' && HEX_COLOR.test(value) ? null : 'must be a colour like #ff8800 or #ff8800cc';
     case 'image':
       return imageProblem(value);
+    case 'asset':
+      return assetProblem(value);
     case 'clock':
       return 'is a clock; it is driven through the clocks endpoint, not set as a value';
   }
@@ -152,6 +157,18 @@ function textProblem(value: unknown): string | null {
   if (typeof value !== 'string') return 'must be a string';
   if (Buffer.byteLength(value, 'utf8') > MAX_TEXT_BYTES) return 'must be at most 4 KiB of UTF-8 text';
   return null;
+}
+
+/**
+ * An image of the library by its path or URL (docs/assets.md). Whether the workspace holds it is checked where the
+ * store is known (operations/asset-refs.ts); here, only what the value says.
+ */
+function assetProblem(value: unknown): string | null {
+  const text = textProblem(value);
+  if (text) return text;
+  const ref = assetRef(value as string);
+  if (ref && !IMAGE_ASSET_EXTENSIONS.includes(ref.ext)) return `${ASSET_INPUT_RULE}; this names a .${ref.ext} file`;
+  return ref ? null : ASSET_INPUT_RULE;
 }
 
 function imageProblem(value: unknown): string | null {

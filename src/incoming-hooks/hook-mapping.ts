@@ -104,7 +104,8 @@ function coerce(def: InputDef, field: string, value: unknown): InputValue {
       throw misfit(field, def, `must be one of ${options.map((o) => JSON.stringify(o)).join(', ')}`);
     }
     case 'list':
-      // The rows as a PATCH takes them; a misfit names the row and column (`standings.2.pts`).
+    case 'asset':
+      // As a PATCH takes them; a misfit names the field (a list's: the row and column, `standings.2.pts`).
       try {
         return checkValue(def, value, field);
       } catch (err) {
@@ -152,8 +153,8 @@ function unknownTarget(field: string, input: string): AppError {
   );
 }
 
-/** The value at a dotted path, reading own properties only; undefined when absent. */
-function valueAt(payload: object, path: string): unknown {
+/** The value at a dotted path, reading own properties only; undefined when absent. Data sources read with it too. */
+export function valueAt(payload: object, path: string): unknown {
   let node: unknown = payload;
   for (const key of path.split('.')) {
     if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;

@@ -1,7 +1,7 @@
 /**
- * Which scenes of a workspace use an asset: a definition that names it (an image element's src, an input's default),
- * an input the scene declares whose current value names it, or the scene's own values on a bus or in a rundown item
- * (an instance's item values). An asset is named by its content hash, so an absolute
+ * Which scenes of a workspace use an asset: a definition that names it (an image element's src, an input's default, a
+ * text's or clock's fontFamily), an input the scene declares whose current value names it (an `asset` or `image`
+ * input), or the scene's own values on a bus or in a rundown item (an instance's item values). An asset is named by its content hash, so an absolute
  * URL on any host and the bare `/assets/…` path both count.
  */
 import type { AssetRecord } from '../store/asset-store.js';

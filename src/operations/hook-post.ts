@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { validatePatch, type Origin } from '../engine/index.js';
 import { AppError } from '../errors.js';
 import type { ClockChange, MappedChange } from '../incoming-hooks/hook-mapping.js';
+import { assertAssetsHeld, assetValues } from './asset-refs.js';
 import { originOf, type ChannelOperation } from './operation.js';
 
 export interface HookPostResult {
@@ -21,12 +22,14 @@ export const applyHookPost: ChannelOperation<MappedChange, HookPostResult> = {
   permission: 'inputs:write',
   bucket: 'updates',
   input: z.custom<MappedChange>((v) => typeof v === 'object' && v !== null),
-  async run({ services: { engine }, channel, caller }, change) {
+  async run({ services, channel, caller }, change) {
+    const { engine } = services;
     const channelId = channel.id;
     const by = originOf(caller);
     const registry = engine.registry(channelId);
     const names = Object.keys(change.patch);
     const values = validatePatch(registry, change.patch);
+    await assertAssetsHeld(services, channel.orgId, assetValues(registry, values));
     for (const c of change.clocks) {
       if (registry.get(c.name)?.type !== 'clock') {
         throw new AppError('invalid_request', `Input "${c.name}" is not a clock.`, {

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { validatePatch } from '../engine/index.js';
 import type { InputValue } from '@onair/protocol';
+import { assertAssetsHeld, assetValues } from './asset-refs.js';
 import { originOf, type ChannelOperation } from './operation.js';
 
 export const MAX_INPUTS_PER_PATCH = 100;
@@ -48,8 +49,11 @@ export const patchInputs: ChannelOperation<Record<string, unknown>, InputsResult
   permission: 'inputs:write',
   bucket: 'updates',
   input: InputsPatch,
-  async run({ services: { engine }, channel, caller }, patch) {
-    const values = validatePatch(engine.registry(channel.id), patch);
+  async run({ services, channel, caller }, patch) {
+    const { engine } = services;
+    const registry = engine.registry(channel.id);
+    const values = validatePatch(registry, patch);
+    await assertAssetsHeld(services, channel.orgId, assetValues(registry, values));
     const result = await engine.submit(channel.id, { kind: 'patch', values, by: originOf(caller) });
     return { channelId: channel.id, frame: result.frame, inputs: result.applied ?? {} };
   },

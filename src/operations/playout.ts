@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { ChannelState, Op } from '../engine/index.js';
+import { assertAssetsHeld, assetValues } from './asset-refs.js';
 import { originOf, type ChannelOperation } from './operation.js';
 
 const SceneId = z.string().min(1).max(100);
@@ -70,8 +71,12 @@ function playoutOp<I>(
     permission: 'playout:write',
     bucket: 'updates',
     input,
-    async run({ services: { engine }, channel, caller }, parsed) {
-      const { frame } = await engine.submit(channel.id, { ...op(parsed), by: originOf(caller) });
+    async run({ services, channel, caller }, parsed) {
+      const { engine } = services;
+      const busOp = op(parsed);
+      const values = 'values' in busOp ? busOp.values : undefined;
+      await assertAssetsHeld(services, channel.orgId, assetValues(engine.registry(channel.id), values, 'values'));
+      const { frame } = await engine.submit(channel.id, { ...busOp, by: originOf(caller) });
       return { frame, state: engine.state(channel.id) };
     },
   };

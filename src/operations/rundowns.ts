@@ -9,6 +9,7 @@ import type { ChannelState, Op, OpResult } from '../engine/index.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { ItemValuesIn } from './playout.js';
+import { assertAssetsHeld, assetValues } from './asset-refs.js';
 import { originOf, type ChannelContext, type ChannelOperation } from './operation.js';
 
 const Id = z.string().min(1).max(100);
@@ -106,14 +107,22 @@ export const deleteRundown = op('rundown.delete', RundownRef, async (ctx, { rund
   return null;
 });
 
+/** An item's values name only files of the workspace's library. */
+function assertItemAssets(ctx: ChannelContext, values: Record<string, unknown> | undefined): Promise<void> {
+  const registry = ctx.services.engine.registry(ctx.channel.id);
+  return assertAssetsHeld(ctx.services, ctx.channel.orgId, assetValues(registry, values, 'values'));
+}
+
 export const addItem = op('rundown.item_add', RundownRef.extend(ItemIn.shape), async (ctx, b) => {
   const { rundownId, position, ...fields } = b;
+  await assertItemAssets(ctx, fields.values);
   const result = await submitted(ctx, { kind: 'item.add', rundownId, itemId: newId('it'), fields, position });
   return itemOf(result);
 });
 
 export const editItem = op('rundown.item_edit', ItemRef.extend(ItemUpdate.shape), async (ctx, b) => {
   const { rundownId, itemId, version, position, ...fields } = b;
+  await assertItemAssets(ctx, fields.values);
   return itemOf(await submitted(ctx, { kind: 'item.edit', rundownId, itemId, version, fields, position }));
 });
 

@@ -10,6 +10,7 @@ import { SceneIn, SceneUpdate } from '../scenes/definition-schema.js';
 import { assertDeletable } from '../scenes/on-air-checks.js';
 import { sceneView, type SceneView } from '../scenes/scene-view.js';
 import { DRY_RUN_SCENE_ID, findScene, sceneToCreate, sceneToReplace } from '../scenes/scene-writes.js';
+import { assertAssetsHeld, definitionAssets } from './asset-refs.js';
 import type { ChannelOperation } from './operation.js';
 import { PageQuery, page, ResourceId, type Page } from './paging.js';
 
@@ -31,6 +32,7 @@ export const createScene: ChannelOperation<z.infer<typeof SceneIn>, SceneView> =
       'ONAIR_LIMIT_SCENES_PER_CHANNEL',
     );
     const scene = sceneToCreate(engine, channel.id, body, dryRun ? DRY_RUN_SCENE_ID : newId('sc'));
+    await assertAssetsHeld(services, channel.orgId, definitionAssets(scene.definition));
     if (dryRun) return sceneView(scene);
     await services.store.insertScene(scene, caller.actor);
     engine.upsertScene(scene);
@@ -63,6 +65,7 @@ export const replaceScene: ChannelOperation<z.infer<typeof SceneUpdate> & { scen
   input: SceneUpdate.extend(SceneRef.shape),
   async run({ channel, services, dryRun, caller }, { sceneId, ...body }) {
     const scene = sceneToReplace(services.engine, channel.id, sceneId, body);
+    await assertAssetsHeld(services, channel.orgId, definitionAssets(scene.definition));
     if (dryRun) return sceneView(scene);
     await services.store.updateScene(scene, caller.actor);
     services.engine.upsertScene(scene);

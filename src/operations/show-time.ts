@@ -10,6 +10,7 @@ import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
 import { Paging } from './paging.js';
 import { ItemValuesIn } from './playout.js';
+import { assertAssetsHeld, assetValues } from './asset-refs.js';
 import { originOf, type ChannelOperation } from './operation.js';
 
 const Id = z.string().min(1).max(100);
@@ -62,7 +63,10 @@ export const scheduleOp: ChannelOperation<z.infer<typeof ScheduleIn>, unknown> =
   permission: 'playout:write',
   bucket: 'updates',
   input: ScheduleIn,
-  async run({ services: { engine }, channel, caller }, { at, op }) {
+  async run({ services, channel, caller }, { at, op }) {
+    const { engine } = services;
+    const values = 'values' in op ? op.values : undefined;
+    await assertAssetsHeld(services, channel.orgId, assetValues(engine.registry(channel.id), values, 'op.values'));
     const result = await engine.submit(channel.id, {
       kind: 'schedule.add',
       scheduleId: newId('sch'),

@@ -203,7 +203,8 @@ function checkElement(el: SceneElement, at: Path, inputs: Map<string, InputType>
       return;
     case 'image': {
       const name = WHOLE_PLACEHOLDER.exec(el.src)?.[1];
-      if (name !== undefined) ref([...at, 'src'], name, (t) => t === 'image', 'src takes an image input');
+      if (name !== undefined)
+        ref([...at, 'src'], name, (t) => t === 'image' || t === 'asset', 'src takes an image or asset input');
       return;
     }
     case 'box':

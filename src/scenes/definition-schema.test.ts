@@ -226,7 +226,7 @@ describe('SceneDefinitionIn: each problem at its exact path', () => {
       'elements.0.shadow.color',
       'color',
     ],
-    ['an image source', { type: 'image', ...box, src: '{home}' }, 'elements.0.src', 'image input'],
+    ['an image source', { type: 'image', ...box, src: '{home}' }, 'elements.0.src', 'image or asset input'],
     ['visibleIf', text({ visibleIf: 'scoreA' }), 'elements.0.visibleIf', 'boolean input'],
     ['a clock element', { type: 'clock', ...box, clock: 'scoreA', fontSize: 40 }, 'elements.0.clock', 'clock input'],
     ['visibleWhen', text({ visibleWhen: { input: 'scoreB', atLeast: 1 } }), 'elements.0.visibleWhen.input', 'scoreA'],

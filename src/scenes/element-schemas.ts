@@ -15,6 +15,9 @@ import {
   RESERVED_NAME_RULE,
   RESERVED_NAMES,
   WHOLE_PLACEHOLDER,
+  FONT_FAMILY_RULE,
+  isFontFamily,
+  imageAssetRef,
   type Fill,
   type SceneElement,
 } from '@onair/protocol';
@@ -107,8 +110,22 @@ const base = {
   delayMs: DurationMs.optional(),
 };
 
+/**
+ * A bundled family, or a WOFF2 font of the asset library by its path or URL. Whether the workspace holds that font
+ * is checked when the scene is saved (operations/asset-refs.ts).
+ */
+export const FontFamilyIn = z
+  .string()
+  .max(SCENE_LIMITS.string)
+  .refine(isFontFamily, FONT_FAMILY_RULE)
+  .meta({
+    id: 'FontFamily',
+    description: `A bundled family (${FONT_FAMILIES.join(', ')}; default Inter), or a WOFF2 font of the workspace's asset library: its path (\`/assets/{sha256}.woff2\`) or URL.`,
+    example: 'Inter',
+  });
+
 const textStyle = {
-  fontFamily: z.enum(FONT_FAMILIES).optional(),
+  fontFamily: FontFamilyIn.optional(),
   fontWeight: z.number().int().min(100).max(900).optional(),
   fontSize: z.number().min(1).max(1000),
   color: ColorRef.optional(),
@@ -158,7 +175,10 @@ export const BoxElementIn = z
 export const ImageSrc = z
   .string()
   .max(SCENE_LIMITS.string)
-  .refine((s) => WHOLE_PLACEHOLDER.test(s) || isHttpUrl(s), 'must be an http(s) URL or {name} of an image input');
+  .refine(
+    (s) => WHOLE_PLACEHOLDER.test(s) || isHttpUrl(s) || imageAssetRef(s) !== null,
+    "must be an http(s) URL, an image's path in the asset library, or {name} of an image or asset input",
+  );
 
 export const ImageElementIn = z
   .strictObject({

@@ -25,7 +25,7 @@ export const sponsorBug: Template = {
     version: 1,
     layer: 25,
     inputs: [
-      { name: 'sponsorLogo', type: 'image', label: 'Sponsor logo (an asset URL)', default: null },
+      { name: 'sponsorLogo', type: 'asset', label: 'Sponsor logo (from the asset library)', default: null },
       {
         name: 'sponsorLine',
         type: 'text',

@@ -139,7 +139,7 @@ describe('the built-in templates', () => {
   it('sponsor-bug: a logo on a plate and a line on a panel that follows it, in the bottom-right corner', () => {
     const def = findTemplate('sponsor-bug')!.definition;
     expect(def.inputs.map((i) => [i.name, i.type, i.scope ?? 'channel', i.default])).toEqual([
-      ['sponsorLogo', 'image', 'channel', null],
+      ['sponsorLogo', 'asset', 'channel', null],
       ['sponsorLine', 'text', 'item', 'Presented by'],
       ['accent', 'color', 'channel', '#e63946'],
     ]);
@@ -265,8 +265,8 @@ describe('the built-in templates', () => {
       ['scoreB', 'number', 'channel', 0],
       ['homeColor', 'color', 'channel', '#c8102e'],
       ['awayColor', 'color', 'channel', '#1d428a'],
-      ['homeCrest', 'image', 'channel', null],
-      ['awayCrest', 'image', 'channel', null],
+      ['homeCrest', 'asset', 'channel', null],
+      ['awayCrest', 'asset', 'channel', null],
       ['homeReds', 'number', 'channel', 0],
       ['awayReds', 'number', 'channel', 0],
       ['stoppage', 'number', 'channel', 0],

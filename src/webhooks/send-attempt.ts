@@ -105,9 +105,12 @@ function statusError(status: number, text: string): string {
 
 /**
  * A network failure in a few words, never the address or the system's message. Every refused or unresolvable
- * host reads the same (endpoint-refused.ts).
+ * host reads the same (endpoint-refused.ts). Data sources describe their fetches' failures with it too.
  */
-function networkError(err: unknown, o: SendOptions): { error: string; timedOut: boolean } {
+export function networkError(
+  err: unknown,
+  o: Pick<SendOptions, 'timeoutMs' | 'connectTimeoutMs'>,
+): { error: string; timedOut: boolean } {
   const refusal = endpointRefusal(err);
   if (refusal) return { error: `endpoint refused: ${refusal.reason}`, timedOut: false };
   const code = errorCode(err);

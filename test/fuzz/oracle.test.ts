@@ -47,6 +47,7 @@ describe('the oracle', () => {
         'rate_limited',
         'unauthorized',
         'unavailable',
+        'unknown_asset',
         'unknown_input',
         'unknown_trigger',
         'unsupported_media_type',

@@ -1,13 +1,13 @@
 /**
- * Picks an image of the asset library for an `image` input: a button that opens the workspace's images and hands the
- * chosen one's URL to `onPick`.
+ * Picks an image of the asset library for an `image` or `asset` input: a button that opens the workspace's images and
+ * hands the chosen one to `onPick`.
  */
 import { useState } from 'preact/hooks';
 import { Problem } from '../components/problem.js';
 import { listAssets, type Asset } from './assets-api.js';
 import { Thumbnail } from './assets-page.js';
 
-export function AssetPicker({ disabled, onPick }: { disabled?: boolean; onPick: (url: string) => void }) {
+export function AssetPicker({ disabled, onPick }: { disabled?: boolean; onPick: (asset: Asset) => void }) {
   const [assets, setAssets] = useState<Asset[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const open = async () => {
@@ -37,7 +37,7 @@ export function AssetPicker({ disabled, onPick }: { disabled?: boolean; onPick: 
           class="asset-choice"
           title={asset.name}
           onClick={() => {
-            onPick(asset.url);
+            onPick(asset);
             setAssets(null);
           }}
         >

@@ -8,6 +8,7 @@ import { ConfirmButton } from '../components/confirm-button.js';
 import { Problem } from '../components/problem.js';
 import { useLoad } from '../components/use-load.js';
 import { can } from '../session.js';
+import { libraryFontCss } from './asset-font.js';
 import { deleteAsset, listAssets, uploadAsset, type Asset } from './assets-api.js';
 
 export function AssetsPage() {
@@ -42,7 +43,8 @@ export function AssetsPage() {
       <h1>Assets</h1>
       <p class="hint">
         Images (PNG, JPEG, GIF, WebP, SVG) and WOFF2 fonts for this workspace's scenes, kept with its data and drawn by
-        output pages from this server. Put an asset's URL in an image element or an image input.
+        output pages from this server. Pick an image for an asset input with its Library… button, and a font in the
+        scene editor's Font field (or put the path in an element's fontFamily).
       </p>
       <Problem error={error ?? actionError} />
       {writable && <DropZone busy={busy} onFiles={(files) => void upload(files)} />}
@@ -60,7 +62,9 @@ export function AssetsPage() {
                 {asset.type} · {formatBytes(asset.bytes)}
                 {asset.width !== null && asset.height !== null ? ` · ${asset.width}×${asset.height}` : ''}
               </span>
-              <code class="small">{asset.url}</code>
+              <code class="small" title={asset.kind === 'font' ? 'fontFamily' : 'URL'}>
+                {asset.kind === 'font' ? asset.path : asset.url}
+              </code>
               {writable && (
                 <ConfirmButton question={`Delete ${asset.name}?`} confirmLabel="Delete" onConfirm={() => remove(asset)}>
                   Delete
@@ -107,7 +111,12 @@ function DropZone({ busy, onFiles }: { busy: boolean; onFiles: (files: FileList 
 }
 
 export function Thumbnail({ asset }: { asset: Asset }) {
-  if (asset.kind === 'font') return <span class="asset-thumb font">Aa</span>;
+  if (asset.kind === 'font')
+    return (
+      <span class="asset-thumb font" style={{ fontFamily: libraryFontCss(asset) }} aria-label={`${asset.name}: a font`}>
+        Aa Bb 123
+      </span>
+    );
   return <img class="asset-thumb" src={asset.path} alt="" loading="lazy" />;
 }
 

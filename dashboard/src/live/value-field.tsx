@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
 import type { InputDef, InputValue } from '@onair/protocol';
 import { AssetPicker } from '../assets/asset-picker.js';
+import { AssetValue } from '../assets/asset-value.js';
 import type { LiveChannel } from './live-socket.js';
 
 /**
- * Text, image URL, colour, on/off and select inputs (a dropdown of the options, applied when chosen). Text applies on Enter (Escape puts back what is on air); the
- * field shows what is on air unless the operator is typing. A value is shown as changed only once the
- * server has taken it.
+ * Text, image URL, asset (a picker of the library), colour, on/off and select inputs (a dropdown of the options,
+ * applied when chosen). Text applies on Enter (Escape puts back what is on air); the field shows what is on air
+ * unless the operator is typing. A value is shown as changed only once the server has taken it.
  */
 export function ValueField({
   def,
@@ -59,6 +60,19 @@ export function ValueField({
         </select>
       </label>
     );
+  if (def.type === 'asset')
+    return (
+      <div data-input={def.name}>
+        <AssetValue
+          label={def.label}
+          value={value}
+          fallback={def.default}
+          disabled={sending}
+          readOnly={!enabled}
+          onChange={apply}
+        />
+      </div>
+    );
   if (def.type === 'color')
     return (
       <label class="control" data-input={def.name}>
@@ -98,7 +112,7 @@ export function ValueField({
           }}
           aria-describedby={`${id}-hint`}
         />
-        {enabled && def.type === 'image' && <AssetPicker disabled={sending} onPick={(url) => apply(url)} />}
+        {enabled && def.type === 'image' && <AssetPicker disabled={sending} onPick={(asset) => apply(asset.url)} />}
         {enabled && draft !== null && (
           <button type="button" disabled={sending} onClick={() => send(draft)}>
             {sending ? 'Sending…' : 'Apply'}

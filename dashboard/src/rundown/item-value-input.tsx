@@ -1,8 +1,9 @@
 import type { InputDef, InputValue } from '@onair/protocol';
+import { AssetValue } from '../assets/asset-value.js';
 
 /**
  * One item value, by its input's type: text and image URL fields, a number field, a checkbox, a colour picker, a
- * dropdown of a select's options (first entry: no value of its own).
+ * dropdown of a select's options (first entry: no value of its own), a picker of the library's images for an asset.
  * Empty text is an empty text; an empty image URL or number is "no value of its own" (the scene's default).
  */
 export function ItemValueInput({
@@ -33,6 +34,12 @@ export function ItemValueInput({
         />
         {def.label}
       </label>
+    );
+  if (def.type === 'asset')
+    return (
+      <div data-value={def.name}>
+        <AssetValue label={def.label} value={value} fallback={fallback} readOnly={readOnly} onChange={onChange} />
+      </div>
     );
   const shown = value === undefined ? '' : asText(value);
   if (def.type === 'select')

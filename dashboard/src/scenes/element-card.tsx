@@ -3,10 +3,11 @@
  * common fields of its type. Everything else (opacity, shadows, gradients, a group's children…) is kept as it is
  * and edited in the JSON view; errors there are listed in the card with their paths.
  */
-import { CLOCK_FORMATS, FONT_FAMILIES, type ElementType } from '@onair/protocol';
+import { CLOCK_FORMATS, type ElementType } from '@onair/protocol';
 import type { FieldError } from '../api.js';
 import { ELEMENT_TYPES, convertElement, isObj, withKey, type Obj } from './draft.js';
 import { ColorField, NumberField, OtherErrors, SelectField, TextField } from './fields.js';
+import { FontField } from './font-field.js';
 import { ItemActions } from './list-section.js';
 import { fieldId, unshownErrors } from './path-errors.js';
 
@@ -98,13 +99,11 @@ function TypeFields({
   const field = { errors };
   const textStyle = (
     <>
-      <SelectField
+      <FontField
         {...field}
         label="Font"
         path={`${path}.fontFamily`}
         value={el.fontFamily}
-        options={FONT_FAMILIES}
-        none="Inter (default)"
         onChange={set('fontFamily')}
       />
       <NumberField

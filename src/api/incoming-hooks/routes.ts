@@ -21,7 +21,14 @@ import {
 import { CLIENT_ADDRESS_HEADER } from '../../http/client-address.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { routeBinder } from '../route-spec.js';
-import { BUCKET_EXTENSION, ERROR_RESPONSES, isDryRun, PERMISSION_EXTENSION } from '../route-docs.js';
+import {
+  BUCKET_EXTENSION,
+  ERROR_RESPONSES,
+  isDryRun,
+  PERMISSION_EXTENSION,
+  problem,
+  UNKNOWN_ASSET,
+} from '../route-docs.js';
 import { ChannelIdParam, json, ListQuery, listOf, ProblemSchema } from '../schemas/common.js';
 import {
   DeliveryOut,
@@ -111,6 +118,7 @@ export function incomingHookRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
           description: 'conflict (a signed post, or its X-Service-Delivery, received before)',
           content: { 'application/problem+json': { schema: ProblemSchema } },
         },
+        422: problem(UNKNOWN_ASSET),
       },
     }),
     async (c) => {

@@ -2,6 +2,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { channelState, InputsPatch, patchInputs } from '../../operations/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
+import { UNKNOWN_ASSET } from '../route-docs.js';
 import { routeBinder } from '../route-spec.js';
 import { ChannelIdParam as params } from '../schemas/common.js';
 import { InputsResult, StateOut } from './schemas.js';
@@ -16,6 +17,7 @@ export function inputRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     params,
     body: InputsPatch,
     ok: [200, 'Applied', InputsResult],
+    more: { 422: UNKNOWN_ASSET },
     // The body as sent is the patch: input names are its keys.
     input: ({ body }) => body,
   });

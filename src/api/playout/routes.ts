@@ -24,6 +24,7 @@ import {
 } from '../../operations/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { StateOut } from '../inputs/schemas.js';
+import { UNKNOWN_ASSET } from '../route-docs.js';
 import { routeBinder } from '../route-spec.js';
 import { ChannelIdParam, pathParam } from '../schemas/common.js';
 
@@ -36,19 +37,21 @@ const ClockOut = z
   })
   .openapi('ClockResult');
 
-type BusPath =
-  | '/channels/{id}/preview'
-  | '/channels/{id}/program'
-  | '/channels/{id}/update'
-  | '/channels/{id}/take'
-  | '/channels/{id}/clear';
+type BusPath = '/channels/{id}/preview' | '/channels/{id}/program' | '/channels/{id}/update';
 
 export function playoutRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   const app = new OpenAPIHono<ApiEnv>();
   const route = routeBinder(app, deps.runner, ['Playout']);
   const ok = [200, 'The channel state after the change', StateOut] as const;
   const bus = <I>(path: BusPath, op: ChannelOperation<I, PlayoutResult>, summary: string, body: z.ZodType) =>
-    route(op, `post ${path}`, { summary, params: ChannelIdParam, body, ok: [...ok], answer: (out) => out.state });
+    route(op, `post ${path}`, {
+      summary,
+      params: ChannelIdParam,
+      body,
+      ok: [...ok],
+      more: { 422: UNKNOWN_ASSET },
+      answer: (out) => out.state,
+    });
   const optional = { optionalBody: true };
 
   bus('/channels/{id}/preview', cue, 'Cue a scene (with its values) or an item into preview, on its layer', SceneRef);

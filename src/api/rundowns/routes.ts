@@ -26,6 +26,7 @@ import {
 } from '../../operations/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { StateOut } from '../inputs/schemas.js';
+import { UNKNOWN_ASSET } from '../route-docs.js';
 import { routeBinder } from '../route-spec.js';
 import { ChannelIdParam, pathParam } from '../schemas/common.js';
 import { ItemOut, RundownList, RundownOut } from './schemas.js';
@@ -72,13 +73,14 @@ export function rundownRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     params: RundownParams,
     body: ItemIn,
     ok: [201, 'Created', ItemOut],
+    more: { 422: UNKNOWN_ASSET },
   });
   route(editItem, `patch ${base}/{rundownId}/items/{itemId}`, {
     summary: 'Edit or move an item (never touches what is on air)',
     params: ItemParams,
     body: ItemUpdate,
     ok: [200, 'The item', ItemOut],
-    more: conflict,
+    more: { ...conflict, 422: UNKNOWN_ASSET },
   });
   route(duplicateItem, `post ${base}/{rundownId}/items/{itemId}/duplicate`, {
     summary: 'Duplicate an item (the copy follows it)',

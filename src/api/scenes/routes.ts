@@ -12,7 +12,7 @@ import {
 import { SceneIn, SceneUpdate } from '../../scenes/definition-schema.js';
 import { DRY_RUN_SCENE_ID } from '../../scenes/scene-writes.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
-import { isDryRun } from '../route-docs.js';
+import { isDryRun, UNKNOWN_ASSET } from '../route-docs.js';
 import { routeBinder } from '../route-spec.js';
 import { ChannelIdParam, ListQuery, listOf, pathParam } from '../schemas/common.js';
 import { SceneOut, SceneVersionList } from './schemas.js';
@@ -51,6 +51,7 @@ export function sceneRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     more: {
       200: [`Dry run: the scene as it would be created, id \`${DRY_RUN_SCENE_ID}\`; nothing saved`, SceneOut],
       409: "An input clashes with the channel's",
+      422: `limit_reached (scenes per channel), or ${UNKNOWN_ASSET}`,
     },
     statusOf: (_out, c) => (isDryRun(c.req.query('dryRun')) ? 200 : 201),
   });
@@ -67,7 +68,7 @@ export function sceneRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     query: DryRunQuery,
     body: SceneUpdate,
     ok: [200, 'The scene (dry run: as it would be saved; nothing saved)', SceneOut],
-    more: { 409: "An input clashes with the channel's, or the layer changes while on a bus" },
+    more: { 409: "An input clashes with the channel's, or the layer changes while on a bus", 422: UNKNOWN_ASSET },
   });
   route(deleteScene, `delete ${one}`, {
     summary: 'Delete a scene (refused while it is on program or preview)',
@@ -87,6 +88,7 @@ export function sceneRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     more: {
       404: 'No such scene in the channel, or the scene keeps no such version',
       409: "An input clashes with the channel's, or the layer changes while on a bus",
+      422: UNKNOWN_ASSET,
     },
   });
   return app;

@@ -3,6 +3,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { cancelScheduled, listSchedule, scheduleOp, ScheduleIn } from '../../operations/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { ScheduledOut, ScheduleList } from '../rundowns/schemas.js';
+import { UNKNOWN_ASSET } from '../route-docs.js';
 import { routeBinder } from '../route-spec.js';
 import { ChannelIdParam, pathParam } from '../schemas/common.js';
 
@@ -14,6 +15,7 @@ export function scheduleRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     params: ChannelIdParam,
     body: ScheduleIn,
     ok: [201, 'Scheduled', ScheduledOut],
+    more: { 422: UNKNOWN_ASSET },
   });
   route(listSchedule, 'get /channels/{id}/schedule', {
     summary: 'What is scheduled, soonest first',

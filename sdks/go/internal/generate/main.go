@@ -39,13 +39,12 @@ var typeNames = map[string]string{
 
 // enumNames names string enums that appear in several places, by their sorted values joined with "|".
 var enumNames = map[string]string{
-	"operator|owner|viewer":                             "Role",
-	"boolean|clock|color|image|list|number|select|text": "InputType",
-	"Barlow Condensed|Inter|Oswald|Roboto Mono":         "FontFamily",
-	"center|left|right":                                 "TextAlign",
-	"down|up":                                           "ClockDirection",
-	"adjust|period|reset|set|start|stop":                "ClockAction",
-	"flash|highlight|pulse":                             "AnimationPreset",
+	"operator|owner|viewer":                                   "Role",
+	"asset|boolean|clock|color|image|list|number|select|text": "InputType",
+	"center|left|right":                                       "TextAlign",
+	"down|up":                                                 "ClockDirection",
+	"adjust|period|reset|set|start|stop":                      "ClockAction",
+	"flash|highlight|pulse":                                   "AnimationPreset",
 	"channel.bind_updated|channel.cleared|channel.played|channel.scene_loaded|channel.trigger_fired": "EventType",
 	"*|channels:read|channels:write|inputs:write|keys:manage|playout:write|webhooks:manage":          "Permission",
 }

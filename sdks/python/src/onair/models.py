@@ -33,6 +33,7 @@ __all__ = [
     "TextElement",
     "SceneElement",
     "VisibleWhen",
+    "FontFamily",
     "ColorRef",
     "BoxElementBorder",
     "BoxElementShadow",
@@ -259,7 +260,7 @@ class Scene(TypedDict):
 
 class _SceneInputsItemRequired(TypedDict):
     name: str
-    type: Literal["number", "text", "boolean", "color", "image", "clock", "select", "list"]
+    type: Literal["number", "text", "boolean", "color", "image", "asset", "clock", "select", "list"]
     label: str
     default: Union[float, str, bool, None, List[ListRow]]
 
@@ -310,7 +311,7 @@ SceneDefinitionTransitions = TypedDict(
 
 class _SceneInputRequired(TypedDict):
     name: str
-    type: Literal["number", "text", "boolean", "color", "image", "clock", "select", "list"]
+    type: Literal["number", "text", "boolean", "color", "image", "asset", "clock", "select", "list"]
 
 
 class SceneInput(_SceneInputRequired, total=False):
@@ -403,7 +404,7 @@ class ClockElement(_ClockElementRequired, total=False):
     visibleIf: str
     visibleWhen: VisibleWhen
     delayMs: float
-    fontFamily: Literal["Inter", "Oswald", "Barlow Condensed", "Roboto Mono"]
+    fontFamily: FontFamily
     fontWeight: int
     color: ColorRef
     align: Literal["left", "center", "right"]
@@ -507,7 +508,7 @@ class TextElement(_TextElementRequired, total=False):
     visibleIf: str
     visibleWhen: VisibleWhen
     delayMs: float
-    fontFamily: Literal["Inter", "Oswald", "Barlow Condensed", "Roboto Mono"]
+    fontFamily: FontFamily
     fontWeight: int
     color: ColorRef
     align: Literal["left", "center", "right"]
@@ -532,6 +533,10 @@ class VisibleWhen(_VisibleWhenRequired, total=False):
     equals: Union[str, float, bool]
     notEquals: Union[str, float, bool]
     atLeast: float
+
+
+#: A bundled family (Inter, Oswald, Barlow Condensed, Roboto Mono; default Inter), or a WOFF2 font of the workspace's asset library: its path (`/assets/{sha256}.woff2`) or URL.
+FontFamily = str
 
 
 ColorRef = str
@@ -1020,7 +1025,7 @@ class Template(TypedDict):
 
 class _TemplateInputsItemRequired(TypedDict):
     name: str
-    type: Literal["number", "text", "boolean", "color", "image", "clock", "select", "list"]
+    type: Literal["number", "text", "boolean", "color", "image", "asset", "clock", "select", "list"]
     label: str
     default: Union[float, str, bool, None, List[ListRow]]
 

@@ -932,7 +932,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description limit_reached or endpoint_refused */
+                /** @description limit_reached (scenes per channel), or unknown_asset: a value, an asset input's default or a font names a file the workspace's asset library does not hold */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1173,6 +1173,15 @@ export interface paths {
                 };
                 /** @description unsupported_media_type */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unknown_asset: a value, an asset input's default or a font names a file the workspace's asset library does not hold */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1546,7 +1555,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description limit_reached or endpoint_refused */
+                /** @description unknown_asset: a value, an asset input's default or a font names a file the workspace's asset library does not hold */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -1675,6 +1684,15 @@ export interface paths {
                 };
                 /** @description unsupported_media_type */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unknown_asset: a value, an asset input's default or a font names a file the workspace's asset library does not hold */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1932,6 +1950,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description unknown_asset: a value, an asset input's default or a font names a file the workspace's asset library does not hold */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description rate_limited */
                 429: {
                     headers: {
@@ -2067,6 +2094,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description unknown_asset: a value, an asset input's default or a font names a file the workspace's asset library does not hold */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description rate_limited */
                 429: {
                     headers: {
@@ -2195,6 +2231,15 @@ export interface paths {
                 };
                 /** @description unsupported_media_type */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unknown_asset: a value, an asset input's default or a font names a file the workspace's asset library does not hold */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3588,6 +3633,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description unknown_asset: a value, an asset input's default or a font names a file the workspace's asset library does not hold */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description rate_limited */
                 429: {
                     headers: {
@@ -3822,6 +3876,15 @@ export interface paths {
                 };
                 /** @description unsupported_media_type */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unknown_asset: a value, an asset input's default or a font names a file the workspace's asset library does not hold */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4729,6 +4792,15 @@ export interface paths {
                 };
                 /** @description unsupported_media_type */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unknown_asset: a value, an asset input's default or a font names a file the workspace's asset library does not hold */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7875,6 +7947,15 @@ export interface paths {
                 };
                 /** @description unsupported_media_type */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unknown_asset: a value, an asset input's default or a font names a file the workspace's asset library does not hold */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11925,7 +12006,7 @@ export interface components {
             inputs: {
                 name: string;
                 /** @enum {string} */
-                type: "number" | "text" | "boolean" | "color" | "image" | "clock" | "select" | "list";
+                type: "number" | "text" | "boolean" | "color" | "image" | "asset" | "clock" | "select" | "list";
                 label: string;
                 /**
                  * @description Absent: `channel`.
@@ -11987,7 +12068,7 @@ export interface components {
         SceneInput: {
             name: string;
             /** @enum {string} */
-            type: "number" | "text" | "boolean" | "color" | "image" | "clock" | "select" | "list";
+            type: "number" | "text" | "boolean" | "color" | "image" | "asset" | "clock" | "select" | "list";
             /** @description Defaults to the name. */
             label?: string;
             /**
@@ -12047,8 +12128,7 @@ export interface components {
             visibleIf?: string;
             visibleWhen?: components["schemas"]["VisibleWhen"];
             delayMs?: number;
-            /** @enum {string} */
-            fontFamily?: "Inter" | "Oswald" | "Barlow Condensed" | "Roboto Mono";
+            fontFamily?: components["schemas"]["FontFamily"];
             fontWeight?: number;
             fontSize: number;
             color?: components["schemas"]["ColorRef"];
@@ -12070,6 +12150,11 @@ export interface components {
             notEquals?: string | number | boolean;
             atLeast?: number;
         };
+        /**
+         * @description A bundled family (Inter, Oswald, Barlow Condensed, Roboto Mono; default Inter), or a WOFF2 font of the workspace's asset library: its path (`/assets/{sha256}.woff2`) or URL.
+         * @example Inter
+         */
+        FontFamily: string;
         /** @example #101820 */
         ColorRef: string;
         BoxElement: {
@@ -12158,8 +12243,7 @@ export interface components {
             visibleIf?: string;
             visibleWhen?: components["schemas"]["VisibleWhen"];
             delayMs?: number;
-            /** @enum {string} */
-            fontFamily?: "Inter" | "Oswald" | "Barlow Condensed" | "Roboto Mono";
+            fontFamily?: components["schemas"]["FontFamily"];
             fontWeight?: number;
             fontSize: number;
             color?: components["schemas"]["ColorRef"];
@@ -12541,7 +12625,7 @@ export interface components {
             inputs: {
                 name: string;
                 /** @enum {string} */
-                type: "number" | "text" | "boolean" | "color" | "image" | "clock" | "select" | "list";
+                type: "number" | "text" | "boolean" | "color" | "image" | "asset" | "clock" | "select" | "list";
                 label: string;
                 /**
                  * @description Absent: `channel`.

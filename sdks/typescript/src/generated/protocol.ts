@@ -100,6 +100,77 @@ export function isFieldPath(path: string): boolean {
   return FIELD_PATH_PATTERN.test(path) && path.split('.').every((name) => !FIELD_PATH_RESERVED.has(name));
 }
 
+// protocol/src/asset-refs.ts
+/**
+ * How a scene names a file of its workspace's asset library (docs/assets.md): by the path the server serves it at,
+ * `/assets/{sha256}.{ext}`, written bare or as an http(s) URL on whatever host. The hash names the file, so the same
+ * reference works on every server that holds it (another node, a restored backup). One reading shared by the server
+ * (what an `asset` input and a font family may hold), the output page (what it loads from its own server) and the
+ * dashboard.
+ */
+
+/** The path of an asset; the first group is its SHA-256, the second its extension. */
+export const ASSET_PATH = /^\/assets\/([0-9a-f]{64})\.([a-z0-9]{2,5})$/;
+
+/** The extensions of the library's images (PNG, JPEG, GIF, WebP, SVG) and of its fonts (WOFF2). */
+export const IMAGE_ASSET_EXTENSIONS: readonly string[] = ['png', 'jpg', 'gif', 'webp', 'svg'];
+export const FONT_ASSET_EXTENSION = 'woff2';
+
+/** An asset a string names. */
+export interface AssetRef {
+  sha256: string;
+  ext: string;
+  /** `/assets/{sha256}.{ext}`: where any server that holds it serves it. */
+  path: string;
+}
+
+/**
+ * The asset `value` names: the path alone, or an http(s) URL whose path it is (no query, no fragment, no user name);
+ * null for anything else.
+ */
+export function assetRef(value: string): AssetRef | null {
+  const path = value.startsWith('/') ? value : urlPath(value);
+  const match = path === null ? null : ASSET_PATH.exec(path);
+  return match ? { sha256: match[1] as string, ext: match[2] as string, path: match[0] } : null;
+}
+
+/** An absolute URL written plainly: scheme, host (no user name), then the path and nothing after it. */
+const PLAIN_URL = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#@\\\s]+(\/[^?#\\\s]*)$/;
+
+function urlPath(value: string): string | null {
+  const path = PLAIN_URL.exec(value)?.[1];
+  if (path === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  // The path as written, not as the URL parser resolves it: `/x/../assets/…` and escapes name nothing.
+  return (url.protocol === 'https:' || url.protocol === 'http:') && url.pathname === path ? path : null;
+}
+
+/** The image of the library `value` names, or null. */
+export function imageAssetRef(value: string): AssetRef | null {
+  const ref = assetRef(value);
+  return ref && IMAGE_ASSET_EXTENSIONS.includes(ref.ext) ? ref : null;
+}
+
+/** The font of the library a `fontFamily` names, or null (a bundled family, or anything else). */
+export function fontAssetRef(family: string): AssetRef | null {
+  const ref = assetRef(family);
+  return ref && ref.ext === FONT_ASSET_EXTENSION ? ref : null;
+}
+
+/** What an `asset` input holds, said as its errors say it. */
+export const ASSET_INPUT_RULE =
+  'must be an image of the asset library: its path (/assets/{sha256}.png, .jpg, .gif, .webp or .svg) or its URL';
+
+/** The family name a page registers a font of the library under: what CSS calls it. */
+export function assetFontFamily(ref: Pick<AssetRef, 'sha256'>): string {
+  return `onair-asset-${ref.sha256}`;
+}
+
 // protocol/src/error-catalogue.ts
 /**
  * The catalogue of error codes (docs/api.md, "Errors"): each stable `code` with the HTTP status and title the
@@ -121,6 +192,7 @@ export const ERROR_CATALOGUE = {
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   endpoint_refused: { status: 422, title: 'Endpoint refused' },
   limit_reached: { status: 422, title: 'Limit reached' },
+  unknown_asset: { status: 422, title: 'Unknown asset' },
   rate_limited: { status: 429, title: 'Rate limited' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },
@@ -157,7 +229,11 @@ export interface FieldError {
 
 export const SCENE_FORMAT_VERSION = 1;
 
-export const INPUT_TYPES = ['number', 'text', 'boolean', 'color', 'image', 'clock', 'select', 'list'] as const;
+/**
+ * What an input holds. `image`: an http(s) URL of a picture anywhere. `asset`: an image of the workspace's asset
+ * library, by its path or URL (asset-refs.ts), refused unless the workspace holds it.
+ */
+export const INPUT_TYPES = ['number', 'text', 'boolean', 'color', 'image', 'asset', 'clock', 'select', 'list'] as const;
 export type InputType = (typeof INPUT_TYPES)[number];
 
 /**
@@ -255,6 +331,12 @@ export type ClockFormat = (typeof CLOCK_FORMATS)[number];
 /** The bundled typefaces (served by onair, no CDN), by the name a scene uses. */
 export const FONT_FAMILIES = ['Inter', 'Oswald', 'Barlow Condensed', 'Roboto Mono'] as const;
 export type FontFamily = (typeof FONT_FAMILIES)[number];
+export const FONT_FAMILY_RULE = `must be one of ${FONT_FAMILIES.join(', ')}, or a WOFF2 font of the asset library: its path (/assets/{sha256}.woff2) or its URL`;
+
+/** Whether a text style may name `family`: a bundled one, or a font of the library (held or not). */
+export function isFontFamily(family: string): boolean {
+  return (FONT_FAMILIES as readonly string[]).includes(family) || fontAssetRef(family) !== null;
+}
 
 export const EASINGS = ['linear', 'ease-in', 'ease-out', 'ease-in-out'] as const;
 export type Easing = (typeof EASINGS)[number];
@@ -324,7 +406,12 @@ export interface VisibleWhen {
 
 /** Text styling shared by text and clock elements. */
 export interface TextStyle {
-  fontFamily?: FontFamily;
+  /**
+   * A bundled family (FontFamily; default `Inter`), or a WOFF2 font of the workspace's asset library by its path
+   * (`/assets/{sha256}.woff2`) or URL (asset-refs.ts, fontAssetRef), which the workspace must hold when the scene is
+   * saved. A name that starts with `/` or a scheme is a file, never a family of the machine: the two cannot be mixed up.
+   */
+  fontFamily?: string;
   /** 100–900, default 400. */
   fontWeight?: number;
   /** Pixels: the largest size; with `shrink` the text gets smaller to fit its box. */
@@ -370,7 +457,7 @@ export interface BoxElement extends ElementBase {
   followWidth?: string;
 }
 
-/** An image; `src` is an http(s) URL or `{name}` of an image input. A broken source draws nothing. */
+/** An image; `src` is an http(s) URL or `{name}` of an image or asset input. A broken source draws nothing. */
 export interface ImageElement extends ElementBase {
   type: 'image';
   src: string;

@@ -4,8 +4,8 @@ import type { Asset, AssetUploaded, Page, PageParams } from '../types.js';
 import { Resource, seg } from './base.js';
 
 /**
- * The workspace's asset library (docs/assets.md): images and fonts, typed from their bytes, content-addressed. Put an
- * asset's `url` in a scene's image `src` or an `image` input.
+ * The workspace's asset library (docs/assets.md): images and fonts, typed from their bytes, content-addressed. Set an
+ * `asset` input to an image's `path` (or `url`), and name a font's `path` in a text's `fontFamily`.
  */
 export class Assets extends Resource {
   /**

@@ -10,7 +10,10 @@ from ._base import Resource, idempotency, page_query, segment
 
 
 class Assets(Resource):
-    """Upload, list, read and delete assets; put an asset's ``url`` in a scene's image ``src`` or an ``image`` input."""
+    """Upload, list, read and delete assets.
+
+    Set an ``asset`` input to an image's ``path`` (or ``url``), and name a font's ``path`` in a text's ``fontFamily``.
+    """
 
     def upload(self, data: bytes, name: str, *, idempotency_key: Optional[str] = None) -> AssetUploaded:
         """Upload a file's bytes (``name`` is shown in lists). The same bytes again answer the asset that holds them
