@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, addScoreboard, expectStatus, getState, type Api, type Channel } from './helpers/api.js';
 import { CLUSTER_KEY, startCluster, type ClusterNode, type TestCluster } from './helpers/cluster.js';
 import { addSource } from './helpers/data-sources.js';
-import { startFeedServer, type FeedServer } from './helpers/feed-server-placeholder.js';
+import { startFeedServer, type FeedServer } from './helpers/feed-server.js';
 import { serviceGate } from './helpers/services.js';
 
 const postgres = serviceGate('postgres');

@@ -13,7 +13,7 @@ import {
   type ScoreboardChannel,
 } from './helpers/api.js';
 import { addSource, csv, liveFeed, sourceEvents, sourcesPath, type Source } from './helpers/data-sources.js';
-import { startFeedServer, type FeedServer } from './helpers/feed-server-placeholder.js';
+import { startFeedServer, type FeedServer } from './helpers/feed-server.js';
 import { expectProblem } from './helpers/problem.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { testCertificate } from './helpers/webhook-receiver.js';

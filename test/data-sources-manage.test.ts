@@ -22,7 +22,7 @@ import {
   type DryRun,
   type Source,
 } from './helpers/data-sources.js';
-import { startFeedServer, type FeedServer } from './helpers/feed-server-placeholder.js';
+import { startFeedServer, type FeedServer } from './helpers/feed-server.js';
 import { errorPaths, expectProblem } from './helpers/problem.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -173,7 +173,14 @@ describe('refusals at save, naming the field', () => {
       'mapping.home_score',
     );
     await refused(jsonSource('/x.json', { mapping: { 'a..b': 'scoreA' } }), 400, 'invalid_request', 'mapping.a..b');
-    await refused(jsonSource('/x.json', { table: { input: 'scoreA' } }), 400, 'invalid_request', 'table.input');
+    await refused(
+      jsonSource('/x.json', { mapping: {}, table: { input: 'scoreA' } }),
+      400,
+      'invalid_request',
+      'table.input',
+    );
+    // Two writers of one input: the table and the mapping.
+    await refused(jsonSource('/x.json', { table: { input: 'scoreA' } }), 400, 'invalid_request', 'mapping.home_score');
     await refused(jsonSource('/x.json', { tyop: 1 }), 400, 'invalid_request', 'tyop');
     expect(expectStatus(await call<List<Source>>('GET', sourcesPath(ch.channelId)), 200).data).toEqual([]);
     // A published sheet gets its own interval: 60 s by default.

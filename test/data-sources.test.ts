@@ -22,7 +22,7 @@ import {
   sourcesPath,
   type Source,
 } from './helpers/data-sources.js';
-import { startFeedServer, type FeedServer } from './helpers/feed-server-placeholder.js';
+import { startFeedServer, type FeedServer } from './helpers/feed-server.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;

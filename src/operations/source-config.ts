@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Engine } from '../engine/index.js';
 import { AppError } from '../errors.js';
 import type { SourceConfig, SourceRecord } from '../store/source-store.js';
-import { intervalRule, parseSourceUrl } from '../sources/upstream-placeholder.js';
+import { intervalRule, parseSourceUrl } from '../sources/index.js';
 import { checkMapping, FieldPath, InputName, Mapping } from './incoming-hooks.js';
 import type { ChannelContext } from './operation.js';
 
@@ -123,6 +123,8 @@ function checkShape(c: SourceConfig, sheet: boolean): void {
   }
   if (c.type === 'json_url' && c.row !== null) invalid('row', 'only CSV sources pick a row');
   if (c.type === 'csv_url' && c.table?.path !== undefined) invalid('table.path', 'only JSON sources name a path');
+  const twice = c.table && Object.keys(c.mapping).find((field) => c.mapping[field] === c.table!.input);
+  if (twice) invalid(`mapping.${twice}`, `input "${c.table!.input}" is fed by the table`);
 }
 
 function checkInputs(engine: Engine, channelId: string, c: SourceConfig): void {

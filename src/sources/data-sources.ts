@@ -12,7 +12,7 @@ import { createGuardedAgent, type Resolve } from '../webhooks/endpoint-guard/ind
 import { createSourceDesk, type SourceDesk } from './source-desk.js';
 import { SourcePoller } from './source-poller.js';
 import { runRound } from './source-round.js';
-import { fetchSource, type FetchRequest, type FetchResult } from './upstream-placeholder.js';
+import { fetchSource, type FetchRequest, type FetchResult } from './index.js';
 
 export interface DataSourceSettings {
   allowPrivate: boolean;

@@ -10,7 +10,7 @@ import type { CheckEndpointOptions } from '../webhooks/endpoint-guard/index.js';
 import type { SourcePoller } from './source-poller.js';
 import { readSource } from './source-reading.js';
 import type { RoundOptions, RoundOutcome } from './source-round.js';
-import { checkSourceUrl, type FetchRequest, type FetchResult } from './upstream-placeholder.js';
+import { checkSourceUrl, type FetchRequest, type FetchResult } from './index.js';
 
 /** What a dry run answers: the values the source would apply now, and the fields that map to nothing. */
 export interface DryRun {

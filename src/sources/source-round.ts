@@ -16,7 +16,14 @@ import { AppError } from '../errors.js';
 import type { MappedChange } from '../incoming-hooks/hook-mapping.js';
 import type { SourceFetchRecord, SourceRecord, SourceStatusChanges, SourceStore } from '../store/source-store.js';
 import { readSource } from './source-reading.js';
-import { changedOnly, type CursorMove, type FetchRequest, type FetchResult } from './upstream-placeholder.js';
+import {
+  appliedState,
+  changedOnly,
+  isEmptyChange,
+  type CursorMove,
+  type FetchRequest,
+  type FetchResult,
+} from './index.js';
 
 /** Lines of a source's fetch log kept. */
 export const FETCH_LOG_KEEP = 50;
@@ -103,8 +110,8 @@ async function applyBody(
     }
     return failed(source, done.at, errorText(deps, source, err), record);
   }
-  const change = changedOnly(reading.change, source.lastValues);
-  const changed = Object.keys(change.applied).length > 0;
+  const change = changedOnly(source.lastValues, reading.change);
+  const changed = !isEmptyChange(change);
   try {
     if (changed) await deps.apply(source, change);
   } catch (err) {
@@ -113,7 +120,7 @@ async function applyBody(
   await record(
     {
       ...done.ok,
-      lastValues: { ...source.lastValues, ...reading.change.applied },
+      lastValues: appliedState(source.lastValues, reading.change),
       lastChangeAt: changed ? done.at : undefined,
       cursor: reading.cursor,
     },

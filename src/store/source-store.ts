@@ -50,7 +50,10 @@ export interface SourceStatus {
   lastModified: string | null;
   /** SHA-256 hex of the last body read whole: the same body again applies nothing. */
   bodySha256: string | null;
-  /** Input name → the value last applied: only values that differ from these are applied again. */
+  /**
+   * What the source last applied (sources/changed-values.ts AppliedState: by input name, a clock's time and running
+   * state apart): only values that differ from these are applied again.
+   */
   lastValues: Record<string, unknown>;
   lastFetchAt: string | null;
   lastChangeAt: string | null;
