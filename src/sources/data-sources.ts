@@ -42,6 +42,8 @@ export interface DataSources {
   stop(): Promise<void>;
 }
 
+/** How long a stop waits for the fetches running before it cuts them. */
+const STOP_GRACE_MS = 2_000;
 /** Connecting (TCP and TLS) gets at most this much of a fetch's time. */
 const CONNECT_TIMEOUT_MS = 5_000;
 
@@ -79,8 +81,12 @@ export function createDataSources(deps: DataSourceDeps, settings: DataSourceSett
     desk,
     start: () => poller.start(),
     async stop() {
-      await poller.stop();
+      const stopped = poller.stop();
+      // A feed that trickles its answer would hold the drain for the whole fetch time-out: after a moment, the
+      // fetches still running are cut (and recorded as failed; they are fetched again when due).
+      await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
       await agent.destroy();
+      await stopped;
     },
   };
 }

@@ -126,6 +126,18 @@ describe('SourcePoller', () => {
     expect(rounds.maxOpen()).toBe(1);
   });
 
+  it('an edit during a fetch is fetched as soon as that fetch ends, not an interval later', async () => {
+    const rounds = manualRounds();
+    await start(rounds, []);
+    poller.put(record({ intervalMs: 60_000 }));
+    await vi.advanceTimersByTimeAsync(0);
+    poller.put(record({ intervalMs: 60_000, url: 'https://feed.example.com/other' }));
+    await rounds.settle();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(rounds.calls).toHaveLength(2);
+    await rounds.settle();
+  });
+
   it('polls only while this node ticks the channel, and resumes when it ticks it again, when due', async () => {
     const rounds = manualRounds();
     owned = false;

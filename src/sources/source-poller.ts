@@ -45,6 +45,8 @@ interface Entry {
   failCount: number;
   /** Epoch ms of the last fetch, or null before the first. */
   lastFetchAt: number | null;
+  /** Written on this node since its last fetch began: fetched at once, not an interval after that fetch. */
+  dueNow: boolean;
   timer: NodeJS.Timeout | null;
   running: Promise<RoundOutcome> | null;
 }
@@ -87,7 +89,7 @@ export class SourcePoller {
   /** A source just written on this node: fetched at once (a new or edited source), unless paused. */
   put(record: SourceRecord): void {
     const entry = this.sync(record);
-    entry.lastFetchAt = null;
+    entry.dueNow = true;
     this.clear(entry);
     this.schedule(entry);
   }
@@ -117,6 +119,7 @@ export class SourcePoller {
 
   private run(entry: Entry, options: RoundOptions): Promise<RoundOutcome> {
     this.clear(entry);
+    entry.dueNow = false;
     const running = this.deps
       .round(entry.id, options)
       .catch((err: unknown): RoundOutcome => {
@@ -156,6 +159,7 @@ export class SourcePoller {
         paused: false,
         failCount: 0,
         lastFetchAt: null,
+        dueNow: false,
         timer: null,
         running: null,
       };
@@ -178,7 +182,7 @@ export class SourcePoller {
     if (this.stopped || entry.paused || entry.timer || entry.running || !this.entries.has(entry.id)) return;
     if (!this.deps.engine.ticks(entry.channelId)) return;
     const wait = pollDelay(entry.intervalMs, entry.failCount) * (1 - JITTER + 2 * JITTER * this.random());
-    const due = entry.lastFetchAt === null ? this.now() : entry.lastFetchAt + wait;
+    const due = entry.lastFetchAt === null || entry.dueNow ? this.now() : entry.lastFetchAt + wait;
     entry.timer = setTimeout(() => this.fire(entry), Math.max(0, due - this.now()));
     entry.timer.unref();
   }
