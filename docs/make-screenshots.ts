@@ -14,7 +14,7 @@
  * running) and screenshots it with a transparent background. Each screenshot is laid over a checkerboard, so what the page leaves transparent shows as
  * checkerboard. The output page itself is never restyled.
  *
- * Written: template-<id>.png for each template, template-lower-third-lines.png (two lines and one), program-layers.png (three layers on air at once),
+ * Written: template-<id>.png for each template (the ticker's crawl stopped where its lead-in ends), template-lower-third-lines.png (two lines and one), program-layers.png (three layers on air at once),
  * preview-output.png (the preview bus with its PREVIEW badge), program-and-preview.png (both buses side by
  * side) and output-scoreboard.png / output-lower-third.png (the pictures docs/renderer.md has long shown).
  */
@@ -61,7 +61,7 @@ const CREST_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 120"
 </svg>`;
 
 type Json = Record<string, unknown>;
-type Inputs = Record<string, string | number>;
+type Inputs = Record<string, string | number | Record<string, string>[]>;
 
 const MATCH: Inputs = {
   home: 'MANCHESTER UNITED',
@@ -126,6 +126,42 @@ const SETUPS: Record<string, (logos: Logos) => Setup> = {
     inputs: { ...MATCH, homeShort: 'MUN', homeCrest: crest.url, homeReds: 1, awayReds: 2, stoppage: 3 },
     clocks: { matchClock: 2_700_000 },
   }),
+  // A full table: ten rows, the most it draws.
+  'standings-table': () => ({
+    inputs: {
+      tableTitle: 'Premier League · Matchweek 27',
+      standings: (
+        [
+          ['Liverpool', 27, 19, 6, 2, 63],
+          ['Manchester City', 27, 18, 6, 3, 60],
+          ['Arsenal', 27, 18, 5, 4, 59],
+          ['Aston Villa', 27, 16, 4, 7, 52],
+          ['Tottenham Hotspur', 26, 15, 5, 6, 50],
+          ['Manchester United', 27, 15, 2, 10, 47],
+          ['West Ham United', 27, 12, 7, 8, 43],
+          ['Brighton & Hove Albion', 27, 11, 9, 7, 42],
+          ['Wolverhampton Wanderers', 27, 12, 5, 10, 41],
+          ['Newcastle United', 26, 11, 5, 10, 38],
+        ] as const
+      ).map(([team, played, won, drawn, lost, pts], i) => ({ pos: i + 1, team, played, won, drawn, lost, pts })),
+      accent: '#e63946',
+    },
+    clocks: {},
+  }),
+  // Stopped where its lead-in ends (stopCrawls): the first item at the bar's left edge, under the label.
+  ticker: () => ({
+    inputs: {
+      items: [
+        'Storm warning for the coast: ferries cancelled until Sunday',
+        'Rail strike called off after overnight talks',
+        'Markets close higher for a third day',
+        'Lions sign goalkeeper on a two-year deal',
+      ].map((text) => ({ text })),
+      tickerLabel: 'Breaking',
+      accent: '#e63946',
+    },
+    clocks: {},
+  }),
 };
 
 /** The images each template's picture waits for: URLs, or the paths of library assets. */
@@ -185,9 +221,17 @@ async function onBus(ctx: Ctx, channel: Channel, bus: 'program' | 'preview', tem
 }
 
 /** What the page script sees; the docs compile without the DOM library, so only this much is typed. */
+interface PageAnimation {
+  id: string;
+  playState: string;
+  currentTime: number | null;
+  effect: { getTiming(): { delay?: number } } | null;
+  pause(): void;
+}
+
 interface PageGlobals {
   __onair?: { drawn(): { layer: number; sceneId: string | null }[] };
-  document: { fonts: { status: string }; getAnimations(): { playState: string }[] };
+  document: { fonts: { status: string }; getAnimations(): PageAnimation[] };
   performance: { getEntriesByType(type: string): { name: string }[] };
 }
 
@@ -202,12 +246,27 @@ async function waitDrawn(page: Page, sceneIds: string[], images: string[]): Prom
         ids.every((id) => drawn.includes(id)) &&
         urls.every((url) => fetched.some((f) => f === url || new URL(f).pathname === url)) &&
         g.document.fonts.status === 'loaded' &&
-        g.document.getAnimations().every((a) => a.playState !== 'running')
+        g.document.getAnimations().every((a) => a.playState !== 'running' || a.id === 'crawl')
       );
     },
     [sceneIds, images] as const,
     { timeout: 15_000 },
   );
+}
+
+/**
+ * A crawl never stops by itself: its animations (id `crawl`) are paused where its lead-in ends, the first item at
+ * the left edge of its box, as the templates' render test pauses them.
+ */
+async function stopCrawls(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const crawls = (globalThis as unknown as PageGlobals).document.getAnimations().filter((a) => a.id === 'crawl');
+    const leadIn = Math.max(0, ...crawls.map((a) => Number(a.effect?.getTiming().delay ?? 0)));
+    for (const animation of crawls) {
+      animation.pause();
+      animation.currentTime = leadIn;
+    }
+  });
 }
 
 /** Screenshots until two in a row are the same: a fetched image may take a frame or two to be painted. */
@@ -233,6 +292,7 @@ async function shoot(ctx: Ctx, url: string, sceneIds: string[], size: Size, imag
   try {
     await page.goto(url);
     await waitDrawn(page, sceneIds, images);
+    await stopCrawls(page);
     return await stableShot(page);
   } finally {
     await page.close();

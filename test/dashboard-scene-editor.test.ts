@@ -2,7 +2,7 @@
  * The scene editor in headless Chromium against the real server (docs/dashboard.md): a scene started from the
  * scoreboard template, edited in the form and drawn by the sketch preview (the real output page, fed by
  * postMessage, no socket); an error shown at the element it names; nothing stored or on air until Save; Save
- * creates it. A viewer sees the definition read-only.
+ * creates it. A viewer sees the definition read-only. The cards of text that fits and of a crawl show their fields.
  */
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -272,3 +272,28 @@ it("sets a list input's columns, most rows and default rows in the form, and sav
     default: [{ pos: 1, team: 'Lions', pts: 42 }],
   });
 }, 60_000);
+
+it("shows a crawl's fields: the ticker's list, item and speed, with an error at the speed", async () => {
+  const channel = expectStatus(await owner.call<Channel>('POST', '/v1/channels', { name: 'News' }), 201);
+  const context = await browser.newContext({ viewport: { width: 1600, height: 900 } });
+  const page = await context.newPage();
+  await signIn(page, server.url, owner.email);
+  await page.goto(`${server.url}/#/channels/${channel.id}/scenes`);
+  await page.getByRole('radio', { name: /Ticker/ }).check();
+  await page.getByLabel('Scene name').fill('Crawl');
+  await page.getByRole('button', { name: 'Open in the editor' }).click();
+  const frame = await preview(page);
+  await expect.poll(() => frame.locator('[data-type="crawl"]').count()).toBe(1);
+
+  const crawl = page.getByRole('group', { name: /^Element 2: crawl/ });
+  expect(await crawl.getByLabel('List input').inputValue()).toBe('items');
+  expect(await crawl.getByLabel('Item').inputValue()).toBe('{text}');
+  expect(await crawl.getByLabel('Speed').inputValue()).toBe('120');
+  // A crawl never shrinks its text: the card has no smallest size.
+  expect(await crawl.getByLabel('Smallest size').count()).toBe(0);
+  await crawl.getByLabel('Speed').fill('5');
+  const errors = page.locator('[data-path="definition.elements.1.speed"] .field-error');
+  await expect.poll(() => errors.allInnerTexts(), { timeout: 20_000 }).toEqual([expect.stringMatching(/>=10/)]);
+  await crawl.getByLabel('Speed').fill('200');
+  await expect.poll(() => page.getByRole('status').filter({ hasText: 'Valid' }).count(), { timeout: 20_000 }).toBe(1);
+});

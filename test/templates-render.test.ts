@@ -13,6 +13,9 @@
  * reach of their shadows) must be fully transparent. A mismatch leaves the screenshot and a diff image
  * (differing pixels in red) in .tmp/templates-render/.
  *
+ * The ticker's crawl never stops: its animations are paused at the end of its lead-in (the first item at the bar's
+ * left edge) before the screenshots, so its picture is the same every time.
+ *
  * The sponsor bug's logo is an asset of the library, which the page loads with its own token. Besides the
  * pictures: the lower third with an empty title is one line (its own reference, lower-third-one-line.png) with no
  * empty title panel; the sponsor bug with an empty line draws no empty panel; and the lower third's name is an
@@ -167,6 +170,21 @@ const CASES: Record<string, (logos: Logos) => Case> = {
     clocks: { matchClock: 2_700_000 },
     images: [crest.path],
   }),
+  // Enough items to run past the bar's end; the crawl is stopped with its first item at the bar's left edge.
+  ticker: () => ({
+    inputs: {
+      items: [
+        'Storm warning for the coast: ferries cancelled until Sunday',
+        'Rail strike called off after overnight talks',
+        'Markets close higher for a third day',
+        'Lions sign goalkeeper on a two-year deal',
+      ].map((text) => ({ text })),
+      tickerLabel: 'Breaking',
+      accent: '#e63946',
+    },
+    clocks: {},
+    images: [],
+  }),
   // Ten rows, the most it draws: a long name, a two-figure position, a cell left out (Luton's points).
   'standings-table': () => ({
     inputs: {
@@ -267,16 +285,32 @@ async function screenshot(url: string, sceneId: string, images: string[]): Promi
           drawn.some((d) => d.sceneId === id) &&
           urls.every((u) => fetched.some((f) => f === u || new URL(f).pathname === u)) &&
           document.fonts.status === 'loaded' &&
-          document.getAnimations().every((a) => a.playState !== 'running')
+          document.getAnimations().every((a) => a.playState !== 'running' || a.id === 'crawl')
         );
       },
       [sceneId, images] as const,
       { timeout: 20_000 },
     );
+    await stopCrawls(page);
     return await stableShot(page);
   } finally {
     await page.close();
   }
+}
+
+/**
+ * A crawl never stops by itself: its animations (id `crawl`) are paused where its lead-in ends, the first item at
+ * the left edge of its box, so that its picture is the same every time.
+ */
+async function stopCrawls(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const crawls = document.getAnimations().filter((a) => a.id === 'crawl');
+    const leadIn = Math.max(0, ...crawls.map((a) => Number(a.effect?.getTiming().delay ?? 0)));
+    for (const animation of crawls) {
+      animation.pause();
+      animation.currentTime = leadIn;
+    }
+  });
 }
 
 /** A fetched image may take a frame or two to be painted: the first of two equal screenshots in a row. */

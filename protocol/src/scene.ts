@@ -277,7 +277,34 @@ export interface RowsElement extends ElementBase {
   children: SceneElement[];
 }
 
-export type SceneElement = TextElement | BoxElement | ImageElement | ClockElement | GroupElement | RowsElement;
+/** A crawl's speed in stage pixels a second: its default and bounds. */
+export const CRAWL_SPEED = { default: 120, min: 10, max: 1000 } as const;
+/** What a crawl draws between two items (and after the last, before the first comes round again). */
+export const DEFAULT_CRAWL_SEPARATOR = ' \u2022 ';
+
+/**
+ * A news crawl (docs/scenes.md, "crawl"): the rows of a list input, each drawn by `text`, in one line that moves
+ * from right to left at `speed` and loops without a gap, `separator` between items. It enters from the box's right
+ * edge; a change of the list never moves what is on screen: the items already crawling finish their run, and the
+ * new ones follow the last of them. Drawn in its box, clipped to it. An empty list draws nothing.
+ */
+export interface CrawlElement
+  extends
+    ElementBase,
+    Pick<TextStyle, 'fontFamily' | 'fontWeight' | 'fontSize' | 'color' | 'letterSpacing' | 'uppercase'> {
+  type: 'crawl';
+  /** Name of a list input. */
+  list: string;
+  /** One item: `{column}` shows the row's cell (a column's name hides an input of the same name). */
+  text: string;
+  /** Default DEFAULT_CRAWL_SEPARATOR; drawn as written. */
+  separator?: string;
+  /** Stage pixels a second (CRAWL_SPEED). */
+  speed?: number;
+}
+
+export type SceneElement =
+  TextElement | BoxElement | ImageElement | ClockElement | GroupElement | RowsElement | CrawlElement;
 export type ElementType = SceneElement['type'];
 
 /** One step of a custom trigger animation, at a fraction (0–1) of its duration. */

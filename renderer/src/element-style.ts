@@ -50,6 +50,9 @@ export function shadowCss(
   return `${num(shadow.x)}px ${num(shadow.y)}px ${num(Math.max(0, shadow.blur))}px ${values.color(shadow.color)}`;
 }
 
+/** Text, clocks and crawls are white unless the definition says otherwise. */
+export const DEFAULT_TEXT_COLOR = '#ffffff';
+
 /** The typeface a text element uses when its definition names none. */
 export const DEFAULT_FONT: FontFamily = 'Inter';
 

@@ -6,7 +6,8 @@
 import { placeholders, type SceneElement, type InputDef } from '@onair/protocol';
 import { imageUrl } from './asset-urls.js';
 import { createDomWriter, cssUrl, setStyles } from './dom-writer.js';
-import { baseOpacity, baseTransform, borderCss, fillCss, num, shadowCss } from './element-style.js';
+import { crawlPainter } from './crawl-view.js';
+import { baseOpacity, baseTransform, borderCss, DEFAULT_TEXT_COLOR, fillCss, num, shadowCss } from './element-style.js';
 import type { SceneValues } from './scene-values.js';
 import { alignedOffset } from './fit-text.js';
 import { createTextBox, type FitQueue, type TextBox } from './text-box.js';
@@ -110,9 +111,6 @@ function followsClock(template: string, inputs: Readonly<Record<string, InputDef
   return placeholders(template).some((name) => inputs[name]?.type === 'clock');
 }
 
-/** Text and clocks are white unless the definition says otherwise. */
-const DEFAULT_TEXT_COLOR = '#ffffff';
-
 function painterFor(el: HTMLElement, def: SceneElement): Paint {
   const write = createDomWriter(el);
   switch (def.type) {
@@ -145,6 +143,8 @@ function painterFor(el: HTMLElement, def: SceneElement): Paint {
         const url = imageUrl(values.fill(def.src).trim());
         write.style('background-image', url === null ? 'none' : cssUrl(url));
       };
+    case 'crawl':
+      return crawlPainter(el, def);
     case 'group':
     case 'rows':
       return () => undefined;

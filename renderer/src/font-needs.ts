@@ -17,7 +17,7 @@ function needs(definition: SceneDefinition): FontNeeds {
     // A definition the page cannot read needs no font; drawing it fails on its own layer (stage.ts).
     const elements = Array.isArray(definition.elements) ? definition.elements : [];
     forEachElement(elements, (el) => {
-      if (el.type !== 'text' && el.type !== 'clock') return;
+      if (el.type !== 'text' && el.type !== 'clock' && el.type !== 'crawl') return;
       specs.add(`${fontWeight(el)} 16px "${fontFamilyName(el.fontFamily)}"`);
       const ref = el.fontFamily === undefined ? null : fontAssetRef(el.fontFamily);
       if (ref) library.set(ref.path, ref);
@@ -28,12 +28,12 @@ function needs(definition: SceneDefinition): FontNeeds {
   return found;
 }
 
-/** One `"<weight> 16px "<family>"` per face the scene's text and clock elements use, computed once. */
+/** One `"<weight> 16px "<family>"` per face the scene's text, clock and crawl elements use, computed once. */
 export function fontSpecs(definition: SceneDefinition): readonly string[] {
   return needs(definition).specs;
 }
 
-/** The fonts of the asset library the scene's text and clock elements name, each once. */
+/** The fonts of the asset library the scene's text, clock and crawl elements name, each once. */
 export function libraryFonts(definition: SceneDefinition): readonly AssetRef[] {
   return needs(definition).library;
 }

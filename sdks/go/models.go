@@ -267,6 +267,38 @@ type ContinueIn struct {
 	Layer *int64 `json:"layer,omitempty"`
 }
 
+// CrawlElement is the CrawlElement schema of the onair API.
+type CrawlElement struct {
+	Color         *ColorRef   `json:"color,omitempty"`
+	DelayMs       *float64    `json:"delayMs,omitempty"`
+	FontFamily    *FontFamily `json:"fontFamily,omitempty"`
+	FontSize      float64     `json:"fontSize"`
+	FontWeight    *int64      `json:"fontWeight,omitempty"`
+	Height        float64     `json:"height"`
+	LetterSpacing *float64    `json:"letterSpacing,omitempty"`
+	// List: A list input: each row is one item of the crawl.
+	List string `json:"list"`
+	// Name: Unique within the scene; what triggers target.
+	Name     *string  `json:"name,omitempty"`
+	Opacity  *float64 `json:"opacity,omitempty"`
+	Rotation *float64 `json:"rotation,omitempty"`
+	Scale    *float64 `json:"scale,omitempty"`
+	// Separator: Drawn between items, as written (default " • ").
+	Separator *string `json:"separator,omitempty"`
+	// Speed: Stage pixels a second (default 120).
+	Speed *float64 `json:"speed,omitempty"`
+	// Text: One item; {column} shows the row's cell.
+	Text      string `json:"text"`
+	Type      string `json:"type"`
+	Uppercase *bool  `json:"uppercase,omitempty"`
+	// VisibleIf: A boolean input: drawn only while it is true.
+	VisibleIf   *string      `json:"visibleIf,omitempty"`
+	VisibleWhen *VisibleWhen `json:"visibleWhen,omitempty"`
+	Width       float64      `json:"width"`
+	X           float64      `json:"x"`
+	Y           float64      `json:"y"`
+}
+
 // DeclaredInput is part of the onair API (Scene.inputs[]).
 type DeclaredInput struct {
 	Default   any             `json:"default"`
@@ -976,6 +1008,7 @@ type SceneDefinitionTransitions struct {
 type SceneElement struct {
 	Box   *BoxElement
 	Clock *ClockElement
+	Crawl *CrawlElement
 	Group *GroupElement
 	Image *ImageElement
 	Rows  *RowsElement
@@ -994,6 +1027,10 @@ func (u SceneElement) MarshalJSON() ([]byte, error) {
 	case u.Clock != nil:
 		v := *u.Clock
 		v.Type = "clock"
+		return json.Marshal(v)
+	case u.Crawl != nil:
+		v := *u.Crawl
+		v.Type = "crawl"
 		return json.Marshal(v)
 	case u.Group != nil:
 		v := *u.Group
@@ -1033,6 +1070,9 @@ func (u *SceneElement) UnmarshalJSON(data []byte) error {
 	case "clock":
 		u.Clock = new(ClockElement)
 		return json.Unmarshal(data, u.Clock)
+	case "crawl":
+		u.Crawl = new(CrawlElement)
+		return json.Unmarshal(data, u.Crawl)
 	case "group":
 		u.Group = new(GroupElement)
 		return json.Unmarshal(data, u.Group)

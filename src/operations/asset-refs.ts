@@ -54,7 +54,7 @@ export function definitionAssets(definition: SceneDefinition, prefix = 'definiti
 
 function walk(elements: SceneDefinition['elements'], at: string, named: NamedAsset[]): void {
   elements.forEach((el, i) => {
-    if ((el.type === 'text' || el.type === 'clock') && el.fontFamily !== undefined) {
+    if ((el.type === 'text' || el.type === 'clock' || el.type === 'crawl') && el.fontFamily !== undefined) {
       const ref = fontAssetRef(el.fontFamily);
       if (ref) named.push({ at: `${at}.${i}.fontFamily`, ref });
     }

@@ -24,7 +24,7 @@ import { SCENE_LIMITS } from './element-schemas.js';
 import { checkListShape, rowScope } from './list-checks.js';
 
 const notInText = (type: InputType | undefined): string =>
-  `a ${type === 'list' ? 'list is drawn by a rows' : 'clock is drawn by a clock'} element, not in text`;
+  `a ${type === 'list' ? 'list is drawn by a rows or crawl' : 'clock is drawn by a clock'} element, not in text`;
 
 export type Path = (string | number)[];
 export type Report = (path: Path, message: string) => void;
@@ -139,6 +139,10 @@ function checkElements(
         names.add(el.name);
       }
       checkElement(el, at, inputs, report);
+      if (el.type === 'crawl') {
+        const scope = rowScope(el, at, inputs, columns, report, (name) => undeclared(name, inputs));
+        checkPlaceholders(el.text, [...at, 'text'], scope, report);
+      }
       if (el.type === 'group') visit(el.children, [...at, 'children'], inputs);
       if (el.type === 'rows') {
         const scope = rowScope(el, at, inputs, columns, report, (name) => undeclared(name, inputs));
@@ -189,8 +193,7 @@ function checkElement(el: SceneElement, at: Path, inputs: Map<string, InputType>
   if (el.visibleWhen !== undefined) checkVisibleWhen(el.visibleWhen, [...at, 'visibleWhen'], inputs, report);
   switch (el.type) {
     case 'text':
-      for (const name of placeholders(el.text))
-        ref([...at, 'text'], name, (t) => t !== 'clock' && t !== 'list', notInText(inputs.get(name)));
+      checkPlaceholders(el.text, [...at, 'text'], inputs, report);
       color([...at, 'color'], el.color);
       checkTextFit(el, at, report);
       if (el.minWidth !== undefined && el.minWidth > el.width)
@@ -212,9 +215,22 @@ function checkElement(el: SceneElement, at: Path, inputs: Map<string, InputType>
       color([...at, 'border', 'color'], el.border?.color);
       color([...at, 'shadow', 'color'], el.shadow?.color);
       return;
+    case 'crawl':
+      // Its text is checked with the list's columns (checkElements).
+      color([...at, 'color'], el.color);
+      return;
     case 'group':
     case 'rows':
       return;
+  }
+}
+
+/** A text's placeholders name inputs (in a crawl's, the list's columns too) that text can show. */
+function checkPlaceholders(template: string, path: Path, inputs: Map<string, InputType>, report: Report): void {
+  for (const name of placeholders(template)) {
+    const type = inputs.get(name);
+    if (type === undefined) report(path, undeclared(name, inputs));
+    else if (type === 'clock' || type === 'list') report(path, `"${name}" is a ${type} input; ${notInText(type)}`);
   }
 }
 

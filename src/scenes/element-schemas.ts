@@ -1,5 +1,5 @@
 /**
- * The drawing part of a scene definition as the API accepts it (docs/scenes.md, "Elements"): the five element
+ * The drawing part of a scene definition as the API accepts it (docs/scenes.md, "Elements"): the seven element
  * types, colours and fills. Each schema's output is the protocol's own type (protocol/src/scene.ts), so the
  * compiler keeps the two in step; names and colours follow the protocol's rules (protocol/src/rules.ts).
  * Cross-references (placeholders, `visibleIf`, `visibleWhen`, clock names) are checked over the whole definition in
@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import {
   CLOCK_FORMATS,
+  CRAWL_SPEED,
   FONT_FAMILIES,
   HEX_COLOR,
   NAME_PATTERN,
@@ -222,6 +223,31 @@ export const RowsElementIn = z
   })
   .meta({ id: 'RowsElement' });
 
+/** A crawl never shrinks, cuts or aligns its line: it moves. It takes the rest of the text styling. */
+const { fontFamily, fontWeight, fontSize, color, letterSpacing, uppercase } = textStyle;
+
+export const CrawlElementIn = z
+  .strictObject({
+    type: z.literal('crawl'),
+    ...base,
+    fontFamily,
+    fontWeight,
+    fontSize,
+    color,
+    letterSpacing,
+    uppercase,
+    list: InputName.meta({ description: 'A list input: each row is one item of the crawl.' }),
+    text: z.string().max(SCENE_LIMITS.string).meta({ description: "One item; {column} shows the row's cell." }),
+    separator: z.string().max(200).optional().meta({ description: 'Drawn between items, as written (default " • ").' }),
+    speed: z
+      .number()
+      .min(CRAWL_SPEED.min)
+      .max(CRAWL_SPEED.max)
+      .optional()
+      .meta({ description: `Stage pixels a second (default ${CRAWL_SPEED.default}).` }),
+  })
+  .meta({ id: 'CrawlElement' });
+
 export const SceneElementIn: z.ZodType<SceneElement> = z
   .discriminatedUnion('type', [
     TextElementIn,
@@ -230,6 +256,7 @@ export const SceneElementIn: z.ZodType<SceneElement> = z
     ClockElementIn,
     GroupElementIn,
     RowsElementIn,
+    CrawlElementIn,
   ])
   .meta({ id: 'SceneElement' });
 

@@ -1,9 +1,9 @@
 /**
- * The checks of list inputs and rows elements (docs/scenes.md, "Lists"): a list declares its columns, each name
- * once, and only a list has columns or maxRows; a rows element draws a list input, and its children's `{column}`
- * placeholders name that list's columns (or, failing that, the scene's inputs).
+ * The checks of list inputs, rows and crawl elements (docs/scenes.md, "Lists"): a list declares its columns, each
+ * name once, and only a list has columns or maxRows; a rows or crawl element draws a list input, and the `{column}`
+ * placeholders of its children (a crawl's text) name that list's columns (or, failing that, the scene's inputs).
  */
-import type { InputType, ListColumn, RowsElement } from '@onair/protocol';
+import type { CrawlElement, InputType, ListColumn, RowsElement } from '@onair/protocol';
 import type { Path, Report } from './definition-checks.js';
 
 export interface ListInputLike {
@@ -31,11 +31,11 @@ export function checkListShape(input: ListInputLike, path: Path, report: Report)
 }
 
 /**
- * The names a rows element's children may use: the scene's inputs, with the list's columns over them. Reports a
- * `list` that is not a list input (then the children see the inputs only).
+ * The names a rows element's children (or a crawl's text) may use: the scene's inputs, with the list's columns over
+ * them. Reports a `list` that is not a list input (then the children see the inputs only).
  */
 export function rowScope(
-  el: RowsElement,
+  el: RowsElement | CrawlElement,
   at: Path,
   inputs: Map<string, InputType>,
   columns: Map<string, ListColumn[]>,
@@ -45,7 +45,7 @@ export function rowScope(
   const type = inputs.get(el.list);
   if (type === undefined) report([...at, 'list'], undeclared(el.list));
   else if (type !== 'list')
-    report([...at, 'list'], `"${el.list}" is a ${type} input; a rows element draws a list input`);
+    report([...at, 'list'], `"${el.list}" is a ${type} input; a ${el.type} element draws a list input`);
   const scope = new Map(inputs);
   for (const column of columns.get(el.list) ?? []) scope.set(column.name, column.type);
   return scope;

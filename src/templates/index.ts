@@ -7,6 +7,7 @@ import { lowerThird } from './lower-third.js';
 import { scoreboard } from './scoreboard.js';
 import { sponsorBug } from './sponsor-bug.js';
 import { standingsTable } from './standings.js';
+import { ticker } from './ticker.js';
 import type { Template } from './template.js';
 
 export type { Template };
@@ -22,6 +23,7 @@ export const TEMPLATES: readonly Template[] = [
   sponsorBug,
   footballScoreboard,
   standingsTable,
+  ticker,
 ];
 
 export function findTemplate(id: string): Template | undefined {

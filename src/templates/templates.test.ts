@@ -98,6 +98,7 @@ describe('the built-in templates', () => {
       ['sponsor-bug', 25],
       ['football-scoreboard', 10],
       ['standings-table', 40],
+      ['ticker', 35],
     ]);
   });
 
@@ -181,6 +182,7 @@ describe('the built-in templates', () => {
       ['sponsor-bug', ['sponsorLine']],
       ['football-scoreboard', []],
       ['standings-table', []],
+      ['ticker', ['tickerLabel']],
     ]);
   });
 
@@ -287,6 +289,25 @@ describe('the built-in templates', () => {
       for (let k = 1; k <= 3; k++)
         expect(byName.get(`${side}Red${k}`)?.visibleWhen).toEqual({ input: `${side}Reds`, atLeast: k });
     }
+  });
+
+  it('ticker: a crawl of the channel list `items` along the bottom edge, under an optional item label', () => {
+    const def = findTemplate('ticker')!.definition;
+    expect(def.inputs.find((i) => i.name === 'items')).toMatchObject({
+      type: 'list',
+      columns: [{ name: 'text', type: 'text' }],
+    });
+    expect(def.inputs.find((i) => i.name === 'items')?.scope).toBeUndefined();
+    const names = def.elements.map((el) => el.name);
+    const crawl = def.elements.find((el) => el.type === 'crawl')!;
+    expect(crawl).toMatchObject({ list: 'items', text: '{text}', x: SAFE.left, width: SAFE.right - SAFE.left });
+    expect(crawl.y + crawl.height).toBe(SAFE.bottom);
+    // The fades and the label are drawn over the moving line; the label and its fade go with an empty label.
+    for (const over of ['startFade', 'endFade', 'labelFade', 'labelBox', 'labelText'])
+      expect(names.indexOf(over), over).toBeGreaterThan(names.indexOf('crawl'));
+    const label = { input: 'tickerLabel', notEquals: '' };
+    for (const name of ['labelFade', 'labelBox', 'labelText'])
+      expect(def.elements.find((el) => el.name === name)?.visibleWhen).toEqual(label);
   });
 
   it('are listed with their layer and trigger names', () => {

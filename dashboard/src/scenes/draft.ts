@@ -7,7 +7,7 @@ import { type ElementType } from '@onair/protocol';
 
 export type Obj = Record<string, unknown>;
 
-export const ELEMENT_TYPES: readonly ElementType[] = ['text', 'box', 'image', 'clock', 'group', 'rows'];
+export const ELEMENT_TYPES: readonly ElementType[] = ['text', 'box', 'image', 'clock', 'group', 'rows', 'crawl'];
 
 export function isObj(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -90,6 +90,9 @@ const TEXT_STYLE_KEYS = [
   'minFontSize',
 ];
 
+/** The text styling a crawl has no use for: it never shrinks or aligns its line, it moves it. */
+const CRAWL_DROPS = new Set(['align', 'shrink', 'minFontSize']);
+
 /** A new element of the type, with the fields the format requires, somewhere visible on a 1920×1080 stage. */
 export function newElement(type: ElementType, definition: Obj): Obj {
   const at = { x: 160, y: 160 };
@@ -107,18 +110,28 @@ export function newElement(type: ElementType, definition: Obj): Obj {
     }
     case 'group':
       return { type, ...at, width: 640, height: 160, children: [] };
-    case 'rows': {
-      const list = listOf(definition, 'inputs').find((i) => isObj(i) && i.type === 'list');
-      const name = isObj(list) && typeof list.name === 'string' ? list.name : 'rows';
-      return { type, ...at, width: 640, height: 60, list: name, rowHeight: 64, children: [] };
-    }
+    case 'rows':
+      return { type, ...at, width: 640, height: 60, list: firstList(definition), rowHeight: 64, children: [] };
+    case 'crawl':
+      return { type, ...at, width: 1600, height: 60, list: firstList(definition), text: '{text}', fontSize: 36 };
   }
 }
 
-/** The element as another type: its place and common fields kept, text styling kept between text and clock. */
+/** The name of the definition's first list input (a new rows or crawl element draws it), else `rows`. */
+function firstList(definition: Obj): string {
+  const list = listOf(definition, 'inputs').find((i) => isObj(i) && i.type === 'list');
+  return isObj(list) && typeof list.name === 'string' ? list.name : 'rows';
+}
+
+/** The element as another type: its place and common fields kept, text styling kept between text, clock and crawl. */
 export function convertElement(element: Obj, type: ElementType, definition: Obj): Obj {
   const next = newElement(type, definition);
-  const keep = type === 'text' || type === 'clock' ? [...BASE_KEYS, ...TEXT_STYLE_KEYS] : BASE_KEYS;
+  const keep =
+    type === 'text' || type === 'clock'
+      ? [...BASE_KEYS, ...TEXT_STYLE_KEYS]
+      : type === 'crawl'
+        ? [...BASE_KEYS, ...TEXT_STYLE_KEYS.filter((key) => !CRAWL_DROPS.has(key))]
+        : BASE_KEYS;
   for (const key of keep) if (element[key] !== undefined) next[key] = element[key];
   return next;
 }

@@ -3,7 +3,7 @@
  * common fields of its type. Everything else (opacity, shadows, gradients, a group's children…) is kept as it is
  * and edited in the JSON view; errors there are listed in the card with their paths.
  */
-import { CLOCK_FORMATS, type ElementType } from '@onair/protocol';
+import { CLOCK_FORMATS, CRAWL_SPEED, type ElementType } from '@onair/protocol';
 import type { FieldError } from '../api.js';
 import { ELEMENT_TYPES, convertElement, isObj, withKey, type Obj } from './draft.js';
 import { ColorField, NumberField, OtherErrors, SelectField, TextField } from './fields.js';
@@ -20,6 +20,7 @@ const SHOWN: Record<ElementType, string[]> = {
   image: ['src', 'fit'],
   group: [],
   rows: ['list', 'rowHeight'],
+  crawl: ['list', 'text', 'separator', 'speed', 'fontFamily', 'fontSize', 'color'],
 };
 const BASE_SHOWN = ['type', 'name', 'x', 'y', 'width', 'height'];
 
@@ -113,14 +114,16 @@ function TypeFields({
         value={el.fontSize}
         onChange={set('fontSize')}
       />
-      <NumberField
-        {...field}
-        label="Smallest size"
-        path={`${path}.minFontSize`}
-        value={el.minFontSize}
-        hint="Shrinks to fit down to this, then cuts with …; empty: 75 % of the font size"
-        onChange={set('minFontSize')}
-      />
+      {type !== 'crawl' && (
+        <NumberField
+          {...field}
+          label="Smallest size"
+          path={`${path}.minFontSize`}
+          value={el.minFontSize}
+          hint="Shrinks to fit down to this, then cuts with …; empty: 75 % of the font size"
+          onChange={set('minFontSize')}
+        />
+      )}
       <ColorField {...field} label="Colour" path={`${path}.color`} value={el.color} onChange={set('color')} />
     </>
   );
@@ -226,6 +229,40 @@ function TypeFields({
             hint="px from one row's top to the next's; edit the children (one row's) in the JSON view"
             onChange={set('rowHeight')}
           />
+        </div>
+      );
+    case 'crawl':
+      return (
+        <div class="field-grid">
+          <TextField {...field} label="List input" path={`${path}.list`} value={el.list} onChange={set('list')} />
+          <div class="wide">
+            <TextField
+              {...field}
+              label="Item"
+              path={`${path}.text`}
+              value={el.text}
+              hint="One row's text: {column} shows the row's cell, {name} an input's value"
+              onChange={set('text')}
+            />
+          </div>
+          <TextField
+            {...field}
+            label="Separator"
+            path={`${path}.separator`}
+            value={el.separator}
+            optional
+            hint="Between items; empty: • "
+            onChange={set('separator')}
+          />
+          <NumberField
+            {...field}
+            label="Speed"
+            path={`${path}.speed`}
+            value={el.speed}
+            hint={`px a second, ${CRAWL_SPEED.min}–${CRAWL_SPEED.max}; empty: ${CRAWL_SPEED.default}`}
+            onChange={set('speed')}
+          />
+          {textStyle}
         </div>
       );
   }

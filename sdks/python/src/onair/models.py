@@ -27,6 +27,7 @@ __all__ = [
     "ListColumn",
     "BoxElement",
     "ClockElement",
+    "CrawlElement",
     "GroupElement",
     "ImageElement",
     "RowsElement",
@@ -416,6 +417,41 @@ class ClockElement(_ClockElementRequired, total=False):
     format: Literal["m:ss", "mm:ss", "m:ss.t", "h:mm:ss", "s", "s.t", "period"]
 
 
+class _CrawlElementRequired(TypedDict):
+    type: Literal["crawl"]
+    x: float
+    y: float
+    width: float
+    height: float
+    fontSize: float
+    #: A list input: each row is one item of the crawl.
+    list: str
+    #: One item; {column} shows the row's cell.
+    text: str
+
+
+class CrawlElement(_CrawlElementRequired, total=False):
+    """The ``CrawlElement`` object."""
+    #: Unique within the scene; what triggers target.
+    name: str
+    opacity: float
+    rotation: float
+    scale: float
+    #: A boolean input: drawn only while it is true.
+    visibleIf: str
+    visibleWhen: VisibleWhen
+    delayMs: float
+    fontFamily: FontFamily
+    fontWeight: int
+    color: ColorRef
+    letterSpacing: float
+    uppercase: bool
+    #: Drawn between items, as written (default " • ").
+    separator: str
+    #: Stage pixels a second (default 120).
+    speed: float
+
+
 class _GroupElementRequired(TypedDict):
     type: Literal["group"]
     x: float
@@ -521,7 +557,7 @@ class TextElement(_TextElementRequired, total=False):
     minWidth: float
 
 
-SceneElement = Union[TextElement, BoxElement, ImageElement, ClockElement, GroupElement, RowsElement]
+SceneElement = Union[TextElement, BoxElement, ImageElement, ClockElement, GroupElement, RowsElement, CrawlElement]
 
 
 class _VisibleWhenRequired(TypedDict):

@@ -12108,7 +12108,7 @@ export interface components {
             /** @enum {string} */
             type: "text" | "number";
         };
-        SceneElement: components["schemas"]["TextElement"] | components["schemas"]["BoxElement"] | components["schemas"]["ImageElement"] | components["schemas"]["ClockElement"] | components["schemas"]["GroupElement"] | components["schemas"]["RowsElement"];
+        SceneElement: components["schemas"]["TextElement"] | components["schemas"]["BoxElement"] | components["schemas"]["ImageElement"] | components["schemas"]["ClockElement"] | components["schemas"]["GroupElement"] | components["schemas"]["RowsElement"] | components["schemas"]["CrawlElement"];
         TextElement: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -12303,6 +12303,40 @@ export interface components {
             /** @description Pixels from one row's top to the next's. */
             rowHeight: number;
             children: components["schemas"]["SceneElement"][];
+        };
+        CrawlElement: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "crawl";
+            /** @description Unique within the scene; what triggers target. */
+            name?: string;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+            opacity?: number;
+            rotation?: number;
+            scale?: number;
+            /** @description A boolean input: drawn only while it is true. */
+            visibleIf?: string;
+            visibleWhen?: components["schemas"]["VisibleWhen"];
+            delayMs?: number;
+            fontFamily?: components["schemas"]["FontFamily"];
+            fontWeight?: number;
+            fontSize: number;
+            color?: components["schemas"]["ColorRef"];
+            letterSpacing?: number;
+            uppercase?: boolean;
+            /** @description A list input: each row is one item of the crawl. */
+            list: string;
+            /** @description One item; {column} shows the row's cell. */
+            text: string;
+            /** @description Drawn between items, as written (default " • "). */
+            separator?: string;
+            /** @description Stage pixels a second (default 120). */
+            speed?: number;
         };
         Transition: {
             /** @enum {string} */
