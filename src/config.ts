@@ -64,12 +64,16 @@ const EnvSchema = z.object({
     }),
   ONAIR_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   ONAIR_WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
+  // Data sources (docs/data-sources.md): the largest body a fetch reads, and how long a fetch may take in all.
+  ONAIR_SOURCE_MAX_BYTES: bytes(1024 * 1024, 64 * 1024 * 1024),
+  ONAIR_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(60_000).default(10_000),
   // Resource limits (docs/api.md, "Limits"): beyond them, 422 limit_reached or 429 rate_limited.
   ONAIR_LIMIT_CHANNELS_PER_WORKSPACE: limit(500),
   ONAIR_LIMIT_SCENES_PER_CHANNEL: limit(100),
   ONAIR_LIMIT_KEYS_PER_WORKSPACE: limit(500),
   ONAIR_LIMIT_WEBHOOKS_PER_WORKSPACE: limit(50),
   ONAIR_LIMIT_INCOMING_HOOKS_PER_CHANNEL: limit(20),
+  ONAIR_LIMIT_SOURCES_PER_CHANNEL: limit(20),
   ONAIR_LIMIT_WORKSPACES_PER_ACCOUNT: limit(20),
   ONAIR_LIMIT_CREATES_PER_ACCOUNT: limit(120),
   ONAIR_LIMIT_CREATES_PER_ADDRESS: limit(300),
@@ -155,6 +159,8 @@ export interface Config {
     /** TCP + TLS handshake deadline; the attempt timeout still bounds it. */
     connectTimeoutMs: number;
   };
+  /** Data sources: a fetch's body cap and time limit (private targets follow `webhooks.allowPrivate`). */
+  sources: { maxBytes: number; timeoutMs: number };
   limits: ResourceLimits;
   /** Render WebSocket connection limits (0: none) and idle timeout. */
   socketLimits: SocketLimits;
@@ -215,12 +221,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.ONAIR_WEBHOOK_TIMEOUT_MS,
       connectTimeoutMs: e.ONAIR_WEBHOOK_CONNECT_TIMEOUT_MS,
     },
+    sources: { maxBytes: e.ONAIR_SOURCE_MAX_BYTES, timeoutMs: e.ONAIR_SOURCE_TIMEOUT_MS },
     limits: {
       channelsPerWorkspace: e.ONAIR_LIMIT_CHANNELS_PER_WORKSPACE,
       scenesPerChannel: e.ONAIR_LIMIT_SCENES_PER_CHANNEL,
       keysPerWorkspace: e.ONAIR_LIMIT_KEYS_PER_WORKSPACE,
       webhooksPerWorkspace: e.ONAIR_LIMIT_WEBHOOKS_PER_WORKSPACE,
       incomingHooksPerChannel: e.ONAIR_LIMIT_INCOMING_HOOKS_PER_CHANNEL,
+      sourcesPerChannel: e.ONAIR_LIMIT_SOURCES_PER_CHANNEL,
       workspacesPerAccount: e.ONAIR_LIMIT_WORKSPACES_PER_ACCOUNT,
       createsPerAccountPerMinute: e.ONAIR_LIMIT_CREATES_PER_ACCOUNT,
       createsPerAddressPerMinute: e.ONAIR_LIMIT_CREATES_PER_ADDRESS,

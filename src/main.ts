@@ -40,7 +40,8 @@ import type { RenderSocketDeps } from './transport/render-socket.js';
 import { createTransport, type TransportDeps } from './transport/server.js';
 import type { Resolve } from './webhooks/endpoint-guard/index.js';
 import { createIncomingHookDesk } from './incoming-hooks/hook-desk.js';
-import { createRunner, type Runner } from './operations/index.js';
+import { applySourceChange, createRunner, type Runner } from './operations/index.js';
+import { createDataSources } from './sources/data-sources.js';
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -69,7 +70,7 @@ export interface StartOptions {
   heartbeatMs?: number;
   /** Benchmarks only: false runs without any metrics, to measure what they cost (bench/metrics.ts). */
   metrics?: boolean;
-  /** Tests only: the resolver webhook saves and deliveries use, and a certificate authority to trust. */
+  /** Tests only: the resolver webhook and data source saves, deliveries and fetches use, and a CA to trust. */
   webhookResolve?: Resolve;
   webhookCa?: string;
   /** Tests only: the clock the rate limiter reads (epoch milliseconds), to move its windows without waiting. */
@@ -152,6 +153,24 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     now: Date.now,
     postsPerAddressPerSecond: config.limits.hookPostsPerAddressPerSecond,
   });
+  // Several nodes: sources written on another node are read again every 2 s (like webhook subscriptions).
+  const sources = createDataSources(
+    {
+      store: store.sources,
+      engine,
+      apply: (source, change) => applySourceChange(runner, source, change),
+      logger,
+      now: Date.now,
+    },
+    {
+      allowPrivate: config.webhooks.allowPrivate,
+      ...config.sources,
+      version,
+      resyncMs: cluster ? 2_000 : undefined,
+      resolve: options.webhookResolve,
+      trustedCa: options.webhookCa,
+    },
+  );
   const runner = createRunner({
     engine,
     store,
@@ -161,6 +180,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     baseUrl: () => baseUrl,
     webhooks: webhooks.desk,
     incomingHooks,
+    sources: sources.desk,
     now: Date.now,
   });
   const api = createApiApp(
@@ -210,6 +230,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await engine.start();
     port = await transport.listen(config.host, config.port);
   } catch (err) {
+    await sources.stop();
     await engine.stop();
     hearing?.stop();
     await (cluster ? cluster.close() : store.close());
@@ -226,6 +247,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const stopIdempotencyPruning = startIdempotencyPruning(store, logger);
   await webhooks.start();
   hearing?.shareWebhooks(webhooks);
+  await sources.start();
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
@@ -235,6 +257,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       stopEventPruning();
       stopIdempotencyPruning();
       transport.stopAccepting();
+      // Fetches running end first: what they apply is applied in the engine's last ticks.
+      await sources.stop();
       await engine.stop();
       await incomingHooks.flush();
       await webhooks.stop();

@@ -35,6 +35,7 @@ import {
   type Ids,
   type Operation,
   incomingHookOf,
+  sourceOf,
   showOf,
   WEBHOOK_ENV,
   WEBHOOK_URL,
@@ -65,6 +66,7 @@ beforeEach(async () => {
     invitationId: 'inv_0000000000000000000000000000000a',
     webhookId: webhook.id,
     ...(await incomingHookOf(root, channelId)),
+    ...(await sourceOf(root, channelId)),
     ...(await showOf(root, channelId, sceneId)),
     assetId: String((await uploadForm(server.url, server.key, solidPng(1, 1, [0, 0, 0, 255]), 'dot.png')).body.id),
   };

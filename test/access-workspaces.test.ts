@@ -29,6 +29,7 @@ import {
   bodyFor,
   operations,
   incomingHookOf,
+  sourceOf,
   showOf,
   WEBHOOK_ENV,
   WEBHOOK_URL,
@@ -52,6 +53,7 @@ let b: ScoreboardChannel & {
   invitationId: string;
   webhookId: string;
   hookId: string;
+  sourceId: string;
   token: string;
   rundownId: string;
   itemId: string;
@@ -83,6 +85,7 @@ beforeEach(async () => {
     invitationId: expectStatus(invited, 201).id,
     webhookId: webhook.id,
     ...(await incomingHookOf(ws.call, channel.channelId)),
+    ...(await sourceOf(ws.call, channel.channelId)),
     ...(await showOf(ws.call, channel.channelId, channel.sceneId)),
     ...(await assetOf(server.url, (await createKey(ws.call, ['channels:write'])).secret)),
   };
@@ -107,6 +110,7 @@ const FAKE: Required<Ids> = {
   invitationId: 'inv_0000000000000000000000000000beef',
   webhookId: 'wh_0000000000000000000000000000beef',
   hookId: 'hook_0000000000000000000000000000beef',
+  sourceId: 'src_0000000000000000000000000000beef',
   token: 'NoSuchToken0000000000000000000beef',
   rundownId: 'rd_0000000000000000000000000000beef',
   itemId: 'it_0000000000000000000000000000beef',
@@ -128,6 +132,7 @@ describe('a caller of workspace A and the resources of workspace B', () => {
       invitationId: b.invitationId,
       webhookId: b.webhookId,
       hookId: b.hookId,
+      sourceId: b.sourceId,
       token: b.token,
       rundownId: b.rundownId,
       itemId: b.itemId,

@@ -24,6 +24,7 @@ import {
   fillPath,
   operations,
   incomingHookOf,
+  sourceOf,
   showOf,
   WEBHOOK_ENV,
   WEBHOOK_URL,
@@ -56,6 +57,7 @@ beforeEach(async () => {
     invitationId: 'inv_0000000000000000000000000000000a',
     webhookId: expectStatus(await owner.call<{ id: string }>('POST', '/v1/webhooks', { url: WEBHOOK_URL }), 201).id,
     ...(await incomingHookOf(owner.call, channelId)),
+    ...(await sourceOf(owner.call, channelId)),
     ...(await showOf(owner.call, channelId, sceneId)),
     assetId: String((await uploadForm(server.url, server.key, solidPng(1, 1, [0, 0, 0, 255]), 'dot.png')).body.id),
   };

@@ -54,6 +54,8 @@ type Client struct {
 	Webhooks *WebhooksService
 	// IncomingHooks manages a channel's incoming webhooks.
 	IncomingHooks *IncomingHooksService
+	// Sources manages a channel's data sources: feeds and sheets the server polls.
+	Sources *SourcesService
 	// Hooks posts to incoming webhook URLs, as a scorekeeping system would.
 	Hooks *HooksService
 
@@ -141,6 +143,7 @@ func NewClient(apiKey string, opts ...Option) *Client {
 	c.Assets = &AssetsService{c}
 	c.Webhooks = &WebhooksService{c}
 	c.IncomingHooks = &IncomingHooksService{c}
+	c.Sources = &SourcesService{c}
 	c.Hooks = &HooksService{c}
 	return c
 }

@@ -167,6 +167,7 @@ func TestIdempotencyKeys(t *testing.T) {
 	_, _ = client.Webhooks.Create(ctx, onair.WebhookIn{URL: "https://example.com/"})
 	_, _ = client.Webhooks.Ping(ctx, "wh_1")
 	_, _ = client.IncomingHooks.Create(ctx, "ch_1", onair.IncomingHookIn{})
+	_, _ = client.Sources.Create(ctx, "ch_1", onair.SourceIn{Type: onair.SourceTypeJsonUrl, URL: "https://example.com/feed.json"})
 	_, _ = client.Scenes.Create(ctx, "ch_1", onair.SceneIn{Name: "S", Template: onair.Ptr("scoreboard")})
 	_, _ = client.Scenes.CreateDryRun(ctx, "ch_1", onair.SceneIn{Name: "S", Template: onair.Ptr("scoreboard")})
 	r = s2.requests()
@@ -183,13 +184,13 @@ func TestIdempotencyKeys(t *testing.T) {
 	if keys[3] != "" || keys[4] != "" {
 		t.Errorf("PATCH and take create nothing and must send no key: %q, %q", keys[3], keys[4])
 	}
-	for i := 5; i <= 10; i++ {
+	for i := 5; i <= 11; i++ {
 		if !uuidPattern.MatchString(keys[i]) {
 			t.Errorf("%s %s must send an Idempotency-Key, got %q", r[i].method, r[i].path, keys[i])
 		}
 	}
-	if keys[11] != "" || r[11].query != "dryRun=1" {
-		t.Errorf("a dry run saves nothing and sends no key: key %q, query %q", keys[11], r[11].query)
+	if keys[12] != "" || r[12].query != "dryRun=1" {
+		t.Errorf("a dry run saves nothing and sends no key: key %q, query %q", keys[12], r[12].query)
 	}
 	if r[4].body != "{}" {
 		t.Errorf("take with no layer should send {}, got %q", r[4].body)

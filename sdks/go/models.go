@@ -1259,6 +1259,190 @@ type SetupIn struct {
 	WorkspaceName string `json:"workspaceName"`
 }
 
+// Source is the Source schema of the onair API.
+type Source struct {
+	ChannelID  string            `json:"channelId"`
+	CreatedAt  string            `json:"createdAt"`
+	ID         string            `json:"id"`
+	IntervalMs int64             `json:"intervalMs"`
+	Mapping    map[string]string `json:"mapping"`
+	Name       string            `json:"name"`
+	Paused     bool              `json:"paused"`
+	Row        SourceRowRule     `json:"row"`
+	Status     SourceStatus      `json:"status"`
+	Table      SourceTableRule   `json:"table"`
+	Type       SourceType        `json:"type"`
+	UpdatedAt  string            `json:"updatedAt"`
+	URL        string            `json:"url"`
+}
+
+// SourceDryRun is the SourceDryRun schema of the onair API.
+type SourceDryRun struct {
+	// Error: Why the source would fail now; null when it would not.
+	Error *string           `json:"error"`
+	Fetch SourceDryRunFetch `json:"fetch"`
+	// Unmapped: Fields (or CSV columns) that map to nothing.
+	Unmapped []string `json:"unmapped"`
+	// Values: Input name → the value it would be set to.
+	Values map[string]any `json:"values"`
+}
+
+// SourceDryRunFetch is part of the onair API (SourceDryRun.fetch).
+type SourceDryRunFetch struct {
+	Bytes  int64   `json:"bytes"`
+	Ms     float64 `json:"ms"`
+	Status *int64  `json:"status"`
+}
+
+// SourceFetch is the SourceFetch schema of the onair API.
+type SourceFetch struct {
+	At    string `json:"at"`
+	Bytes int64  `json:"bytes"`
+	// Changed: Whether the fetch applied a value.
+	Changed bool    `json:"changed"`
+	Error   *string `json:"error"`
+	Ms      float64 `json:"ms"`
+	// Status: The HTTP status; null when none came.
+	Status *int64 `json:"status"`
+}
+
+// SourceFetchList is the SourceFetchList schema of the onair API.
+type SourceFetchList struct {
+	Data       []SourceFetch `json:"data"`
+	NextCursor *string       `json:"nextCursor"`
+}
+
+// SourceIn is the SourceIn schema of the onair API.
+type SourceIn struct {
+	// IntervalMs: JSON and CSV 1,000–3,600,000 (default 10,000); a published Google Sheet 30,000–3,600,000
+	// (default 60,000).
+	IntervalMs *int64 `json:"intervalMs,omitempty"`
+	// Mapping: Field path → input name. Empty: every top-level field sets the input of the same name.
+	Mapping map[string]string `json:"mapping,omitempty"`
+	Name    *string           `json:"name,omitempty"`
+	Paused  *bool             `json:"paused,omitempty"`
+	Row     *SourceRow        `json:"row,omitempty"`
+	Table   *SourceTable      `json:"table,omitempty"`
+	Type    SourceType        `json:"type"`
+	URL     string            `json:"url"`
+}
+
+// SourceList is the SourceList schema of the onair API.
+type SourceList struct {
+	Data       []Source `json:"data"`
+	NextCursor *string  `json:"nextCursor"`
+}
+
+// SourcePatch is the SourcePatch schema of the onair API.
+type SourcePatch struct {
+	// IntervalMs: JSON and CSV 1,000–3,600,000 (default 10,000); a published Google Sheet 30,000–3,600,000
+	// (default 60,000).
+	IntervalMs *int64 `json:"intervalMs,omitempty"`
+	// Mapping: Field path → input name. Empty: every top-level field sets the input of the same name.
+	Mapping map[string]string `json:"mapping,omitempty"`
+	Name    *string           `json:"name,omitempty"`
+	Paused  *bool             `json:"paused,omitempty"`
+	Row     *SourceRow        `json:"row,omitempty"`
+	Table   *SourceTable      `json:"table,omitempty"`
+	Type    *SourceType       `json:"type,omitempty"`
+	URL     *string           `json:"url,omitempty"`
+}
+
+// SourceRow: CSV sources: the row that maps: by number (1: the first after the header), the first whose `column`
+// equals `value` (trimmed), or the one the cursor is on.
+//
+// Set the fields of one shape; leave the others nil.
+type SourceRow struct {
+	By     *SourceRowBy `json:"by,omitempty"`
+	Column *string      `json:"column,omitempty"`
+	Number *int64       `json:"number,omitempty"`
+	Value  *string      `json:"value,omitempty"`
+}
+
+// SourceRowBy is one of "number", "match", "cursor".
+type SourceRowBy string
+
+// The values of SourceRowBy.
+const (
+	SourceRowByNumber SourceRowBy = "number"
+	SourceRowByMatch  SourceRowBy = "match"
+	SourceRowByCursor SourceRowBy = "cursor"
+)
+
+// SourceRowMove: Move the cursor one row (`next`, `previous`) or to the first, or put it on row `number`.
+//
+// Set the fields of one shape; leave the others nil.
+type SourceRowMove struct {
+	Move   *SourceRowMoveMove `json:"move,omitempty"`
+	Number *int64             `json:"number,omitempty"`
+}
+
+// SourceRowMoveMove is one of "next", "previous", "first".
+type SourceRowMoveMove string
+
+// The values of SourceRowMoveMove.
+const (
+	SourceRowMoveMoveNext     SourceRowMoveMove = "next"
+	SourceRowMoveMovePrevious SourceRowMoveMove = "previous"
+	SourceRowMoveMoveFirst    SourceRowMoveMove = "first"
+)
+
+// SourceRowRule is one of several shapes.
+//
+// Set the fields of one shape; leave the others nil.
+type SourceRowRule struct {
+	By     *SourceRowBy `json:"by,omitempty"`
+	Column *string      `json:"column,omitempty"`
+	Number *int64       `json:"number,omitempty"`
+	Value  *string      `json:"value,omitempty"`
+}
+
+// SourceStatus is the SourceStatus schema of the onair API.
+type SourceStatus struct {
+	// Cursor: The row the cursor is on (1: the first data row).
+	Cursor int64   `json:"cursor"`
+	Etag   *string `json:"etag"`
+	// LastChangeAt: When a fetch last applied a value.
+	LastChangeAt *string `json:"lastChangeAt"`
+	// LastError: Why the last fetch failed; null after a success.
+	LastError   *string           `json:"lastError"`
+	LastFetchAt *string           `json:"lastFetchAt"`
+	State       SourceStatusState `json:"state"`
+}
+
+// SourceStatusState is one of "pending", "ok", "failing", "paused".
+type SourceStatusState string
+
+// The values of SourceStatusState.
+const (
+	SourceStatusStatePending SourceStatusState = "pending"
+	SourceStatusStateOk      SourceStatusState = "ok"
+	SourceStatusStateFailing SourceStatusState = "failing"
+	SourceStatusStatePaused  SourceStatusState = "paused"
+)
+
+// SourceTable: Every row into a `list` input.
+type SourceTable struct {
+	Input string `json:"input"`
+	// Path: JSON sources: the dotted path of the array.
+	Path *string `json:"path,omitempty"`
+}
+
+// SourceTableRule is the SourceTableRule schema of the onair API.
+type SourceTableRule struct {
+	Input string  `json:"input"`
+	Path  *string `json:"path,omitempty"`
+}
+
+// SourceType is one of "json_url", "csv_url".
+type SourceType string
+
+// The values of SourceType.
+const (
+	SourceTypeJsonUrl SourceType = "json_url"
+	SourceTypeCsvUrl  SourceType = "csv_url"
+)
+
 // State is the State schema of the onair API.
 type State struct {
 	ChannelID string `json:"channelId"`

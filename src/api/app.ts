@@ -18,6 +18,7 @@ import { inputRoutes } from './inputs/routes.js';
 import { keyRoutes } from './keys/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { incomingHookRoutes } from './incoming-hooks/routes.js';
+import { sourceRoutes } from './sources/routes.js';
 import { authenticate } from './middleware/authenticate.js';
 import { jsonBody } from './middleware/json-body.js';
 import { requestContext } from './middleware/request-context.js';
@@ -87,6 +88,7 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
     keyRoutes,
     webhookRoutes,
     incomingHookRoutes,
+    sourceRoutes,
     authRoutes,
     passwordRoutes,
     workspaceRoutes,

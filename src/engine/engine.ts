@@ -98,6 +98,11 @@ export interface Engine {
 
   channelCount(): number;
   has(channelId: string): boolean;
+  /**
+   * Whether this node ticks the channel now (it holds it, and its placement says so): what a node does for a
+   * channel by itself, such as polling its data sources, it does only while this is true. One node: every channel.
+   */
+  ticks(channelId: string): boolean;
   channelRecord(channelId: string): ChannelRecord;
   /** The inputs the channel's scenes declare, for validating a patch before it is queued. */
   registry(channelId: string): InputRegistry;
@@ -143,6 +148,7 @@ export function passThrough(inner: Engine): Engine {
     stop: () => inner.stop(),
     channelCount: () => inner.channelCount(),
     has: (channelId) => inner.has(channelId),
+    ticks: (channelId) => inner.ticks(channelId),
     channelRecord: (channelId) => inner.channelRecord(channelId),
     registry: (channelId) => inner.registry(channelId),
     scenes: (channelId) => inner.scenes(channelId),

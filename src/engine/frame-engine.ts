@@ -134,6 +134,10 @@ export class FrameEngine implements Engine {
     return this.channels.has(channelId);
   }
 
+  ticks(channelId: string): boolean {
+    return this.channels.has(channelId) && this.placement.ticks(channelId);
+  }
+
   channelRecord(channelId: string): ChannelRecord {
     return this.runtime(channelId).record;
   }

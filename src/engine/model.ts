@@ -61,5 +61,5 @@ export interface StoredChannel {
   live: LiveState;
 }
 
-/** Where a change came in: the API, the dashboard, an incoming hook, or the server's own schedule. */
-export type ChangeSource = 'api' | 'dashboard' | 'incoming_webhook' | 'schedule';
+/** Where a change came in: the API, the dashboard, an incoming hook, a data source, or the server's own schedule. */
+export type ChangeSource = 'api' | 'dashboard' | 'incoming_webhook' | 'data_source' | 'schedule';

@@ -13,6 +13,8 @@ export interface ResourceLimits {
   keysPerWorkspace: number;
   webhooksPerWorkspace: number;
   incomingHooksPerChannel: number;
+  /** Data sources a channel polls (docs/data-sources.md). */
+  sourcesPerChannel: number;
   /** Workspaces an account owns (it may be a member of more, by invitation). */
   workspacesPerAccount: number;
   /** Creates, changes and deletes (the creates bucket) by one dashboard user, over all their workspaces. */
@@ -46,6 +48,7 @@ export const DEFAULT_LIMITS: ResourceLimits = {
   keysPerWorkspace: 500,
   webhooksPerWorkspace: 50,
   incomingHooksPerChannel: 20,
+  sourcesPerChannel: 20,
   workspacesPerAccount: 20,
   createsPerAccountPerMinute: 120,
   createsPerAddressPerMinute: 300,

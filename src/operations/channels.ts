@@ -138,6 +138,8 @@ export const deleteChannel: ChannelOperation<unknown, void> = {
   async run({ channel, services }) {
     await services.store.deleteChannel(channel.id);
     services.engine.removeChannel(channel.id);
+    // Its sources went with it (the store's cascade): their timers stop here; other nodes find them gone.
+    services.sources.channelDeleted(channel.id);
   },
 };
 

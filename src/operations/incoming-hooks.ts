@@ -14,9 +14,10 @@ import type { HookDeliveryRecord, HookRefusalRecord, IncomingHookRecord } from '
 import type { ChannelContext, ChannelOperation } from './operation.js';
 import { PageQuery, page, ResourceId, type Page } from './paging.js';
 
-const FieldPath = z.string().refine(isFieldPath, FIELD_PATH_RULE);
-const InputName = z.string().regex(NAME_PATTERN, NAME_RULE);
-const Mapping = z
+export const FieldPath = z.string().refine(isFieldPath, FIELD_PATH_RULE);
+export const InputName = z.string().regex(NAME_PATTERN, NAME_RULE);
+/** Field path → input name: an incoming hook's mapping, and a data source's (operations/sources.ts). */
+export const Mapping = z
   .preprocess(
     refuseProtoKey,
     z.record(FieldPath, InputName).refine((m) => Object.keys(m).length <= 100, 'at most 100 fields'),
@@ -178,7 +179,7 @@ async function find({ services, channel }: ChannelContext, hookId: string): Prom
 }
 
 /** Every mapping target must be an input of the channel now (a typo is caught before the game). */
-function checkMapping(engine: Engine, channelId: string, mapping: Record<string, string>): void {
+export function checkMapping(engine: Engine, channelId: string, mapping: Record<string, string>): void {
   // Own keys as parsed: a `__proto__` key must be refused, never dropped (an empty mapping maps every field).
   const bad = Reflect.ownKeys(mapping).filter((k) => typeof k !== 'string' || !isFieldPath(k));
   if (bad.length > 0) {

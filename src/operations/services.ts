@@ -8,6 +8,7 @@ import type { ResourceLimits } from '../limits/resource-limits.js';
 import type { Store } from '../store/store.js';
 import type { IncomingHookDesk } from '../incoming-hooks/hook-desk.js';
 import type { SubscriptionDesk } from '../webhooks/subscription-desk.js';
+import type { SourceDesk } from '../sources/source-desk.js';
 
 export interface Services {
   engine: Engine;
@@ -22,5 +23,7 @@ export interface Services {
   webhooks: SubscriptionDesk;
   /** What incoming hook operations need beyond storage: sealing secrets, the door a post passes. */
   incomingHooks: IncomingHookDesk;
+  /** What data source operations need beyond storage: URL checks, the poller, fetches now, dry runs. */
+  sources: SourceDesk;
   now(): number;
 }

@@ -11,6 +11,7 @@ import { idempotencyStoreContract } from './idempotency-store.contract.js';
 import { assetStoreContract } from './asset-store.contract.js';
 import { incomingHookStoreContract } from './incoming-hook-store.contract.js';
 import { showStoreContract } from './show-store.contract.js';
+import { sourceStoreContract } from './source-store.contract.js';
 import type { Store } from './store.js';
 import {
   change,
@@ -37,7 +38,7 @@ export interface StoreHarness {
 
 /**
  * Every suite a Store implementation runs on one harness: the Store's own and those of its parts (accounts,
- * webhooks, incoming hooks, idempotency keys).
+ * webhooks, incoming hooks, data sources, idempotency keys).
  */
 export function storeContracts(name: string, harness: () => StoreHarness): void {
   storeContract(name, harness);
@@ -45,6 +46,7 @@ export function storeContracts(name: string, harness: () => StoreHarness): void 
   accountStoreContract(name, harness);
   webhookStoreContract(name, harness);
   incomingHookStoreContract(name, harness);
+  sourceStoreContract(name, harness);
   assetStoreContract(name, harness);
   idempotencyStoreContract(name, harness);
 }

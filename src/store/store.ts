@@ -14,6 +14,7 @@ import type { AccountStore, OrgRecord } from './account-store.js';
 import type { AssetStore } from './asset-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { IncomingHookStore } from './incoming-hook-store.js';
+import type { SourceStore } from './source-store.js';
 import type { WebhookStore } from './webhook-store.js';
 import type {
   ChannelRecord,
@@ -109,6 +110,7 @@ export interface Store extends TickCommitter {
   readonly accounts: AccountStore;
   readonly webhooks: WebhookStore;
   readonly incomingHooks: IncomingHookStore;
+  readonly sources: SourceStore;
   readonly assets: AssetStore;
   readonly idempotency: IdempotencyStore;
 

@@ -79,7 +79,9 @@ export function createWebhooks(
   const logger = deps.logger.child({ component: 'webhooks' });
   if (created) logger.info('generated the key that seals webhook secrets (secret.key in the data directory)');
   if (settings.allowPrivate) {
-    logger.warn('ONAIR_WEBHOOK_ALLOW_PRIVATE is on: webhooks may reach http and private addresses (tests only)');
+    logger.warn(
+      'ONAIR_WEBHOOK_ALLOW_PRIVATE is on: webhooks and data sources may reach http and private addresses (tests only)',
+    );
   }
   const connectTimeoutMs = Math.min(settings.connectTimeoutMs, settings.timeoutMs);
   const agentOptions: GuardedAgentOptions = {

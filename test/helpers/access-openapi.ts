@@ -43,7 +43,9 @@ export async function operations(baseUrl: string): Promise<Operation[]> {
 }
 
 const UPDATE_PATHS =
-  /\/(inputs|preview|program|take|clear|update|continue|undo|redo)$|\/(triggers|clocks)\/\{[^}]+\}$|^\/hooks\//;
+  /\/(inputs|preview|program|take|clear|update|continue|undo|redo)$|\/(triggers|clocks)\/\{[^}]+\}$|^\/hooks\/|\/sources\/\{sourceId\}\/row$/;
+/** A data source's refresh and cursor moves are an operator's: they change values on air. */
+const SOURCE_ACTIONS = /\/sources\/\{sourceId\}\/(refresh|row)$/;
 /** The prepared show: every write to rundowns and the schedule is an operator's playout action. */
 const SHOW_PATHS = /^\/channels\/\{id\}\/(rundowns|schedule)(\/|$)/;
 
@@ -59,7 +61,7 @@ export function expectedPermission(method: string, path: string): string {
   if (path.startsWith('/keys')) return 'keys:manage';
   if (path.startsWith('/webhooks')) return 'webhooks:manage';
   if (method === 'GET') return 'channels:read';
-  if (/\/(inputs|clocks\/\{[^}]+\})$/.test(path)) return 'inputs:write';
+  if (/\/(inputs|clocks\/\{[^}]+\})$/.test(path) || SOURCE_ACTIONS.test(path)) return 'inputs:write';
   if (/\/(preview|program|take|clear|update|continue|undo|redo|triggers\/\{[^}]+\})$/.test(path))
     return 'playout:write';
   if (SHOW_PATHS.test(path)) return 'playout:write';
@@ -86,6 +88,7 @@ export interface Ids {
   itemId?: string;
   scheduleId?: string;
   assetId?: string;
+  sourceId?: string;
   /** An incoming webhook's URL token. */
   token?: string;
 }
@@ -117,6 +120,23 @@ export async function incomingHookOf(call: Api, channelId: string): Promise<{ ho
   if (res.status !== 201) throw new Error(`incoming hook: ${res.status} ${JSON.stringify(res.body)}`);
   return { hookId: res.body.id, token: res.body.url.split('/').pop()! };
 }
+
+/**
+ * A CSV data source stepping by cursor on `channelId`, for routes that name one: its URL answers nothing (the port is
+ * closed), so its fetches fail at once. The server must allow private targets (WEBHOOK_ENV).
+ */
+export async function sourceOf(call: Api, channelId: string): Promise<{ sourceId: string }> {
+  const res = await call<{ id: string }>('POST', `/v1/channels/${channelId}/sources`, SOURCE_BODY);
+  if (res.status !== 201) throw new Error(`data source: ${res.status} ${JSON.stringify(res.body)}`);
+  return { sourceId: res.body.id };
+}
+
+const SOURCE_BODY = {
+  type: 'csv_url',
+  url: 'http://127.0.0.1:1/results.csv',
+  row: { by: 'cursor' },
+  mapping: { Home: 'scoreA' },
+};
 
 /** A rundown with one item, and a scheduled take an hour ahead, on `channelId`: for routes that name them. */
 export async function showOf(
@@ -164,6 +184,13 @@ export function bodyFor(op: Operation, ids: Ids, definition?: unknown): unknown 
       return { name: 'renamed' };
     case 'POST /hooks/{token}':
       return { home_score: 1 };
+    case 'POST /channels/{id}/sources':
+    case 'POST /channels/{id}/sources/test':
+      return SOURCE_BODY;
+    case 'PATCH /channels/{id}/sources/{sourceId}':
+      return { name: 'renamed' };
+    case 'POST /channels/{id}/sources/{sourceId}/row':
+      return { move: 'next' };
     case 'POST /channels/{id}/rundowns':
       return { name: 'Show' };
     case 'PATCH /channels/{id}/rundowns/{rundownId}':

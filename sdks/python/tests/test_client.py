@@ -144,7 +144,7 @@ class IdempotencyKeys(unittest.TestCase):
     def test_every_create_sends_a_fresh_uuid(self) -> None:
         with FakeServer() as fake:
             client, _ = client_for(fake)
-            fake.queue(*[answer(201, {"id": "x"})] * 8)
+            fake.queue(*[answer(201, {"id": "x"})] * 9)
             client.channels.create({"name": "A"})
             client.channels.create({"name": "A"})
             client.scenes.create("ch_1", {"name": "S", "template": "scoreboard"})
@@ -152,6 +152,7 @@ class IdempotencyKeys(unittest.TestCase):
             client.keys.create({"name": "k", "permissions": ["channels:read"]})
             client.webhooks.create({"url": "https://example.com/"})
             client.webhooks.ping("wh_1")
+            client.sources.create("ch_1", {"type": "json_url", "url": "https://example.com/feed.json"})
             client.incoming_hooks.create("ch_1")
             keys = [r.headers.get("idempotency-key") for r in fake.requests]
             for key in keys:

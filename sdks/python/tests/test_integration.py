@@ -4,7 +4,7 @@ Environment: ONAIR_TEST_URL, ONAIR_TEST_KEY (a ``*`` key), ONAIR_TEST_TLS_CERT a
 server trusts for webhook deliveries to 127.0.0.1). Without them every test here is skipped; by hand, run
 ``npm run sdk:server`` at the root and export what it prints.
 
-The server's ``creates`` bucket allows 60 a minute per workspace: a run of this suite uses about 15.
+The server's ``creates`` bucket allows 60 a minute per workspace: a run of this suite uses about 25.
 """
 
 from __future__ import annotations
@@ -393,6 +393,95 @@ class IncomingHookSignatures(AgainstAServer):
         self.assertEqual([d["status"] for d in log], [200, 200], "the posts past the door, newest first")
         refused = self.client.incoming_hooks.refusals(self.channel["id"], hook["id"])["data"]
         self.assertEqual(refused[0]["status"], 401, "refused at the door: one line per second, written at once")
+
+
+class _Feed(BaseHTTPRequestHandler):
+    """A local feed for data sources: JSON at any path, a CSV at /results.csv."""
+
+    home = 1
+
+    def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+        if self.path == "/results.csv":
+            body, kind = b"Game,Home Score\r\nSemi,3\r\nFinal,5\r\n", "text/csv"
+        else:
+            body, kind = json.dumps({"home": _Feed.home, "venue": "Arena"}).encode(), "application/json"
+        self.send_response(200)
+        self.send_header("content-type", kind)
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the standard library's name)
+        pass
+
+
+class DataSources(AgainstAServer):
+    def setUp(self) -> None:
+        self.feed = ThreadingHTTPServer(("127.0.0.1", 0), _Feed)
+        threading.Thread(target=self.feed.serve_forever, daemon=True).start()
+        self.addCleanup(self.feed.server_close)
+        self.addCleanup(self.feed.shutdown)
+        self.origin = f"http://127.0.0.1:{self.feed.server_address[1]}"
+
+    def score(self, channel: Channel) -> Any:
+        return self.client.channels.get_state(channel["id"])["inputs"]["scoreA"]
+
+    def until(self, check: Any, timeout: float = 15.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not check():
+            if time.monotonic() > deadline:
+                self.fail("timed out")
+            time.sleep(0.05)
+
+    def test_a_json_source_tested_created_refreshed_paused_and_deleted(self) -> None:
+        channel, _ = self.make_channel_with_scoreboard()
+        body: Any = {"type": "json_url", "url": f"{self.origin}/game.json", "mapping": {"home": "scoreA"}}
+        dry = self.client.sources.test(channel["id"], body)
+        self.assertEqual((dry["values"], dry["unmapped"], dry["error"]), ({"scoreA": 1}, ["venue"], None))
+        source = self.client.sources.create(channel["id"], {**body, "intervalMs": 3_600_000, "name": "Feed"})
+        self.until(lambda: self.score(channel) == 1)
+        _Feed.home = 4
+        try:
+            refreshed = self.client.sources.refresh(channel["id"], source["id"])
+        finally:
+            _Feed.home = 1
+        self.assertEqual(refreshed["status"]["state"], "ok")
+        self.assertEqual(self.score(channel), 4)
+        log = self.client.sources.fetches(channel["id"], source["id"])["data"]
+        self.assertEqual([f["changed"] for f in log], [True, True])
+        self.assertEqual(self.client.sources.pause(channel["id"], source["id"])["status"]["state"], "paused")
+        with self.assertRaises(ApiError) as caught:
+            self.client.sources.refresh(channel["id"], source["id"])
+        self.assertEqual((caught.exception.status, caught.exception.code), (409, "conflict"))
+        self.assertFalse(self.client.sources.resume(channel["id"], source["id"])["paused"])
+        renamed = self.client.sources.update(channel["id"], source["id"], {"name": "Renamed"})
+        self.assertEqual(renamed["name"], "Renamed")
+        self.assertEqual(self.client.sources.get(channel["id"], source["id"])["name"], "Renamed")
+        self.assertEqual([s["id"] for s in self.client.sources.iterate(channel["id"])], [source["id"]])
+        self.client.sources.delete(channel["id"], source["id"])
+        with self.assertRaises(ApiError) as gone:
+            self.client.sources.get(channel["id"], source["id"])
+        self.assertEqual(gone.exception.code, "not_found")
+
+    def test_a_csv_cursor_moves_and_a_bad_interval_is_named(self) -> None:
+        channel, _ = self.make_channel_with_scoreboard()
+        source = self.client.sources.create(
+            channel["id"],
+            {
+                "type": "csv_url",
+                "url": f"{self.origin}/results.csv",
+                "intervalMs": 3_600_000,
+                "row": {"by": "cursor"},
+                "mapping": {"Home_Score": "scoreA"},
+            },
+        )
+        self.until(lambda: self.score(channel) == 3)
+        self.assertEqual(self.client.sources.row(channel["id"], source["id"], {"move": "next"})["status"]["cursor"], 2)
+        self.assertEqual(self.score(channel), 5)
+        self.assertEqual(self.client.sources.row(channel["id"], source["id"], {"number": 1})["status"]["cursor"], 1)
+        with self.assertRaises(ApiError) as caught:
+            self.client.sources.create(channel["id"], {"type": "json_url", "url": f"{self.origin}/x", "intervalMs": 10})
+        self.assertEqual(caught.exception.errors[0]["path"], "intervalMs")
 
 
 class Keys(AgainstAServer):

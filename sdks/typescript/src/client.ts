@@ -10,6 +10,7 @@ import { Events } from './resources/events.js';
 import { History } from './resources/history.js';
 import { Hooks } from './resources/hooks.js';
 import { IncomingHooks } from './resources/incoming-hooks.js';
+import { Sources } from './resources/sources.js';
 import { Keys } from './resources/keys.js';
 import { Playout } from './resources/playout.js';
 import { Rundowns } from './resources/rundowns.js';
@@ -50,6 +51,7 @@ export class OnairClient {
   readonly webhooks: Webhooks;
   readonly assets: Assets;
   readonly incomingHooks: IncomingHooks;
+  readonly sources: Sources;
   readonly hooks: Hooks;
   private readonly http: HttpClient;
   private readonly apiKey: string | undefined;
@@ -77,6 +79,7 @@ export class OnairClient {
     this.webhooks = new Webhooks(this.http);
     this.assets = new Assets(this.http);
     this.incomingHooks = new IncomingHooks(this.http);
+    this.sources = new Sources(this.http);
     this.hooks = new Hooks(this.http);
   }
 

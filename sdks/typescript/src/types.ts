@@ -82,6 +82,12 @@ export type IncomingHookPatch = Schemas['IncomingHookPatch'];
 export type IncomingHookDelivery = Schemas['IncomingHookDelivery'];
 export type IncomingHookRefusal = Schemas['IncomingHookRefusal'];
 export type IncomingHookAnswer = Schemas['IncomingHookAnswer'];
+export type Source = Schemas['Source'];
+export type SourceIn = Schemas['SourceIn'];
+export type SourcePatch = Schemas['SourcePatch'];
+export type SourceRowMove = Schemas['SourceRowMove'];
+export type SourceDryRun = Schemas['SourceDryRun'];
+export type SourceFetch = Schemas['SourceFetch'];
 export type Me = Schemas['Me'];
 export type Problem = Schemas['Problem'];
 

@@ -156,13 +156,14 @@ describe('Idempotency-Key', () => {
   });
 
   it('is sent by every create route', async () => {
-    const { fetch, calls } = scripted(...Array.from({ length: 6 }, () => json(201, {})));
+    const { fetch, calls } = scripted(...Array.from({ length: 7 }, () => json(201, {})));
     const client = new OnairClient({ baseUrl: 'http://x', apiKey: 'k', fetch });
     await client.channels.rotateOutputToken('ch_1');
     await client.keys.create({ name: 'k', permissions: ['channels:read'] });
     await client.webhooks.create({ url: 'https://example.com/h' });
     await client.webhooks.ping('wh_1');
     await client.incomingHooks.create('ch_1', { name: 'h' });
+    await client.sources.create('ch_1', { type: 'json_url', url: 'https://example.com/feed.json' });
     await client.scenes.create('ch_1', { name: 's', template: 'scoreboard' });
     for (const call of calls) expect(call.headers['Idempotency-Key'], call.url).toBeTruthy();
   });

@@ -427,6 +427,50 @@ export const MIGRATIONS: readonly Migration[] = [
     // The period a clock with periods is in (why: ../sqlite/migrations.ts, the same step).
     sql: `ALTER TABLE channel_clocks ADD COLUMN period integer NOT NULL DEFAULT 0;`,
   },
+  {
+    version: 16,
+    name: 'data sources',
+    // A channel's polled feeds and where their fetching stands (why: ../sqlite/migrations.ts, the same step).
+    sql: `
+      CREATE TABLE sources (
+        id text COLLATE "C" PRIMARY KEY,
+        org_id text COLLATE "C" NOT NULL,
+        channel_id text COLLATE "C" NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+        type text NOT NULL,
+        name text NOT NULL,
+        url text NOT NULL,
+        interval_ms integer NOT NULL,
+        mapping text NOT NULL,
+        row_rule text,
+        table_rule text,
+        paused boolean NOT NULL,
+        row_cursor integer NOT NULL,
+        etag text,
+        last_modified text,
+        body_sha256 text,
+        last_values text NOT NULL,
+        state text NOT NULL,
+        last_fetch_at text COLLATE "C",
+        last_change_at text COLLATE "C",
+        last_error text,
+        fail_count integer NOT NULL,
+        created_at text COLLATE "C" NOT NULL,
+        updated_at text COLLATE "C" NOT NULL
+      );
+      CREATE INDEX sources_channel ON sources(channel_id, id);
+      CREATE TABLE source_fetches (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        source_id text COLLATE "C" NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+        at text COLLATE "C" NOT NULL,
+        status integer,
+        bytes integer NOT NULL,
+        ms double precision NOT NULL,
+        changed boolean NOT NULL,
+        error text
+      );
+      CREATE INDEX source_fetches_source ON source_fetches(source_id, seq);
+    `,
+  },
 ];
 
 /** Applies the migrations this database lacks, all in one transaction; a second process waits, then has none. */

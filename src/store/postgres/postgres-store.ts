@@ -32,6 +32,7 @@ import { PostgresEventLog } from './postgres-event-log.js';
 import { PostgresIdempotency } from './postgres-idempotency.js';
 import { PostgresAssets } from './postgres-assets.js';
 import { PostgresIncomingHooks } from './postgres-incoming-hooks.js';
+import { PostgresSources } from './postgres-sources.js';
 import { PostgresScenes } from './postgres-scenes.js';
 import { listHistory, loadShow } from './postgres-show.js';
 import { PostgresWebhooks } from './postgres-webhooks.js';
@@ -101,6 +102,7 @@ export class PostgresStore implements Store {
   readonly accounts: PostgresAccounts;
   readonly webhooks: PostgresWebhooks;
   readonly incomingHooks: PostgresIncomingHooks;
+  readonly sources: PostgresSources;
   readonly assets: PostgresAssets;
   readonly idempotency: PostgresIdempotency;
   private readonly events = new PostgresEventLog();
@@ -113,6 +115,7 @@ export class PostgresStore implements Store {
     this.accounts = new PostgresAccounts(db);
     this.webhooks = new PostgresWebhooks(db, this.events);
     this.incomingHooks = new PostgresIncomingHooks(db);
+    this.sources = new PostgresSources(db);
     this.assets = new PostgresAssets(db);
     this.idempotency = new PostgresIdempotency(db);
     this.scenes = new PostgresScenes(db);

@@ -457,6 +457,53 @@ export const MIGRATIONS: readonly Migration[] = [
     // The period a clock with periods is in (docs/scenes.md, "Periods"); 0, the first, for every clock until then.
     sql: `ALTER TABLE channel_clocks ADD COLUMN period INTEGER NOT NULL DEFAULT 0;`,
   },
+  {
+    version: 16,
+    name: 'data sources',
+    // A channel's polled feeds (docs/data-sources.md), gone with their channel. Besides what a source polls, a row
+    // keeps where its fetching stands, so a restart (or, with several nodes, a new owner) goes on from there: the
+    // validators of the last body, the values last applied, the cursor, the last error. The log keeps the newest
+    // fetches of each source. `row_rule`, `table_rule`, `row_cursor`: ROW, TABLE and CURSOR are SQL words.
+    sql: `
+      CREATE TABLE sources (
+        id TEXT PRIMARY KEY,
+        org_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+        type TEXT NOT NULL,
+        name TEXT NOT NULL,
+        url TEXT NOT NULL,
+        interval_ms INTEGER NOT NULL,
+        mapping TEXT NOT NULL,
+        row_rule TEXT,
+        table_rule TEXT,
+        paused INTEGER NOT NULL,
+        row_cursor INTEGER NOT NULL,
+        etag TEXT,
+        last_modified TEXT,
+        body_sha256 TEXT,
+        last_values TEXT NOT NULL,
+        state TEXT NOT NULL,
+        last_fetch_at TEXT,
+        last_change_at TEXT,
+        last_error TEXT,
+        fail_count INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX sources_channel ON sources(channel_id, id);
+      CREATE TABLE source_fetches (
+        seq INTEGER PRIMARY KEY,
+        source_id TEXT NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+        at TEXT NOT NULL,
+        status INTEGER,
+        bytes INTEGER NOT NULL,
+        ms REAL NOT NULL,
+        changed INTEGER NOT NULL,
+        error TEXT
+      );
+      CREATE INDEX source_fetches_source ON source_fetches(source_id, seq);
+    `,
+  },
 ];
 
 function upgradeSceneDefinitions(db: Database.Database): void {

@@ -35,6 +35,7 @@ import { SqliteIdempotency } from './sqlite-idempotency.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { SqliteAssets } from './sqlite-assets.js';
 import { SqliteIncomingHooks } from './sqlite-incoming-hooks.js';
+import { SqliteSources } from './sqlite-sources.js';
 import { SqliteScenes } from './sqlite-scenes.js';
 import { SqliteShow } from './sqlite-show.js';
 import { SqliteWebhooks } from './sqlite-webhooks.js';
@@ -71,6 +72,7 @@ export class SqliteStore implements Store {
   readonly accounts: SqliteAccounts;
   readonly webhooks: SqliteWebhooks;
   readonly incomingHooks: SqliteIncomingHooks;
+  readonly sources: SqliteSources;
   readonly assets: SqliteAssets;
   readonly idempotency: SqliteIdempotency;
   private readonly st: Statements;
@@ -118,6 +120,7 @@ export class SqliteStore implements Store {
       this.show = new SqliteShow(guarded);
       this.webhooks = new SqliteWebhooks(guarded, this.events);
       this.incomingHooks = new SqliteIncomingHooks(guarded);
+      this.sources = new SqliteSources(guarded);
       this.assets = new SqliteAssets(guarded);
       this.idempotency = new SqliteIdempotency(guarded);
       this.commitTx = guarded.transaction((changes: readonly ChannelChange[]) => this.writeTick(changes));

@@ -18,6 +18,7 @@ from .resources import (
     Rundowns,
     Scenes,
     Schedule,
+    Sources,
     Templates,
     Webhooks,
 )
@@ -43,7 +44,7 @@ class Client:
 
     Resource groups: :attr:`channels`, :attr:`scenes`, :attr:`playout`, :attr:`rundowns`, :attr:`schedule`,
     :attr:`history`, :attr:`templates`, :attr:`events`, :attr:`keys`, :attr:`webhooks`, :attr:`incoming_hooks`,
-    :attr:`hooks`, :attr:`assets`; and :meth:`me`. Calls return the answer's JSON as plain dicts (typed with
+    :attr:`sources`, :attr:`hooks`, :attr:`assets`; and :meth:`me`. Calls return the answer's JSON as plain dicts (typed with
     :mod:`onair.models`) and raise :class:`onair.ApiError` or :class:`onair.TransportError`. A client holds no
     connection and may be shared by threads.
     """
@@ -75,6 +76,7 @@ class Client:
         self.keys = Keys(self._transport)
         self.webhooks = Webhooks(self._transport)
         self.incoming_hooks = IncomingHooks(self._transport)
+        self.sources = Sources(self._transport)
         self.hooks = Hooks(self._transport)
         self.assets = Assets(self._transport)
 

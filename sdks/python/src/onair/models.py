@@ -121,6 +121,28 @@ __all__ = [
     "IncomingHookRefusal",
     "IncomingHookAnswer",
     "IncomingHookUsage",
+    "Source",
+    "SourceRowRuleVariant1",
+    "SourceRowRuleVariant2",
+    "SourceRowRuleVariant3",
+    "SourceRowRule",
+    "SourceTableRule",
+    "SourceStatus",
+    "SourceIn",
+    "SourceRowVariant1",
+    "SourceRowVariant2",
+    "SourceRowVariant3",
+    "SourceRow",
+    "SourceTable",
+    "SourceList",
+    "SourceDryRun",
+    "SourceDryRunFetch",
+    "SourcePatch",
+    "SourceRowMoveVariant1",
+    "SourceRowMoveVariant2",
+    "SourceRowMove",
+    "SourceFetchList",
+    "SourceFetch",
     "LoginResult",
     "User",
     "Workspace",
@@ -1295,6 +1317,185 @@ class IncomingHookUsage(TypedDict):
     message: str
     method: str
     requireSignature: bool
+
+
+class Source(TypedDict):
+    """The ``Source`` object."""
+    id: str
+    channelId: str
+    type: Literal["json_url", "csv_url"]
+    name: str
+    url: str
+    intervalMs: int
+    mapping: Dict[str, str]
+    row: SourceRowRule
+    table: SourceTableRule
+    paused: bool
+    status: SourceStatus
+    createdAt: str
+    updatedAt: str
+
+
+class SourceRowRuleVariant1(TypedDict):
+    """The ``SourceRowRuleVariant1`` object."""
+    by: Literal["number"]
+    number: int
+
+
+class SourceRowRuleVariant2(TypedDict):
+    """The ``SourceRowRuleVariant2`` object."""
+    by: Literal["match"]
+    column: str
+    value: str
+
+
+class SourceRowRuleVariant3(TypedDict):
+    """The ``SourceRowRuleVariant3`` object."""
+    by: Literal["cursor"]
+
+
+SourceRowRule = Union[SourceRowRuleVariant1, SourceRowRuleVariant2, SourceRowRuleVariant3, None]
+
+
+class _SourceTableRuleRequired(TypedDict):
+    input: str
+
+
+class SourceTableRule(_SourceTableRuleRequired, total=False):
+    """The ``SourceTableRule`` object."""
+    path: str
+
+
+class SourceStatus(TypedDict):
+    """The ``SourceStatus`` object."""
+    state: Literal["pending", "ok", "failing", "paused"]
+    lastFetchAt: Optional[str]
+    #: When a fetch last applied a value.
+    lastChangeAt: Optional[str]
+    #: Why the last fetch failed; null after a success.
+    lastError: Optional[str]
+    etag: Optional[str]
+    #: The row the cursor is on (1: the first data row).
+    cursor: int
+
+
+class _SourceInRequired(TypedDict):
+    type: Literal["json_url", "csv_url"]
+    url: str
+
+
+class SourceIn(_SourceInRequired, total=False):
+    """The ``SourceIn`` object."""
+    name: str
+    #: JSON and CSV 1,000–3,600,000 (default 10,000); a published Google Sheet 30,000–3,600,000 (default 60,000).
+    intervalMs: int
+    #: Field path → input name. Empty: every top-level field sets the input of the same name.
+    mapping: Dict[str, str]
+    row: SourceRow
+    table: SourceTable
+    paused: bool
+
+
+class SourceRowVariant1(TypedDict):
+    """The ``SourceRowVariant1`` object."""
+    by: Literal["number"]
+    number: int
+
+
+class SourceRowVariant2(TypedDict):
+    """The ``SourceRowVariant2`` object."""
+    by: Literal["match"]
+    column: str
+    value: str
+
+
+class SourceRowVariant3(TypedDict):
+    """The ``SourceRowVariant3`` object."""
+    by: Literal["cursor"]
+
+
+#: CSV sources: the row that maps: by number (1: the first after the header), the first whose `column` equals `value` (trimmed), or the one the cursor is on.
+SourceRow = Union[SourceRowVariant1, SourceRowVariant2, SourceRowVariant3, None]
+
+
+class _SourceTableRequired(TypedDict):
+    input: str
+
+
+class SourceTable(_SourceTableRequired, total=False):
+    """Every row into a `list` input."""
+    #: JSON sources: the dotted path of the array.
+    path: str
+
+
+class SourceList(TypedDict):
+    """The ``SourceList`` object."""
+    data: List[Source]
+    nextCursor: Optional[str]
+
+
+class SourceDryRun(TypedDict):
+    """The ``SourceDryRun`` object."""
+    #: Input name → the value it would be set to.
+    values: Dict[str, Any]
+    #: Fields (or CSV columns) that map to nothing.
+    unmapped: List[str]
+    fetch: SourceDryRunFetch
+    #: Why the source would fail now; null when it would not.
+    error: Optional[str]
+
+
+class SourceDryRunFetch(TypedDict):
+    """The ``SourceDryRunFetch`` object."""
+    status: Optional[int]
+    bytes: int
+    ms: float
+
+
+class SourcePatch(TypedDict, total=False):
+    """The ``SourcePatch`` object."""
+    type: Literal["json_url", "csv_url"]
+    url: str
+    name: str
+    #: JSON and CSV 1,000–3,600,000 (default 10,000); a published Google Sheet 30,000–3,600,000 (default 60,000).
+    intervalMs: int
+    #: Field path → input name. Empty: every top-level field sets the input of the same name.
+    mapping: Dict[str, str]
+    row: SourceRow
+    table: SourceTable
+    paused: bool
+
+
+class SourceRowMoveVariant1(TypedDict):
+    """The ``SourceRowMoveVariant1`` object."""
+    move: Literal["next", "previous", "first"]
+
+
+class SourceRowMoveVariant2(TypedDict):
+    """The ``SourceRowMoveVariant2`` object."""
+    number: int
+
+
+#: Move the cursor one row (`next`, `previous`) or to the first, or put it on row `number`.
+SourceRowMove = Union[SourceRowMoveVariant1, SourceRowMoveVariant2]
+
+
+class SourceFetchList(TypedDict):
+    """The ``SourceFetchList`` object."""
+    data: List[SourceFetch]
+    nextCursor: Optional[str]
+
+
+class SourceFetch(TypedDict):
+    """The ``SourceFetch`` object."""
+    at: str
+    #: The HTTP status; null when none came.
+    status: Optional[int]
+    bytes: int
+    ms: float
+    #: Whether the fetch applied a value.
+    changed: bool
+    error: Optional[str]
 
 
 class LoginResult(TypedDict):

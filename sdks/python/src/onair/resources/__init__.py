@@ -11,6 +11,7 @@ from .playout import Playout
 from .rundowns import Rundowns
 from .schedule import Schedule
 from .scenes import Scenes
+from .sources import Sources
 from .templates import Templates, TemplateList
 from .webhooks import Webhooks
 
@@ -26,6 +27,7 @@ __all__ = [
     "Rundowns",
     "Schedule",
     "Scenes",
+    "Sources",
     "Templates",
     "TemplateList",
     "Webhooks",
