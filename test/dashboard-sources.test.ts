@@ -21,7 +21,7 @@ import {
   type ScoreboardChannel,
 } from './helpers/api.js';
 import { launchChromium } from './helpers/browser.js';
-import { accessibilityViolations, saveScreenshot, signedInPage } from './helpers/dashboard.js';
+import { accessibilityViolations, saveElementScreenshot, saveScreenshot, signedInPage } from './helpers/dashboard.js';
 import { addSource, csv, json, liveFeed, sourcesPath, type Source } from './helpers/data-sources.js';
 import { startFeedServer, type FeedServer } from './helpers/feed-server.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -118,6 +118,7 @@ it('adds a JSON source tested first; it is OK with its value on air; pause, resu
   const values = result.getByRole('table', { name: 'Values it would set' }).locator('tbody tr');
   expect(await values.allTextContents()).toEqual(['scoreA3', 'scoreB1']);
   expect(await result.textContent()).toContain('Map to nothing: venue');
+  await saveElementScreenshot(form, 'data-source-test');
   expect(await sources()).toEqual([]);
   expect(await inputs()).toMatchObject({ scoreA: 0, scoreB: 0 });
 
@@ -164,6 +165,7 @@ it('adds a JSON source tested first; it is OK with its value on air; pause, resu
   const oldest = (await log.allTextContents()).at(-1)!;
   expect(oldest).toMatch(/200.*yes/);
   expect(await log.allTextContents()).toContainEqual(expect.stringMatching(/500.*noHTTP 500/));
+  await saveElementScreenshot(card, 'data-source-card');
   expect(await accessibilityViolations(page)).toEqual([]);
 
   // Delete asks first.
@@ -208,6 +210,7 @@ it('steps a CSV source by cursor with Next, Previous and First in the live view,
   await step('Next ›', 2, { home: 'Bears, North', scoreA: 0 });
   await step('Next ›', 3, { home: 'Lions', scoreA: 2 });
   await step('‹ Previous', 2, { home: 'Bears, North', scoreA: 0 });
+  await saveScreenshot(page, 'live-source-rows');
   await step('First', 1, { home: 'Lions', scoreA: 3 });
   const actions = page.getByRole('list', { name: 'Your actions, newest first' });
   await expect.poll(() => actions.textContent(), WAIT).toContain('Done First row of Results');
@@ -224,7 +227,6 @@ it('steps a CSV source by cursor with Next, Previous and First in the live view,
   const box = (await rows.boundingBox())!;
   expect(box.x + box.width).toBeLessThanOrEqual(1280);
   expect(box.y + box.height).toBeLessThanOrEqual(720);
-  await saveScreenshot(page, 'live-source-rows');
   expect(await accessibilityViolations(page)).toEqual([]);
 });
 
