@@ -40,7 +40,8 @@ afterAll(async () => {
   await browser?.close();
 });
 beforeEach(async () => {
-  server = await startTestServer({}, { ONAIR_WEBHOOK_ALLOW_PRIVATE: '1' });
+  // One source per channel: each test needs no more, and the first shows the limit's refusal.
+  server = await startTestServer({}, { ONAIR_WEBHOOK_ALLOW_PRIVATE: '1', ONAIR_LIMIT_SOURCES_PER_CHANNEL: '1' });
   owner = await setupOwner(server);
   call = api(server.url, server.key);
   ch = await createChannelWithScoreboard(call);
@@ -135,7 +136,22 @@ it('adds a JSON source tested first; it is OK with its value on air; pause, resu
   await saveScreenshot(page, 'channel-sources');
   expect(await accessibilityViolations(page)).toEqual([]);
 
-  // Refresh now fetches at once (the interval is a minute).
+  // A second source is over the channel's limit: said under the form, nothing added.
+  await url.fill(`${feed.origin}/game.json`);
+  await form.getByRole('button', { name: 'Add source' }).click();
+  await expect.poll(() => form.getByRole('alert').textContent(), WAIT).toContain('ONAIR_LIMIT_SOURCES_PER_CHANNEL');
+  expect(await sources()).toHaveLength(1);
+
+  // Edited with the same form: only what changed is sent.
+  await card.getByRole('button', { name: 'Edit League feed' }).click();
+  const edit = card.getByRole('form', { name: 'Edit League feed' });
+  expect(await edit.getByLabel('JSON field 2', { exact: true }).inputValue()).toBe('away.score');
+  await edit.getByLabel('Fetch every (seconds)').fill('30');
+  await edit.getByRole('button', { name: 'Save source' }).click();
+  await expect.poll(() => card.textContent(), WAIT).toContain('every 30 s');
+  expect((await sources())[0]).toMatchObject({ intervalMs: 30_000, mapping: { 'home.score': 'scoreA' } });
+
+  // Refresh now fetches at once (the interval is half a minute).
   game.answer.body = JSON.stringify({ home: { score: 4 }, away: { score: 1 } });
   await card.getByRole('button', { name: 'Refresh now' }).click();
   await expect.poll(inputs, WAIT).toMatchObject({ scoreA: 4 });
@@ -161,7 +177,7 @@ it('adds a JSON source tested first; it is OK with its value on air; pause, resu
   // The fetch log: newest first, each fetch's status and whether it changed anything.
   await card.getByText('Recent fetches').click();
   const log = card.getByRole('table', { name: 'Recent fetches of League feed' }).locator('tbody tr');
-  await expect.poll(() => log.count(), WAIT).toBeGreaterThanOrEqual(3);
+  await expect.poll(() => log.count(), WAIT).toBeGreaterThanOrEqual(4);
   const oldest = (await log.allTextContents()).at(-1)!;
   expect(oldest).toMatch(/200.*yes/);
   expect(await log.allTextContents()).toContainEqual(expect.stringMatching(/500.*noHTTP 500/));
