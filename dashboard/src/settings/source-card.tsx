@@ -33,7 +33,6 @@ export function SourceCard(props: { source: Source; inputs: InputChoice[]; onCha
       await props.onChanged();
     }
   };
-  const writable = can('channels:write');
   const state = source.status.state;
   return (
     <div
@@ -49,40 +48,7 @@ export function SourceCard(props: { source: Source; inputs: InputChoice[]; onCha
         </span>
       </div>
       <SourceFacts source={source} />
-      <div class="row">
-        {can('inputs:write') && (
-          <button
-            type="button"
-            disabled={busy || source.paused}
-            onClick={() => void act(() => api('POST', `${path}/refresh`))}
-          >
-            Refresh now
-          </button>
-        )}
-        {writable && (
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() => void act(() => api('PATCH', path, { paused: !source.paused }))}
-          >
-            {source.paused ? 'Resume' : 'Pause'}
-          </button>
-        )}
-        {writable && (
-          <button type="button" aria-expanded={editing} onClick={() => setEditing(!editing)}>
-            {editing ? 'Close editor' : `Edit ${source.name}`}
-          </button>
-        )}
-        {writable && (
-          <ConfirmButton
-            question={`Delete ${source.name}? Polling stops; the values it set stay on air.`}
-            confirmLabel="Delete source"
-            onConfirm={() => act(() => api('DELETE', path))}
-          >
-            Delete {source.name}
-          </ConfirmButton>
-        )}
-      </div>
+      <SourceActions source={source} busy={busy} act={act} editing={editing} setEditing={setEditing} />
       <Problem error={error} />
       {editing && (
         <SourceForm
@@ -99,6 +65,53 @@ export function SourceCard(props: { source: Source; inputs: InputChoice[]; onCha
         />
       )}
       <SourceFetches source={source} />
+    </div>
+  );
+}
+
+/** Refresh now for whoever may change inputs; pause, resume, edit and delete for whoever may change the channel. */
+function SourceActions(props: {
+  source: Source;
+  busy: boolean;
+  act: (action: () => Promise<unknown>) => Promise<void>;
+  editing: boolean;
+  setEditing: (editing: boolean) => void;
+}) {
+  const { source, busy, act, editing } = props;
+  const path = sourcePath(source);
+  const writable = can('channels:write');
+  return (
+    <div class="row">
+      {can('inputs:write') && (
+        <button
+          type="button"
+          disabled={busy || source.paused}
+          onClick={() => void act(() => api('POST', `${path}/refresh`))}
+        >
+          Refresh now
+        </button>
+      )}
+      {writable && (
+        <>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void act(() => api('PATCH', path, { paused: !source.paused }))}
+          >
+            {source.paused ? 'Resume' : 'Pause'}
+          </button>
+          <button type="button" aria-expanded={editing} onClick={() => props.setEditing(!editing)}>
+            {editing ? 'Close editor' : `Edit ${source.name}`}
+          </button>
+          <ConfirmButton
+            question={`Delete ${source.name}? Polling stops; the values it set stay on air.`}
+            confirmLabel="Delete source"
+            onConfirm={() => act(() => api('DELETE', path))}
+          >
+            Delete {source.name}
+          </ConfirmButton>
+        </>
+      )}
     </div>
   );
 }

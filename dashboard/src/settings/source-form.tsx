@@ -36,7 +36,11 @@ export function SourceForm(props: {
   const [error, setError] = useState<unknown>(null);
   const [tried, setTried] = useState<DryRun | null>(null);
   const [busy, setBusy] = useState<'saving' | 'testing' | null>(null);
-  const set = (change: Partial<SourceDraft>) => setDraft((d) => ({ ...d, ...change }));
+  // A test result says what the form said when it was made: a change takes it away.
+  const set = (change: Partial<SourceDraft>) => {
+    setDraft((d) => ({ ...d, ...change }));
+    setTried(null);
+  };
   const id = props.initial ? `source-${props.initial.id}` : 'new-source';
   const run = async (what: 'saving' | 'testing', act: () => Promise<void>) => {
     if (duplicateFields(draft.rows).size > 0) return; // said beside the rows
@@ -66,18 +70,7 @@ export function SourceForm(props: {
   return (
     <form class="stack-form source-form" onSubmit={submit} aria-label={props.title}>
       <h3 class={props.initial ? 'visually-hidden' : undefined}>{props.title}</h3>
-      <TypeAndUrl draft={draft} set={set} error={error} id={id} />
-      <label>
-        Source name (optional)
-        <input
-          value={draft.name}
-          maxLength={200}
-          placeholder="the URL's host"
-          onInput={(e) => set({ name: e.currentTarget.value })}
-          {...invalid(error, 'name', `${id}-name-error`)}
-        />
-      </label>
-      <FieldErrors error={error} path="name" id={`${id}-name-error`} />
+      <TypeUrlName draft={draft} set={set} error={error} id={id} />
       <IntervalField draft={draft} set={set} error={error} id={id} />
       <MappingEditor
         inputs={props.inputs}
@@ -111,7 +104,7 @@ interface FieldProps {
   id: string;
 }
 
-function TypeAndUrl({ draft, set, error, id }: FieldProps) {
+function TypeUrlName({ draft, set, error, id }: FieldProps) {
   return (
     <>
       <fieldset class="source-choice">
@@ -155,6 +148,17 @@ function TypeAndUrl({ draft, set, error, id }: FieldProps) {
           the link it gives. Google republishes a sheet every few minutes, so it is fetched at most every 30 s.
         </p>
       )}
+      <label>
+        Source name (optional)
+        <input
+          value={draft.name}
+          maxLength={200}
+          placeholder="the URL's host"
+          onInput={(e) => set({ name: e.currentTarget.value })}
+          {...invalid(error, 'name', `${id}-name-error`)}
+        />
+      </label>
+      <FieldErrors error={error} path="name" id={`${id}-name-error`} />
     </>
   );
 }
