@@ -16,3 +16,11 @@ export const getChannel = (id: string) => api<Channel>('GET', `/v1/channels/${en
 export const channelState = (id: string) =>
   api<ChannelStateView>('GET', `/v1/channels/${encodeURIComponent(id)}/state`);
 export const listScenes = (id: string) => listAll<SceneRecord>(`/v1/channels/${encodeURIComponent(id)}/scenes`);
+
+/** Every input the channel's scenes declare, each once (the first scene declaring it gives its label and type). */
+export async function channelInputs(id: string): Promise<SceneRecord['inputs']> {
+  const inputs = new Map<string, SceneRecord['inputs'][number]>();
+  for (const scene of await listScenes(id))
+    for (const i of scene.inputs) if (!inputs.has(i.name)) inputs.set(i.name, i);
+  return [...inputs.values()];
+}

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { PASSWORD } from './access-fixtures.js';
 
@@ -39,6 +39,14 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** Saves a PNG of one element (a card, a panel) as .tmp/screenshots/<name>.png. */
+export async function saveElementScreenshot(element: Locator, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await element.screenshot({ path: file });
   return file;
 }
 

@@ -1,8 +1,8 @@
 /**
  * The live operator view of one channel: preview and program monitors, the playout buttons, the channel's rundown
  * and its focused item beside them (all in one screen, no page scroll, from 1280×720 up), and in a side column the
- * scenes with cue / cut / clear, triggers, controls for every input, this operator's actions, the event feed and the
- * keys. State comes from the channel's WebSocket, so every operator sees every change at once.
+ * scenes with cue / cut / clear, triggers, the rows of the channel's cursor data sources, controls for every input,
+ * this operator's actions, the event feed and the keys. State comes from the channel's WebSocket, so every operator sees every change at once.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { getChannel, type Channel } from '../channels-api.js';
@@ -27,6 +27,7 @@ import { useLiveKeys } from './live-keys.js';
 import { openLiveChannel } from './live-socket.js';
 import { Monitors } from './monitors.js';
 import { SceneList } from './scene-list.js';
+import { SourceCursors } from './source-cursors.js';
 import { TriggerButtons } from './trigger-buttons.js';
 
 /** The channel is read first: an unknown channel (or one outside the workspace) opens no connection. */
@@ -111,6 +112,7 @@ function LiveView({ channel }: { channel: Channel }) {
               onSelect={setSelected}
             />
             <TriggerButtons live={live} state={state} enabled={playable} />
+            <SourceCursors channelId={channelId} live={live} enabled={canInputs} />
             <InputControls live={live} state={state} enabled={canInputs} />
             <ActionsLog actions={live.actions.value} />
             <EventFeed channelId={channelId} state={state} />

@@ -6,6 +6,7 @@
  * Reconnects by itself with jittered backoff and resyncs from a fresh snapshot.
  */
 import { signal, type Signal } from '@preact/signals';
+import { describe } from '../api.js';
 import {
   CloseCode,
   HEARTBEAT_DEAD_AFTER_MS,
@@ -54,6 +55,8 @@ export interface LiveChannel {
   send(label: string, op: ClientOp): Promise<AckMessage>;
   /** Lists an action the page refused itself (nothing to act on), as failed, saying why; nothing is sent. */
   refuse(label: string, detail: string): void;
+  /** Lists an action made over HTTP (a data source's row move): pending until `call` settles, then how it went. */
+  track<T>(label: string, call: () => Promise<T>): Promise<T>;
   close(): void;
 }
 
@@ -191,6 +194,18 @@ export function openLiveChannel(channelId: string): LiveChannel {
     send,
     refuse(label, detail) {
       record({ id: `a${++counter}`, label, state: 'failed', detail, at: Date.now() });
+    },
+    async track(label, call) {
+      const action: Action = { id: `a${++counter}`, label, state: 'pending', detail: '', at: Date.now() };
+      record(action);
+      try {
+        const result = await call();
+        record({ ...action, state: 'done' });
+        return result;
+      } catch (err) {
+        record({ ...action, state: 'failed', detail: describe(err) });
+        throw err;
+      }
     },
     close() {
       closed = true;

@@ -9,8 +9,12 @@ import { useLoad } from '../components/use-load.js';
 import { href, navigate } from '../router.js';
 import { can } from '../session.js';
 import { IncomingHooksSection } from '../settings/channel-incoming-hooks.js';
+import { DataSourcesSection } from '../settings/channel-sources.js';
 
-/** One channel's settings: name and frame rate, its output URLs, token rotation, incoming hooks, deletion. */
+/**
+ * One channel's settings: name and frame rate, its output URLs, token rotation, incoming hooks, data sources (which
+ * everyone who may read the channel sees, with the controls their role allows), deletion.
+ */
 export function ChannelSettingsPage({ channelId }: { channelId: string }) {
   const { data: channel, error, reload } = useLoad(() => getChannel(channelId), [channelId]);
   const [actionError, setActionError] = useState<unknown>(null);
@@ -54,6 +58,7 @@ export function ChannelSettingsPage({ channelId }: { channelId: string }) {
             </section>
           )}
           {writable && <IncomingHooksSection channelId={channelId} />}
+          <DataSourcesSection channelId={channelId} />
           {writable && (
             <section aria-labelledby="delete-title">
               <h2 id="delete-title">Delete channel</h2>

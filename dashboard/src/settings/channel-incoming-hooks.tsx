@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import { api, listAll } from '../api.js';
 import type { ApiSchemas } from '../api-types.js';
-import { listScenes } from '../channels-api.js';
+import { channelInputs } from '../channels-api.js';
 import { ConfirmButton } from '../components/confirm-button.js';
 import { Problem } from '../components/problem.js';
 import { SecretOnce } from '../components/secret-once.js';
@@ -21,10 +21,8 @@ type CreatedHook = ApiSchemas['IncomingHookCreated'];
 export function IncomingHooksSection({ channelId }: { channelId: string }) {
   const base = `/v1/channels/${encodeURIComponent(channelId)}/incoming-hooks`;
   const { data, error, reload } = useLoad(async () => {
-    const scenes = await listScenes(channelId);
-    const inputs = new Map<string, InputChoice>();
-    for (const scene of scenes) for (const i of scene.inputs) if (!inputs.has(i.name)) inputs.set(i.name, i);
-    return { hooks: await listAll<Hook>(base), inputs: [...inputs.values()] };
+    const inputs: InputChoice[] = await channelInputs(channelId);
+    return { hooks: await listAll<Hook>(base), inputs };
   }, [channelId]);
   const [created, setCreated] = useState<CreatedHook | null>(null);
   return (

@@ -1,9 +1,10 @@
 /**
- * An incoming hook's mapping as rows of "JSON field → input". A field may be a dotted path into nested objects
- * (`game.home.score`, up to 8 names); the input is one the channel's scenes declare. No rows: each top-level
- * field sets the input of the same name.
+ * A mapping (an incoming hook's, a data source's) as rows of "JSON field → input". A field may be a dotted path
+ * into nested objects (`game.home.score`, up to 8 names); the input is one the channel's scenes declare. No rows:
+ * each top-level field sets the input of the same name. A CSV source names its columns instead (`fields`).
  */
 import { FIELD_PATH_SOURCE } from '@onair/protocol';
+import type { ComponentChildren } from 'preact';
 import { ApiError } from '../api.js';
 import { FieldErrors, invalid } from './field-errors.js';
 
@@ -18,6 +19,24 @@ export interface MappingRow {
   field: string;
   input: string;
 }
+
+/** What the mapped fields are called, with an example and how an empty mapping reads them. */
+export interface FieldWords {
+  label: string;
+  placeholder: string;
+  hint: ComponentChildren;
+}
+
+const JSON_FIELDS: FieldWords = {
+  label: 'JSON field',
+  placeholder: 'game.home.score',
+  hint: (
+    <>
+      A field may be a dotted path into nested objects, e.g. <code>game.home.score</code>. No rows: every top-level
+      field sets the input of the same name (<code>{'{"scoreA": 2}'}</code> sets <code>scoreA</code>).
+    </>
+  ),
+};
 
 let nextKey = 1;
 
@@ -39,23 +58,22 @@ export function MappingEditor({
   onChange,
   error,
   idPrefix,
+  fields = JSON_FIELDS,
 }: {
   inputs: InputChoice[];
   rows: MappingRow[];
   onChange: (rows: MappingRow[]) => void;
   error: unknown;
   idPrefix: string;
+  fields?: FieldWords;
 }) {
   const set = (key: number, change: Partial<MappingRow>) =>
     onChange(rows.map((r) => (r.key === key ? { ...r, ...change } : r)));
   const twice = duplicateFields(rows);
   return (
     <fieldset class="mapping">
-      <legend>Mapping: JSON field → input</legend>
-      <p class="hint">
-        A field may be a dotted path into nested objects, e.g. <code>game.home.score</code>. No rows: every top-level
-        field sets the input of the same name (<code>{'{"scoreA": 2}'}</code> sets <code>scoreA</code>).
-      </p>
+      <legend>Mapping: {fields.label} → input</legend>
+      <p class="hint">{fields.hint}</p>
       {inputs.length === 0 && (
         <p class="hint">This channel's scenes declare no inputs yet: add a scene first, or keep the mapping empty.</p>
       )}
@@ -69,13 +87,13 @@ export function MappingEditor({
         return (
           <div class="row mapping-row" key={row.key}>
             <label>
-              JSON field {n + 1}
+              {fields.label} {n + 1}
               <input
                 value={row.field}
                 required
                 pattern={FIELD_PATH_SOURCE}
                 title="A field name, or a dotted path of up to 8 names (letters, digits, _ and -)"
-                placeholder="game.home.score"
+                placeholder={fields.placeholder}
                 onInput={(e) => set(row.key, { field: e.currentTarget.value })}
                 {...invalid(error, '', errorId, messages)}
               />
