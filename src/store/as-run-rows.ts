@@ -5,7 +5,7 @@
  */
 import type { AsRunStart, ChannelChange } from '../engine/index.js';
 import type { Actor, InputValue } from '@onair/protocol';
-import type { AsRunPage, AsRunRecord } from './as-run-store.js';
+import type { AsRunPage, AsRunRecord, OpenInterval } from './as-run-store.js';
 
 export interface AsRunRow {
   id: string;
@@ -27,6 +27,16 @@ export interface AsRunRow {
   confirmed_by: string;
   /** 0 or 1 in SQLite, a boolean in Postgres. */
   end_inferred: number | boolean;
+}
+
+/** What listOpen() reads of a row. */
+export type OpenRow = Pick<AsRunRow, 'id' | 'channel_id' | 'layer' | 'start_at' | 'start_frame'> & {
+  seen_at: string | null;
+};
+
+export function openFromRow(r: OpenRow): OpenInterval {
+  const { id, channel_id: channelId, layer, start_at: startAt, start_frame: startFrame, seen_at: seenAt } = r;
+  return { id, channelId, layer, startAt, startFrame, seenAt };
 }
 
 /** The columns an interval starts with, in the order startRow() gives them. */

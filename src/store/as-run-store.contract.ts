@@ -148,8 +148,8 @@ export function asRunStoreContract(name: string, factory: () => StoreHarness): v
       await tick(10, lines({ started: [a, bug] }));
       await tick(30, lines({ ended: [ended(5, 30)] }));
       await store.asRun.seen(T(40));
-      expect((await store.asRun.listOpen()).map((o) => [o.id, o.layer, o.startAt, o.seenAt])).toEqual([
-        [a.id, 2, T(10), T(40)],
+      expect(await store.asRun.listOpen()).toEqual([
+        { id: a.id, channelId: channel.id, layer: 2, startAt: T(10), startFrame: 10, seenAt: T(40) },
       ]);
       const again = start(90, { takenBy: { type: 'system', id: 'restart', name: 'restart' } });
       await store.asRun.close(

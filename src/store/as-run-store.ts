@@ -58,6 +58,7 @@ export interface OpenInterval {
   channelId: string;
   layer: number;
   startAt: string;
+  startFrame: number;
   /** The last time the server saw it on air (`seen`), or null when it has not since it began. */
   seenAt: string | null;
 }

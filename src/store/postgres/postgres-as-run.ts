@@ -4,7 +4,15 @@
  * Postgres); the rest are the AsRunStore's own statements.
  */
 import type { AsRunStart, ChannelChange } from '../../engine/index.js';
-import { AsRunWrites, asRunPage, START_COLUMNS, startRow, type AsRunRow } from '../as-run-rows.js';
+import {
+  AsRunWrites,
+  asRunPage,
+  openFromRow,
+  START_COLUMNS,
+  startRow,
+  type AsRunRow,
+  type OpenRow,
+} from '../as-run-rows.js';
 import {
   MAX_CONFIRMING_OUTPUTS,
   type AsRunPage,
@@ -34,7 +42,7 @@ const SQL = {
     SELECT * FROM unnest($1::text[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::text[], $7::text[],
       $8::text[], $9::text[], $10::bigint[], $11::text[])`,
   close: `UPDATE as_run SET end_at = $2, end_frame = $3, end_inferred = $4 WHERE id = $1 AND ${OPEN}`,
-  open: `SELECT id, channel_id, layer, start_at, seen_at FROM as_run WHERE ${OPEN} ORDER BY id`,
+  open: `SELECT id, channel_id, layer, start_at, start_frame, seen_at FROM as_run WHERE ${OPEN} ORDER BY id`,
   seen: `UPDATE as_run SET seen_at = $1 WHERE ${OPEN}`,
   confirm: `UPDATE as_run SET
       confirmed_at = CASE WHEN confirmed_at IS NULL OR confirmed_at > $3 THEN $3 ELSE confirmed_at END,
@@ -75,14 +83,7 @@ export class PostgresAsRun implements AsRunStore {
   }
 
   async listOpen(): Promise<OpenInterval[]> {
-    const rows = await this.db.rows<OpenRow>(SQL.open);
-    return rows.map((r) => ({
-      id: r.id,
-      channelId: r.channel_id,
-      layer: r.layer,
-      startAt: r.start_at,
-      seenAt: r.seen_at,
-    }));
+    return (await this.db.rows<OpenRow>(SQL.open)).map(openFromRow);
   }
 
   async close(ends: readonly IntervalClose[], started: readonly { channelId: string; start: AsRunStart }[]) {
@@ -116,8 +117,6 @@ export class PostgresAsRun implements AsRunStore {
     return pruned;
   }
 }
-
-type OpenRow = { id: string; channel_id: string; layer: number; start_at: string; seen_at: string | null };
 
 /** Rows → one array per column, as unnest() takes them. */
 function columns(rows: readonly unknown[][]): unknown[][] {

@@ -5,7 +5,15 @@
  */
 import type Database from 'better-sqlite3';
 import type { ChannelChange } from '../../engine/index.js';
-import { AsRunWrites, asRunPage, START_COLUMNS, startRow, type AsRunRow } from '../as-run-rows.js';
+import {
+  AsRunWrites,
+  asRunPage,
+  openFromRow,
+  START_COLUMNS,
+  startRow,
+  type AsRunRow,
+  type OpenRow,
+} from '../as-run-rows.js';
 import {
   MAX_CONFIRMING_OUTPUTS,
   type AsRunPage,
@@ -91,11 +99,6 @@ export class SqliteAsRun implements AsRunStore {
 }
 
 type StartOf = { channelId: string; start: AsRunStart };
-type OpenRow = { id: string; channel_id: string; layer: number; start_at: string; seen_at: string | null };
-
-export function openFromRow(r: OpenRow): OpenInterval {
-  return { id: r.id, channelId: r.channel_id, layer: r.layer, startAt: r.start_at, seenAt: r.seen_at };
-}
 
 function prepare(db: Database.Database) {
   const p = (sql: string) => db.prepare(sql);
@@ -107,7 +110,7 @@ function prepare(db: Database.Database) {
     update: p(`UPDATE as_run SET updated_values = ? WHERE channel_id = ? AND layer = ? AND ${open}`),
     start: p(`INSERT INTO as_run (${START_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     close: p(`UPDATE as_run SET end_at = ?, end_frame = ?, end_inferred = ? WHERE id = ? AND ${open}`),
-    open: p(`SELECT id, channel_id, layer, start_at, seen_at FROM as_run WHERE ${open} ORDER BY id`),
+    open: p(`SELECT id, channel_id, layer, start_at, start_frame, seen_at FROM as_run WHERE ${open} ORDER BY id`),
     seen: p(`UPDATE as_run SET seen_at = ? WHERE ${open}`),
     // The earliest time given, and each output once (up to @max of them).
     confirm: p(`UPDATE as_run SET
