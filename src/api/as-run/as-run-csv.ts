@@ -1,5 +1,5 @@
 /**
- * The as-run log as CSV (docs/as-run.md, "CSV"): RFC 4180 (a header row, CRLF line ends, a field quoted when it holds
+ * The as-run log as CSV (docs/as-run.md, "A sponsor report in CSV"): RFC 4180 (a header row, CRLF line ends, a field quoted when it holds
  * a comma, a quote or a line break, quotes doubled), one row per line of the JSON answer to the same query, in the
  * same order. Values, updated values and the confirming outputs are JSON in their column; actors are three columns
  * (name, type, id); a null is an empty field.

@@ -1,15 +1,14 @@
 /** The as-run log (docs/as-run.md): a declaration over operations/as-run.ts, answered as JSON or as CSV. */
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { ACTOR_TYPES } from '@onair/protocol';
 import { AS_RUN_PAGE, AsRunQuery, listAsRun, type AsRunLine, type Page } from '../../operations/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { bindOperation } from '../operation-route.js';
 import { openApiParts } from '../route-spec.js';
+import { ActorOut } from '../rundowns/schemas.js';
 import { ChannelIdParam, listOf } from '../schemas/common.js';
 import { AS_RUN_CSV_COLUMNS, asRunCsv } from './as-run-csv.js';
 
-const ActorOut = z.object({ type: z.enum(ACTOR_TYPES), id: z.string(), name: z.string() }).openapi('Actor');
 const Values = z.record(z.string(), z.unknown());
 
 const AsRunOut = z
@@ -30,7 +29,8 @@ const AsRunOut = z
     endFrame: z.number().int().nullable(),
     durationMs: z.number().int().nullable(),
     takenBy: ActorOut,
-    clearedBy: ActorOut.nullable().openapi({ description: 'null while on air, or when the server stopped.' }),
+    // null while on air, or when the server stopped (docs/as-run.md).
+    clearedBy: z.union([ActorOut, z.null()]),
     confirmedAt: z.string().nullable().openapi({ description: 'When an output first said it had painted it.' }),
     confirmedBy: z.array(z.string()).openapi({ description: 'The outputs that did, first ones first.' }),
     endInferred: z.boolean().openapi({ description: 'The server died meanwhile: the end is when it last saw it.' }),
