@@ -78,8 +78,6 @@ export interface StartOptions {
   webhookCa?: string;
   /** Tests only: the clock the rate limiter reads (epoch milliseconds), to move its windows without waiting. */
   limiterClock?: () => number;
-  /** Tests only: how often open as-run intervals are marked as seen on air (default AS_RUN_SEEN_MS). */
-  asRunSeenMs?: number;
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<ServerHandle> {
@@ -143,8 +141,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const stored = await store.loadChannels();
   engine.load(stored);
   // One node: what the last run left on air ends, and the restored program begins again (docs/as-run.md).
-  if (!cluster)
+  if (!cluster) {
     await asRun.resume(stored).catch((err: unknown) => logger.error({ err }, 'as-run: restart not recorded'));
+  }
   const firstRun = await bootstrapCredentials(store, config.bootstrapKey);
   const auth = createAuthenticator(store, Date.now, { cacheTtlMs: cluster ? 1_000 : undefined });
   // Other nodes' announcements are heard from before this node takes part (engine.start()) until it stops.
@@ -257,7 +256,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const stopEventPruning = startEventPruning(store, logger, { retentionMs: config.limits.eventDays * 24 * 3600_000 });
   const stopIdempotencyPruning = startIdempotencyPruning(store, logger);
   const stopAsRunPruning = startAsRunPruning(store, logger, { retentionMs: config.asRunRetentionDays * 24 * 3600_000 });
-  const stopSeeing = cluster ? () => {} : asRun.startSeeing(options.asRunSeenMs);
+  const stopSeeing = cluster ? () => {} : asRun.startSeeing();
   await webhooks.start();
   hearing?.shareWebhooks(webhooks);
   await sources.start();

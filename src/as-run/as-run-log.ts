@@ -51,11 +51,7 @@ export function createAsRunLog(deps: AsRunLogDeps): AsRunLog {
       const started = restartedRuns(channels, now());
       await store.close(ends, started);
       for (const s of started) confirmations.committed(s.channelId, { ended: [], updated: [], started: [s.start] });
-      if (ends.length > 0)
-        logger.warn(
-          { intervals: ends.length },
-          'as-run: intervals left open by a stop that was not clean, ended where last seen',
-        );
+      if (ends.length > 0) logger.warn({ intervals: ends.length }, 'as-run: intervals left on air by a crash ended');
     },
     startSeeing(everyMs = AS_RUN_SEEN_MS) {
       let running: Promise<void> | null = null;
@@ -65,6 +61,7 @@ export function createAsRunLog(deps: AsRunLogDeps): AsRunLog {
           .catch((err: unknown) => unseen(err, null))
           .finally(() => (running = null));
       };
+      beat();
       const timer = setInterval(beat, everyMs);
       timer.unref();
       return () => clearInterval(timer);
