@@ -71,4 +71,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ONAIR_PASSWORD_CONCURRENCY: '0' })).toThrow(/ONAIR_PASSWORD_CONCURRENCY/);
     expect(() => loadConfig({ ONAIR_PASSWORD_WAIT_MS: '60000' })).toThrow(/ONAIR_PASSWORD_WAIT_MS/);
   });
+
+  it('keeps the as-run log 90 days by default, 1 to 3650 when told', () => {
+    expect(loadConfig({}).asRunRetentionDays).toBe(90);
+    expect(loadConfig({ ONAIR_AS_RUN_RETENTION_DAYS: '400' }).asRunRetentionDays).toBe(400);
+    expect(() => loadConfig({ ONAIR_AS_RUN_RETENTION_DAYS: '0' })).toThrow(/ONAIR_AS_RUN_RETENTION_DAYS/);
+    expect(() => loadConfig({ ONAIR_AS_RUN_RETENTION_DAYS: '3651' })).toThrow(/ONAIR_AS_RUN_RETENTION_DAYS/);
+  });
 });

@@ -67,6 +67,8 @@ const EnvSchema = z.object({
   // Data sources (docs/data-sources.md): the largest body a fetch reads, and how long a fetch may take in all.
   ONAIR_SOURCE_MAX_BYTES: bytes(1024 * 1024, 64 * 1024 * 1024),
   ONAIR_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(60_000).default(10_000),
+  // The as-run log (docs/as-run.md): days an ended interval is kept.
+  ONAIR_AS_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   // Resource limits (docs/api.md, "Limits"): beyond them, 422 limit_reached or 429 rate_limited.
   ONAIR_LIMIT_CHANNELS_PER_WORKSPACE: limit(500),
   ONAIR_LIMIT_SCENES_PER_CHANNEL: limit(100),
@@ -161,6 +163,8 @@ export interface Config {
   };
   /** Data sources: a fetch's body cap and time limit (private targets follow `webhooks.allowPrivate`). */
   sources: { maxBytes: number; timeoutMs: number };
+  /** Days the as-run log keeps an interval after it ended. */
+  asRunRetentionDays: number;
   limits: ResourceLimits;
   /** Render WebSocket connection limits (0: none) and idle timeout. */
   socketLimits: SocketLimits;
@@ -222,6 +226,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       connectTimeoutMs: e.ONAIR_WEBHOOK_CONNECT_TIMEOUT_MS,
     },
     sources: { maxBytes: e.ONAIR_SOURCE_MAX_BYTES, timeoutMs: e.ONAIR_SOURCE_TIMEOUT_MS },
+    asRunRetentionDays: e.ONAIR_AS_RUN_RETENTION_DAYS,
     limits: {
       channelsPerWorkspace: e.ONAIR_LIMIT_CHANNELS_PER_WORKSPACE,
       scenesPerChannel: e.ONAIR_LIMIT_SCENES_PER_CHANNEL,

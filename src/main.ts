@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { MAX_BODY_BYTES } from '@onair/protocol';
 import type { Logger } from 'pino';
 import { createApiApp } from './api/app.js';
+import { createAsRunLog, type AsRunLog } from './as-run/as-run-log.js';
 import { uploadCap } from './api/assets/upload-body.js';
 import { createFastPatch } from './api/inputs/fast-patch.js';
 import type { ApiBindings, Health } from './api/env.js';
@@ -32,7 +33,7 @@ import { createLogger, repeatedOnce } from './logger.js';
 import { MemoryLoginThrottle } from './limits/memory-login-throttle.js';
 import { MemoryRateLimiter } from './limits/memory-rate-limiter.js';
 import { createServerMetrics, type ServerMetrics } from './metrics/server-metrics.js';
-import { startEventPruning, startIdempotencyPruning } from './store/event-retention.js';
+import { startAsRunPruning, startEventPruning, startIdempotencyPruning } from './store/event-retention.js';
 import type { ModeReport } from './store/sqlite/data-dir-modes.js';
 import { SqliteStore } from './store/sqlite/sqlite-store.js';
 import type { Store } from './store/store.js';
@@ -55,6 +56,8 @@ export interface ServerHandle {
   /** The webhook operations, for tests that build the API app on their own. */
   /** Runs every use case, for tests that build the API app on their own. */
   runner: Runner;
+  /** The as-run log's confirmations and restarts: `asRun.confirm` is what output reports call. */
+  asRun: AsRunLog;
   logger: Logger;
   firstRun: BootstrapResult;
   /** Tests only: a request straight into the Hono app, past the transport (and its fast routes). */
@@ -118,9 +121,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       metrics?.engine.events(events);
       webhooks.durable(events);
     },
+    onAsRun: (channelId, change) => asRun.committed(channelId, change),
   };
   const clusterEngine = cluster ? nodeEngine(cluster, engineDeps, logger) : null;
   const engine: Engine = clusterEngine ?? new FrameEngine(engineDeps);
+  const asRun = createAsRunLog({ store: store.asRun, engine, logger, now: Date.now });
   const webhooks: Webhooks = createWebhooks(
     { store: store.webhooks, logger, recorder: metrics?.webhooks },
     {
@@ -133,7 +138,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       nodeId: cluster?.nodeId,
     },
   );
-  engine.load(await store.loadChannels());
+  const stored = await store.loadChannels();
+  engine.load(stored);
+  // One node: what the last run left on air ends, and the restored program begins again (docs/as-run.md).
+  if (!cluster) {
+    await asRun.resume(stored).catch((err: unknown) => logger.error({ err }, 'as-run: restart not recorded'));
+  }
   const firstRun = await bootstrapCredentials(store, config.bootstrapKey);
   const auth = createAuthenticator(store, Date.now, { cacheTtlMs: cluster ? 1_000 : undefined });
   // Other nodes' announcements are heard from before this node takes part (engine.start()) until it stops.
@@ -245,6 +255,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const stopPruning = startAccountPruning(store.accounts, logger);
   const stopEventPruning = startEventPruning(store, logger, { retentionMs: config.limits.eventDays * 24 * 3600_000 });
   const stopIdempotencyPruning = startIdempotencyPruning(store, logger);
+  const stopAsRunPruning = startAsRunPruning(store, logger, { retentionMs: config.asRunRetentionDays * 24 * 3600_000 });
+  const stopSeeing = cluster ? () => {} : asRun.startSeeing();
   await webhooks.start();
   hearing?.shareWebhooks(webhooks);
   await sources.start();
@@ -256,10 +268,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       stopPruning();
       stopEventPruning();
       stopIdempotencyPruning();
+      stopAsRunPruning();
+      stopSeeing();
       transport.stopAccepting();
       // Fetches running end first: what they apply is applied in the engine's last ticks.
       await sources.stop();
       await engine.stop();
+      if (!cluster) await asRun.stop().catch((err: unknown) => logger.error({ err }, 'as-run: stop not recorded'));
       await incomingHooks.flush();
       await webhooks.stop();
       // Let acknowledgements of the last tick reach their sockets before they close.
@@ -274,7 +289,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       logger.info('stopped');
     })());
   const fetchApi = async (request: Request) => api.fetch(request, bindings);
-  return { port, baseUrl, engine, store, runner, logger, firstRun, fetchApi, stop };
+  return { port, baseUrl, engine, store, runner, asRun, logger, firstRun, fetchApi, stop };
 }
 
 /** Several nodes: the node's engine (cluster/cluster-engine.ts), ticking the channels it owns. */

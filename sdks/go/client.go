@@ -46,6 +46,8 @@ type Client struct {
 	Templates *TemplatesService
 	// Events reads the event log.
 	Events *EventsService
+	// AsRun reads a channel's as-run log: what was on program, when, for how long, and who took it.
+	AsRun *AsRunService
 	// Keys manages API keys.
 	Keys *KeysService
 	// Assets manages the workspace's asset library (images and fonts).
@@ -139,6 +141,7 @@ func NewClient(apiKey string, opts ...Option) *Client {
 	c.History = &HistoryService{c}
 	c.Templates = &TemplatesService{c}
 	c.Events = &EventsService{c}
+	c.AsRun = &AsRunService{c}
 	c.Keys = &KeysService{c}
 	c.Assets = &AssetsService{c}
 	c.Webhooks = &WebhooksService{c}

@@ -427,3 +427,26 @@ func timeFromUnix(t *testing.T, s string) time.Time {
 	}
 	return time.Unix(n, 0)
 }
+
+func TestAsRunQueryAndCSV(t *testing.T) {
+	s := newScripted(t,
+		jsonAnswer(200, `{"data":[{"id":"asr_1"}],"nextCursor":null}`),
+		jsonAnswer(200, "id,layer\r\nasr_1,20\r\n", "Content-Type", "text/csv; charset=utf-8"))
+	client := onair.NewClient("k", onair.WithBaseURL(s.srv.URL))
+	from := time.Date(2026, 11, 23, 18, 0, 0, 0, time.FixedZone("CET", 3600))
+	page, err := client.AsRun.List(context.Background(), "ch_1", onair.AsRunListOptions{From: from, Limit: 500})
+	if err != nil || len(page.Data) != 1 || page.Data[0].ID != "asr_1" {
+		t.Fatalf("page %+v, %v", page, err)
+	}
+	csv, err := client.AsRun.CSV(context.Background(), "ch_1", onair.AsRunListOptions{Cursor: "asr_0"})
+	if err != nil || string(csv) != "id,layer\r\nasr_1,20\r\n" {
+		t.Fatalf("csv %q, %v", csv, err)
+	}
+	r := s.requests()
+	if r[0].path != "/v1/channels/ch_1/as-run" || r[0].query != "from=2026-11-23T17%3A00%3A00.000Z&limit=500" {
+		t.Fatalf("list request: %s?%s", r[0].path, r[0].query)
+	}
+	if r[1].query != "cursor=asr_0&format=csv" {
+		t.Fatalf("csv query: %s", r[1].query)
+	}
+}

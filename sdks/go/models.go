@@ -46,6 +46,43 @@ const (
 	AnimationPresetHighlight AnimationPreset = "highlight"
 )
 
+// AsRunInterval is the AsRunInterval schema of the onair API.
+type AsRunInterval struct {
+	ClearedBy *Actor `json:"clearedBy"`
+	// ConfirmedAt: When an output first said it had painted it.
+	ConfirmedAt *string `json:"confirmedAt"`
+	// ConfirmedBy: The outputs that did, first ones first.
+	ConfirmedBy []string `json:"confirmedBy"`
+	DurationMs  *int64   `json:"durationMs"`
+	// EndAt: null while on air.
+	EndAt    *string `json:"endAt"`
+	EndFrame *int64  `json:"endFrame"`
+	// EndInferred: The server died meanwhile: the end is when it last saw it.
+	EndInferred bool `json:"endInferred"`
+	// ID: `asr_…`; ids sort as the intervals began.
+	ID     string  `json:"id"`
+	ItemID *string `json:"itemId"`
+	// Label: The rundown item's label, or the scene's name.
+	Label   string `json:"label"`
+	Layer   int64  `json:"layer"`
+	SceneID string `json:"sceneId"`
+	// SceneName: As it was when the interval began.
+	SceneName  string `json:"sceneName"`
+	StartAt    string `json:"startAt"`
+	StartFrame int64  `json:"startFrame"`
+	TakenBy    Actor  `json:"takenBy"`
+	// UpdatedValues: The instance's own values after the last update on air; null when it had none.
+	UpdatedValues map[string]any `json:"updatedValues"`
+	// Values: Every input the scene drew but clocks, as it went on air.
+	Values map[string]any `json:"values"`
+}
+
+// AsRunList is the AsRunList schema of the onair API.
+type AsRunList struct {
+	Data       []AsRunInterval `json:"data"`
+	NextCursor *string         `json:"nextCursor"`
+}
+
 // Asset is the Asset schema of the onair API.
 type Asset struct {
 	Bytes     int64     `json:"bytes"`

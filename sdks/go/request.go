@@ -35,7 +35,8 @@ type call struct {
 	sign func(body []byte) http.Header
 }
 
-// do runs a call, retrying rate-limited answers, and decodes a success into out (when out is not nil).
+// do runs a call, retrying rate-limited answers, and decodes a success into out (when out is not nil; a *[]byte
+// gets the answer's body as it is).
 func (c *Client) do(ctx context.Context, cl call, out any, opts []RequestOption) error {
 	if ctx == nil {
 		return errors.New("onair: nil context")
@@ -73,6 +74,11 @@ func (c *Client) do(ctx context.Context, cl call, out any, opts []RequestOption)
 			*rc.responseHeader = resp.Header.Clone()
 		}
 		if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+			if raw, ok := out.(*[]byte); ok {
+				// A text answer (CSV), as it came.
+				*raw = data
+				return nil
+			}
 			if out == nil || len(bytes.TrimSpace(data)) == 0 {
 				return nil
 			}

@@ -6,6 +6,7 @@ package onair_test
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -283,4 +284,46 @@ func TestIntegrationSceneVersionsListedAndRestored(t *testing.T) {
 	}
 	_, err = client.Scenes.RestoreVersion(ctx, ch, sc, 99)
 	asAPIError(t, err, 404, "not_found")
+}
+
+func TestIntegrationAsRunListsWhatWasOnProgramByRangeAndPageAndAsCSV(t *testing.T) {
+	client, ctx := integration(t), testContext(t)
+	ch, sc := strapChannel(ctx, t, client)
+	before := time.Now()
+	_, err := client.Playout.Program(ctx, ch, onair.SceneRef{SceneID: &sc, Values: map[string]any{"name": "Anna"}})
+	check(t, err)
+	_, err = client.Playout.Update(ctx, ch, onair.UpdateIn{Values: onair.ItemValues{"name": "Anna B."}})
+	check(t, err)
+	_, err = client.Playout.Program(ctx, ch, onair.SceneRef{SceneID: &sc, Values: map[string]any{"name": "Ben"}})
+	check(t, err)
+	_, err = client.Playout.Clear(ctx, ch, onair.ClearIn{})
+	check(t, err)
+
+	page, err := client.AsRun.List(ctx, ch, onair.AsRunListOptions{})
+	check(t, err)
+	if len(page.Data) != 2 || page.NextCursor != nil {
+		t.Fatalf("as-run: %+v", page)
+	}
+	a, b := page.Data[0], page.Data[1]
+	if a.Values["name"] != "Anna" || a.UpdatedValues["name"] != "Anna B." || b.Values["name"] != "Ben" {
+		t.Fatalf("values: %+v / %+v", a, b)
+	}
+	if a.TakenBy.Type != onair.ActorTypeKey || a.EndAt == nil || a.DurationMs == nil || a.EndInferred || b.ClearedBy == nil {
+		t.Fatalf("interval: %+v", a)
+	}
+	var walked []string
+	it := client.AsRun.ListAll(ctx, ch, onair.AsRunListOptions{From: before, Limit: 1})
+	for it.Next() {
+		walked = append(walked, it.Value().ID)
+	}
+	check(t, it.Err())
+	if !reflect.DeepEqual(walked, []string{a.ID, b.ID}) {
+		t.Fatalf("walked: %v", walked)
+	}
+	csv, err := client.AsRun.CSV(ctx, ch, onair.AsRunListOptions{})
+	check(t, err)
+	rows := strings.Split(strings.TrimRight(string(csv), "\r\n"), "\r\n")
+	if len(rows) != 3 || !strings.HasPrefix(rows[0], "id,layer,sceneId,") || !strings.HasPrefix(rows[1], a.ID+",") {
+		t.Fatalf("csv: %q", csv)
+	}
 }

@@ -4,6 +4,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { idempotency } from './middleware/idempotency.js';
 import { AppError } from '../errors.js';
+import { asRunRoutes } from './as-run/routes.js';
 import { assetRoutes } from './assets/routes.js';
 import { assetServeRoutes } from './assets/serve-routes.js';
 import { authRoutes } from './accounts/auth-routes.js';
@@ -85,6 +86,7 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
     historyRoutes,
     templateRoutes,
     eventRoutes,
+    asRunRoutes,
     keyRoutes,
     webhookRoutes,
     incomingHookRoutes,

@@ -84,6 +84,7 @@ export function offAir(d: Draft, drop: (e: ProgramEntry) => boolean, by: Origin,
   if (leaving.length === 0) return;
   d.setProgram(without(d.live.program, drop));
   for (const e of leaving) {
+    d.actors.leftAir(e.layer, by.actor);
     if (cut) d.cuts.add(e.layer);
     else d.cuts.delete(e.layer);
     d.event('channel.cleared', { sceneId: e.sceneId, layer: e.layer, itemId: e.itemId, ...by });
@@ -99,10 +100,12 @@ export function offAir(d: Draft, drop: (e: ProgramEntry) => boolean, by: Origin,
 export function toAir(d: Draft, entry: Omit<ProgramEntry, 'since'>, by: Origin): void {
   const { sceneId, layer, itemId } = entry;
   const previousSceneId = entryAt(d.live.program, layer)?.sceneId ?? null;
+  if (previousSceneId !== null) d.actors.leftAir(layer, by.actor);
   const since = d.tick.nowIso;
   d.setProgram(withEntry(d.live.program, { ...entry, since }));
   d.event('channel.scene_loaded', { sceneId, bus: 'program', layer, itemId, ...by });
-  d.event('channel.played', { sceneId, previousSceneId, layer, itemId, ...by });
+  const played = d.event('channel.played', { sceneId, previousSceneId, layer, itemId, ...by });
+  d.actors.tookAir(layer, by.actor, played);
   if (itemId === null) return;
   const found = maybeItem(d, itemId);
   if (!found) return;

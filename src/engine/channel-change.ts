@@ -13,6 +13,7 @@ import type {
   SceneView,
   ScheduledOp,
 } from '@onair/protocol';
+import type { AsRunChange } from './as-run.js';
 import type { HistoryRecord } from './history.js';
 import type { EngineEvent } from './events.js';
 import type { InputRegistry } from './input-registry.js';
@@ -59,6 +60,8 @@ export interface ChannelChange {
   visible?: boolean;
   /** In the order they happened; written with the change, in the same transaction. */
   events: EngineEvent[];
+  /** The as-run lines program's moves make (./as-run.ts); written with the change, in the same transaction. */
+  asRun?: AsRunChange;
   acks: {
     pending: PendingOp;
     applied?: Record<string, InputValue>;

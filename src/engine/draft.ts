@@ -15,6 +15,7 @@ import type {
   SceneDefinition,
   ScheduledOp,
 } from '@onair/protocol';
+import { draftAsRun, LayerActors } from './as-run.js';
 import { EMPTY_BUS, scenesOnBuses } from './buses.js';
 import { clearBuses, continueScenes, cueInstance, cutInstance, takePreview, updateOnAir } from './bus-ops.js';
 import type { ChannelChange } from './channel-change.js';
@@ -112,6 +113,8 @@ export class Draft {
   private clocksOwned = false;
   /** Layers whose last change this tick was a cut. */
   readonly cuts = new Set<number>();
+  /** Who put instances on program and took them off, by layer: the as-run log's actors. */
+  readonly actors = new LayerActors();
   private readonly fired = new Set<string>();
 
   constructor(
@@ -221,6 +224,8 @@ export class Draft {
     if (this.change.program !== undefined && this.cuts.size > 0) {
       this.change.cutLayers = [...this.cuts].sort((a, b) => a - b);
     }
+    const asRun = this.change.program === undefined ? null : draftAsRun(this);
+    if (asRun) this.change.asRun = asRun;
     return this.change;
   }
 
@@ -400,9 +405,12 @@ export class Draft {
 
   // ---- events
 
-  event(type: EngineEventType, data: EngineEvent['data']): void {
+  /** Records an event of this tick; returns its id. */
+  event(type: EngineEventType, data: EngineEvent['data']): string {
     const { orgId, id: channelId } = this.rt.record;
-    this.change.events.push({ id: this.tick.eventId(), type, orgId, channelId, createdAt: this.tick.nowIso, data });
+    const id = this.tick.eventId();
+    this.change.events.push({ id, type, orgId, channelId, createdAt: this.tick.nowIso, data });
+    return id;
   }
 
   /** One per patch that changed a value, and per clock op that changed a clock (the clock's state as value). */

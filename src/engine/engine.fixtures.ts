@@ -4,6 +4,7 @@
  */
 import type { FrameMessage, InputDef, SceneDefinition } from '@onair/protocol';
 import { AppError } from '../errors.js';
+import type { AsRunChange } from './as-run.js';
 import { MemoryBroker } from './broker.js';
 import { parseFrame } from './channel-messages.js';
 import type { ChannelChange } from './channel-change.js';
@@ -122,6 +123,7 @@ export function engineHarness(stored: StoredChannel[], options: { limits?: ShowL
   const frames: FrameMessage[] = [];
   const broker = new RecordingBroker(frames);
   const events: EngineEvent[] = [];
+  const asRun: { channelId: string; asRun: AsRunChange }[] = [];
   const ticks: { fps: FrameRate; frame: number; changed: number }[] = [];
   const engine = new FrameEngine({
     time,
@@ -130,6 +132,7 @@ export function engineHarness(stored: StoredChannel[], options: { limits?: ShowL
     newEventId: eventIds(),
     ...(options.limits ? { limits: options.limits } : {}),
     onEvents: (e) => events.push(...e),
+    onAsRun: (channelId, change) => asRun.push({ channelId, asRun: change }),
     onTick: ({ fps, frame, changed }) => ticks.push({ fps, frame, changed }),
   });
   engine.load(stored);
@@ -156,7 +159,7 @@ export function engineHarness(stored: StoredChannel[], options: { limits?: ShowL
     }
     throw new Error(`expected ${op.kind} to be refused`);
   };
-  return { time, committer, frames, events, ticks, engine, advance, run, refusal };
+  return { time, committer, frames, events, asRun, ticks, engine, advance, run, refusal };
 }
 
 /** An op without its `by` (the harness adds it). */

@@ -8,6 +8,7 @@
  * nodes): callers never know which one they hold.
  */
 import type { Rundown, SceneScope, ScheduledOp, SnapshotMessage } from '@onair/protocol';
+import type { AsRunChange } from './as-run.js';
 import type { Broker } from './broker.js';
 import type { SceneOnBus } from './buses.js';
 import type { ChannelChange } from './channel-change.js';
@@ -70,6 +71,11 @@ export interface EngineDeps {
   limits?: ShowLimits;
   /** A tick's events, in order, once the tick is durable (after they are stored). */
   onEvents?: (events: EngineEvent[]) => void;
+  /**
+   * A channel's as-run lines (./as-run.ts) once its tick is written, as its frame is sent to renderers: readers of
+   * the store see them already, though the write may not be durable yet.
+   */
+  onAsRun?: (channelId: string, asRun: AsRunChange) => void;
   /** Something went wrong inside a tick (already contained); for logs and metrics. */
   onTickError?: (err: unknown, context: { frame: number; channelId?: string }) => void;
   onTick?: (info: { fps: FrameRate; frame: number; durationMs: number; changed: number }) => void;

@@ -427,6 +427,8 @@ export class FrameEngine implements Engine {
     const before = rt?.live ?? change.live;
     if (rt) rt.adopt(change);
     if (rt && change.schedule) this.armSchedule(rt);
+    const asRun = change.asRun;
+    if (asRun) this.safely(change.frame, () => this.deps.onAsRun?.(change.channelId, asRun));
     if (change.visible === false) return;
     this.safely(change.frame, () => {
       const message = toFrameMessage(change, this.deps.time.now());

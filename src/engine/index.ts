@@ -1,3 +1,4 @@
+export * from './as-run.js';
 export * from './broker.js';
 export * from './buses.js';
 export * from './channel-change.js';

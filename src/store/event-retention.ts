@@ -1,6 +1,6 @@
 /**
  * What the store keeps for a while only: the event log keeps 7 days (docs/api.md, "Events"), idempotency keys
- * 24 hours ("Idempotent requests"). Older rows are deleted at start and then every hour, in short batches that
+ * 24 hours ("Idempotent requests"), the as-run log 90 days after an interval ended (docs/as-run.md, "Retention"). Older rows are deleted at start and then every hour, in short batches that
  * let ticks run in between.
  */
 import type { Logger } from 'pino';
@@ -8,6 +8,7 @@ import type { Store } from './store.js';
 
 export const EVENT_RETENTION_MS = 7 * 24 * 3600_000;
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3600_000;
+export const AS_RUN_RETENTION_MS = 90 * 24 * 3600_000;
 const EVERY_MS = 3600_000;
 
 interface PruneOptions {
@@ -37,6 +38,15 @@ export function startIdempotencyPruning(
 ): () => void {
   const prune = (before: string) => store.idempotency.prune(before);
   return startPruning('idempotency keys', prune, IDEMPOTENCY_RETENTION_MS, logger, options);
+}
+
+/** The same for as-run intervals that ended more than `retentionMs` ago (ONAIR_AS_RUN_RETENTION_DAYS). */
+export function startAsRunPruning(
+  store: Pick<Store, 'asRun'>,
+  logger: Logger,
+  { retentionMs = AS_RUN_RETENTION_MS, ...options }: EventPruneOptions = {},
+): () => void {
+  return startPruning('as-run intervals', (before) => store.asRun.prune(before), retentionMs, logger, options);
 }
 
 function startPruning(

@@ -25,6 +25,7 @@ import {
   sceneRecord,
 } from './store.fixtures.js';
 import { webhookStoreContract } from './webhook-store.contract.js';
+import { asRunStoreContract } from './as-run-store.contract.js';
 
 /** The prepared show of a channel that has none. */
 const EMPTY_SHOW = { rundowns: new Map(), schedule: [], history: [] };
@@ -38,7 +39,7 @@ export interface StoreHarness {
 
 /**
  * Every suite a Store implementation runs on one harness: the Store's own and those of its parts (accounts,
- * webhooks, incoming hooks, data sources, idempotency keys).
+ * webhooks, incoming hooks, data sources, idempotency keys, the as-run log).
  */
 export function storeContracts(name: string, harness: () => StoreHarness): void {
   storeContract(name, harness);
@@ -49,6 +50,7 @@ export function storeContracts(name: string, harness: () => StoreHarness): void 
   sourceStoreContract(name, harness);
   assetStoreContract(name, harness);
   idempotencyStoreContract(name, harness);
+  asRunStoreContract(name, harness);
 }
 
 export function storeContract(name: string, factory: () => StoreHarness | Promise<StoreHarness>): void {

@@ -6,11 +6,12 @@
  * - commitTick is atomic: all of a tick's changes or none, events included, and it rejects when nothing was
  *   written. So an acknowledged change always has its events in the log, and a refused one has none.
  * - Lists are in creation order (ids sort by creation time); `after` is an exclusive id cursor.
- * - Deleting a channel deletes its scenes (and their versions), inputs, clocks, rundowns, schedule and history; its
- *   events stay in the log until they expire.
+ * - Deleting a channel deletes its scenes (and their versions), inputs, clocks, rundowns, schedule, history and as-run
+ *   log; its events stay in the log until they expire.
  * Today: SqliteStore. Several nodes will want a Postgres one behind the same interface.
  */
 import type { AccountStore, OrgRecord } from './account-store.js';
+import type { AsRunStore } from './as-run-store.js';
 import type { AssetStore } from './asset-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { IncomingHookStore } from './incoming-hook-store.js';
@@ -113,6 +114,8 @@ export interface Store extends TickCommitter {
   readonly sources: SourceStore;
   readonly assets: AssetStore;
   readonly idempotency: IdempotencyStore;
+  /** The as-run log; commitTick writes each tick's lines (ChannelChange.asRun) in the tick's transaction. */
+  readonly asRun: AsRunStore;
 
   defaultOrg(): Promise<OrgRecord>;
 

@@ -130,3 +130,28 @@ class Rundowns(AgainstAServer):
         rest = self.client.history.list(ch, limit=2, cursor=first["nextCursor"])
         self.assertEqual([a["id"] for a in rest["data"]], [actions[2]["id"]])
         self.assertEqual([a["id"] for a in self.client.history.iterate(ch, limit=1)], [a["id"] for a in actions])
+
+    def test_as_run_lists_what_was_on_program_by_range_and_page_and_as_csv(self) -> None:
+        channel, scene = self.strap_channel()
+        ch = channel["id"]
+        before = datetime.datetime.now(datetime.timezone.utc)
+        self.client.playout.program(ch, {"sceneId": scene["id"], "values": {"name": "Anna"}})
+        self.client.playout.update(ch, {"values": {"name": "Anna B."}})
+        self.client.playout.program(ch, {"sceneId": scene["id"], "values": {"name": "Ben"}})
+        self.client.playout.clear(ch)
+        page = self.client.as_run.list(ch)
+        lines = page["data"]
+        self.assertIsNone(page["nextCursor"])
+        self.assertEqual([line["values"]["name"] for line in lines], ["Anna", "Ben"])
+        self.assertEqual(lines[0]["updatedValues"], {"name": "Anna B."})
+        self.assertEqual(lines[0]["takenBy"]["type"], "key")
+        for line in lines:
+            self.assertIsNotNone(line["endAt"])
+            self.assertFalse(line["endInferred"])
+        ids = [line["id"] for line in self.client.as_run.iterate(ch, from_=before, limit=1)]
+        self.assertEqual(ids, [line["id"] for line in lines])
+        self.assertEqual(len(self.client.as_run.list(ch, to=lines[1]["startAt"])["data"]), 1)
+        csv_text = self.client.as_run.csv(ch)
+        rows = csv_text.rstrip("\r\n").split("\r\n")
+        self.assertEqual(rows[0].split(",")[:3], ["id", "layer", "sceneId"])
+        self.assertEqual([row.split(",")[0] for row in rows[1:]], [line["id"] for line in lines])

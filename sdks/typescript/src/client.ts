@@ -6,6 +6,7 @@ import { HttpClient, type FetchLike, type RequestOptions } from './http.js';
 import { LiveChannel } from './live/channel.js';
 import type { LiveChannelOptions } from './live/types.js';
 import { Channels } from './resources/channels.js';
+import { AsRun } from './resources/as-run.js';
 import { Events } from './resources/events.js';
 import { History } from './resources/history.js';
 import { Hooks } from './resources/hooks.js';
@@ -47,6 +48,7 @@ export class OnairClient {
   readonly history: History;
   readonly templates: Templates;
   readonly events: Events;
+  readonly asRun: AsRun;
   readonly keys: Keys;
   readonly webhooks: Webhooks;
   readonly assets: Assets;
@@ -75,6 +77,7 @@ export class OnairClient {
     this.history = new History(this.http);
     this.templates = new Templates(this.http);
     this.events = new Events(this.http);
+    this.asRun = new AsRun(this.http);
     this.keys = new Keys(this.http);
     this.webhooks = new Webhooks(this.http);
     this.assets = new Assets(this.http);

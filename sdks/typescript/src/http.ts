@@ -45,6 +45,8 @@ export interface ApiRequest {
   rawType?: string | undefined;
   /** A create: send an Idempotency-Key. */
   idempotent?: boolean;
+  /** The answer is text (CSV), returned as it is rather than parsed as JSON. */
+  text?: boolean;
   /** Send the API key (default true; false for incoming-hook posts, whose URL is the credential). */
   auth?: boolean;
   headers?: Record<string, string> | undefined;
@@ -89,7 +91,7 @@ export class HttpClient {
 
     for (let attempt = 0; ; attempt++) {
       const { response, text } = await this.send(url, req.method, headers, body, options);
-      if (response.ok) return parseSuccess<T>(response, text);
+      if (response.ok) return req.text ? (text as T) : parseSuccess<T>(response, text);
       const error = toApiError(response, text);
       const retryable = response.status === 429 || (response.status === 503 && error.retryAfter !== undefined);
       if (!retryable || attempt >= this.config.maxRetries) throw error;

@@ -60,6 +60,7 @@ export { Schedule } from './resources/schedule.js';
 export { History } from './resources/history.js';
 export { Templates } from './resources/templates.js';
 export { Events } from './resources/events.js';
+export { AsRun } from './resources/as-run.js';
 export { Keys } from './resources/keys.js';
 export { Webhooks } from './resources/webhooks.js';
 export { Assets } from './resources/assets.js';

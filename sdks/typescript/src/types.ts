@@ -61,6 +61,7 @@ export type ScheduleIn = Omit<Schemas['ScheduleIn'], 'at'> & { at: string | Date
 export type ScheduledAction = Schemas['ScheduleIn']['op'];
 export type Template = Schemas['Template'];
 export type Event = Schemas['Event'];
+export type AsRunInterval = Schemas['AsRunInterval'];
 export type EventType = Event['type'];
 export type Key = Schemas['Key'];
 export type KeyCreated = Schemas['KeyCreated'];
@@ -107,6 +108,13 @@ export interface Page<T> {
 export interface PageParams {
   limit?: number;
   cursor?: string;
+}
+
+/** `GET …/as-run`: `limit` 1–1000 (default 100); `from` and `to` (ISO 8601, or Dates) bound the time range. */
+export interface AsRunListParams extends Omit<PageParams, 'limit'> {
+  limit?: number;
+  from?: string | Date;
+  to?: string | Date;
 }
 
 /** `GET /v1/events` filters. `since` (ISO 8601, or a Date) may not be combined with `cursor`. */

@@ -471,6 +471,38 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX source_fetches_source ON source_fetches(source_id, seq);
     `,
   },
+  {
+    version: 17,
+    name: 'as-run log',
+    // As in SQLite: every interval an instance was on program (docs/as-run.md), gone with its channel.
+    sql: `
+      CREATE TABLE as_run (
+        id text COLLATE "C" PRIMARY KEY,
+        channel_id text COLLATE "C" NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+        layer integer NOT NULL,
+        scene_id text NOT NULL,
+        scene_name text NOT NULL,
+        item_id text,
+        label text NOT NULL,
+        start_values text NOT NULL,
+        updated_values text,
+        start_at text COLLATE "C" NOT NULL,
+        start_frame bigint NOT NULL,
+        end_at text COLLATE "C",
+        end_frame bigint,
+        taken_by text NOT NULL,
+        cleared_by text,
+        confirmed_at text COLLATE "C",
+        confirmed_by text NOT NULL DEFAULT '[]',
+        end_inferred boolean NOT NULL DEFAULT false,
+        seen_at text COLLATE "C"
+      );
+      CREATE INDEX as_run_channel ON as_run(channel_id, id);
+      CREATE INDEX as_run_layer ON as_run(channel_id, layer, id);
+      CREATE INDEX as_run_channel_end ON as_run(channel_id, end_at);
+      CREATE INDEX as_run_end ON as_run(end_at);
+    `,
+  },
 ];
 
 /** Applies the migrations this database lacks, all in one transaction; a second process waits, then has none. */

@@ -28,6 +28,7 @@ import type {
 import { Database, LOCKS, type Sql } from './database.js';
 import { migrate } from './migrations.js';
 import { PostgresAccounts } from './postgres-accounts.js';
+import { PostgresAsRun } from './postgres-as-run.js';
 import { PostgresEventLog } from './postgres-event-log.js';
 import { PostgresIdempotency } from './postgres-idempotency.js';
 import { PostgresAssets } from './postgres-assets.js';
@@ -105,6 +106,7 @@ export class PostgresStore implements Store {
   readonly sources: PostgresSources;
   readonly assets: PostgresAssets;
   readonly idempotency: PostgresIdempotency;
+  readonly asRun: PostgresAsRun;
   private readonly events = new PostgresEventLog();
   private readonly scenes: PostgresScenes;
 
@@ -118,6 +120,7 @@ export class PostgresStore implements Store {
     this.sources = new PostgresSources(db);
     this.assets = new PostgresAssets(db);
     this.idempotency = new PostgresIdempotency(db);
+    this.asRun = new PostgresAsRun(db);
     this.scenes = new PostgresScenes(db);
   }
 

@@ -1,6 +1,6 @@
 /**
  * One tick's writes, inside its transaction: every channel's new values, clocks, live state, prepared show
- * (./postgres-show.ts) and events, as one
+ * (./postgres-show.ts), as-run lines (./postgres-as-run.ts) and events, as one
  * statement per kind of write whatever the number of channels (the rows go as arrays, unnested by Postgres).
  * A bus is written only when it changed. A tick holds one change per channel (the engine visits each channel
  * once per tick).
@@ -8,6 +8,7 @@
 import type { ChannelChange } from '../../engine/index.js';
 import type { Sql } from './database.js';
 import type { PostgresEventLog } from './postgres-event-log.js';
+import { writeAsRun } from './postgres-as-run.js';
 import { writeShow } from './postgres-show.js';
 
 const DELETE_INPUTS = `DELETE FROM channel_inputs AS i USING unnest($1::text[], $2::text[]) AS d(channel_id, name)
@@ -97,5 +98,6 @@ export async function writeTick(tx: Sql, changes: readonly ChannelChange[], even
     await tx.run(UPDATE_LIVE, [live.ids, live.program, live.preview, live.frames, live.updatedAt]);
   }
   await writeShow(tx, changes);
+  await writeAsRun(tx, changes);
   await events.write(tx, changes);
 }

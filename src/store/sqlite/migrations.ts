@@ -504,6 +504,40 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX source_fetches_source ON source_fetches(source_id, seq);
     `,
   },
+  {
+    version: 17,
+    name: 'as-run log',
+    // Every interval an instance was on program (docs/as-run.md), gone with its channel. The values are JSON as the
+    // frame drew them; `seen_at` is the last time the server saw an open interval on air (what an end is inferred
+    // from after a crash). `start_values`: VALUES is an SQL word.
+    sql: `
+      CREATE TABLE as_run (
+        id TEXT PRIMARY KEY,
+        channel_id TEXT NOT NULL REFERENCES channels(id) ON DELETE CASCADE,
+        layer INTEGER NOT NULL,
+        scene_id TEXT NOT NULL,
+        scene_name TEXT NOT NULL,
+        item_id TEXT,
+        label TEXT NOT NULL,
+        start_values TEXT NOT NULL,
+        updated_values TEXT,
+        start_at TEXT NOT NULL,
+        start_frame INTEGER NOT NULL,
+        end_at TEXT,
+        end_frame INTEGER,
+        taken_by TEXT NOT NULL,
+        cleared_by TEXT,
+        confirmed_at TEXT,
+        confirmed_by TEXT NOT NULL DEFAULT '[]',
+        end_inferred INTEGER NOT NULL DEFAULT 0,
+        seen_at TEXT
+      );
+      CREATE INDEX as_run_channel ON as_run(channel_id, id);
+      CREATE INDEX as_run_layer ON as_run(channel_id, layer, id);
+      CREATE INDEX as_run_channel_end ON as_run(channel_id, end_at);
+      CREATE INDEX as_run_end ON as_run(end_at);
+    `,
+  },
 ];
 
 function upgradeSceneDefinitions(db: Database.Database): void {

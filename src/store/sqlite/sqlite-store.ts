@@ -33,6 +33,7 @@ import { EventLog } from './event-log.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteIdempotency } from './sqlite-idempotency.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
+import { SqliteAsRun } from './sqlite-as-run.js';
 import { SqliteAssets } from './sqlite-assets.js';
 import { SqliteIncomingHooks } from './sqlite-incoming-hooks.js';
 import { SqliteSources } from './sqlite-sources.js';
@@ -75,6 +76,7 @@ export class SqliteStore implements Store {
   readonly sources: SqliteSources;
   readonly assets: SqliteAssets;
   readonly idempotency: SqliteIdempotency;
+  readonly asRun: SqliteAsRun;
   private readonly st: Statements;
   private readonly commitTx: (changes: readonly ChannelChange[]) => void;
   private readonly tickWrites: ReturnType<typeof tickWriteBatches>;
@@ -123,6 +125,7 @@ export class SqliteStore implements Store {
       this.sources = new SqliteSources(guarded);
       this.assets = new SqliteAssets(guarded);
       this.idempotency = new SqliteIdempotency(guarded);
+      this.asRun = new SqliteAsRun(guarded);
       this.commitTx = guarded.transaction((changes: readonly ChannelChange[]) => this.writeTick(changes));
       this.flusher = synchronous === 'FULL' ? WalFlusher.open(`${file}-wal`) : null;
       this.db.pragma('wal_autocheckpoint = 0');
@@ -335,8 +338,8 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * One tick: every channel's new values, clocks, live state, prepared show and events, in one multi-row statement
-   * per table (plus deletes). A bus is written only when it changed.
+   * One tick: every channel's new values, clocks, live state, prepared show, as-run lines and events, in one
+   * multi-row statement per table (plus deletes and the as-run lines). A bus is written only when it changed.
    */
   private writeTick(changes: readonly ChannelChange[]): void {
     const inputs: unknown[] = [];
@@ -356,6 +359,7 @@ export class SqliteStore implements Store {
     this.tickWrites.clocks.run(clocks);
     this.tickWrites.live.run(live);
     this.show.write(changes);
+    this.asRun.write(changes);
     this.events.write(changes);
   }
 

@@ -7,6 +7,7 @@ from typing import Any, Mapping, Optional, cast
 
 from .models import Me
 from .resources import (
+    AsRun,
     Assets,
     Channels,
     Events,
@@ -43,8 +44,8 @@ class Client:
         max_retry_wait: the longest ``Retry-After`` (seconds) worth waiting; a longer one raises at once.
 
     Resource groups: :attr:`channels`, :attr:`scenes`, :attr:`playout`, :attr:`rundowns`, :attr:`schedule`,
-    :attr:`history`, :attr:`templates`, :attr:`events`, :attr:`keys`, :attr:`webhooks`, :attr:`incoming_hooks`,
-    :attr:`sources`, :attr:`hooks`, :attr:`assets`; and :meth:`me`. Calls return the answer's JSON as plain dicts (typed with
+    :attr:`history`, :attr:`templates`, :attr:`events`, :attr:`as_run`, :attr:`keys`, :attr:`webhooks`,
+    :attr:`incoming_hooks`, :attr:`sources`, :attr:`hooks`, :attr:`assets`; and :meth:`me`. Calls return the answer's JSON as plain dicts (typed with
     :mod:`onair.models`) and raise :class:`onair.ApiError` or :class:`onair.TransportError`. A client holds no
     connection and may be shared by threads.
     """
@@ -73,6 +74,7 @@ class Client:
         self.history = History(self._transport)
         self.templates = Templates(self._transport)
         self.events = Events(self._transport)
+        self.as_run = AsRun(self._transport)
         self.keys = Keys(self._transport)
         self.webhooks = Webhooks(self._transport)
         self.incoming_hooks = IncomingHooks(self._transport)

@@ -96,6 +96,8 @@ __all__ = [
     "TemplateInputsItemPeriodsItem",
     "EventList",
     "Event",
+    "AsRunList",
+    "AsRunInterval",
     "Key",
     "KeyCreated",
     "KeyIn",
@@ -1101,6 +1103,43 @@ class Event(TypedDict):
     createdAt: str
     #: Depends on the type; always has `source`.
     data: Dict[str, Any]
+
+
+class AsRunList(TypedDict):
+    """The ``AsRunList`` object."""
+    data: List[AsRunInterval]
+    nextCursor: Optional[str]
+
+
+class AsRunInterval(TypedDict):
+    """The ``AsRunInterval`` object."""
+    #: `asr_…`; ids sort as the intervals began.
+    id: str
+    layer: int
+    sceneId: str
+    #: As it was when the interval began.
+    sceneName: str
+    itemId: Optional[str]
+    #: The rundown item's label, or the scene's name.
+    label: str
+    #: Every input the scene drew but clocks, as it went on air.
+    values: Dict[str, Any]
+    #: The instance's own values after the last update on air; null when it had none.
+    updatedValues: Optional[Dict[str, Any]]
+    startAt: str
+    startFrame: int
+    #: null while on air.
+    endAt: Optional[str]
+    endFrame: Optional[int]
+    durationMs: Optional[int]
+    takenBy: Actor
+    clearedBy: Optional[Actor]
+    #: When an output first said it had painted it.
+    confirmedAt: Optional[str]
+    #: The outputs that did, first ones first.
+    confirmedBy: List[str]
+    #: The server died meanwhile: the end is when it last saw it.
+    endInferred: bool
 
 
 class Key(TypedDict):

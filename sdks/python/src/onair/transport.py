@@ -150,6 +150,7 @@ class Transport:
         url: Optional[str] = None,
         authenticate: bool = True,
         sign_with: Optional[str] = None,
+        text: bool = False,
     ) -> ApiResponse:
         """Send one API call, waiting out rate limits as the module docstring says; return the answer.
 
@@ -164,6 +165,7 @@ class Transport:
             url: an absolute URL to call instead of ``base_url + path`` (an incoming hook's URL).
             authenticate: send the API key (``False`` for incoming-hook posts: their URL is the credential).
             sign_with: a secret to sign each attempt's body with (``X-Service-Timestamp``/``X-Service-Signature``).
+            text: the answer is text (CSV): ``data`` is the body as a string, not parsed JSON.
 
         Raises:
             ApiError: the server answered 4xx or 5xx (after the retries the rule allows).
@@ -178,7 +180,8 @@ class Transport:
             sent = self._headers(body, headers, idempotency_key, authenticate, sign_with)
             status, answer_headers, raw = self._send(method, target, body, sent, idempotency_key)
             if 200 <= status < 300:
-                return ApiResponse(status, answer_headers, _parse_success(status, answer_headers, raw))
+                data = raw.decode("utf-8") if text else _parse_success(status, answer_headers, raw)
+                return ApiResponse(status, answer_headers, data)
             error = ApiError.from_response(status, answer_headers, raw)
             wait = _retry_wait(error)
             if wait is None or retries >= self.max_retries or wait > self.max_retry_wait:

@@ -5588,6 +5588,135 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/channels/{id}/as-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A channel's as-run log: what was on program, when, for how long, who took and cleared it (100 per page, up to 1000) */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                    /** @description Only intervals still on air at or after this time (ISO 8601; an offset is allowed, Z otherwise). */
+                    from?: string;
+                    /** @description Only intervals that began before this time (ISO 8601; an offset is allowed, Z otherwise). */
+                    to?: string;
+                    /** @description The answer’s format; default: by `Accept`. */
+                    format?: "json" | "csv";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Intervals in the order they began, as JSON or (`?format=csv`, `Accept: text/csv`) CSV */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AsRunList"];
+                        "text/csv": string;
+                    };
+                };
+                /** @description invalid_request or unknown_input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unsupported_media_type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description rate_limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description internal */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/keys": {
         parameters: {
             query?: never;
@@ -12699,6 +12828,43 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+        };
+        AsRunList: {
+            data: components["schemas"]["AsRunInterval"][];
+            nextCursor: string | null;
+        };
+        AsRunInterval: {
+            /** @description `asr_…`; ids sort as the intervals began. */
+            id: string;
+            layer: number;
+            sceneId: string;
+            /** @description As it was when the interval began. */
+            sceneName: string;
+            itemId: string | null;
+            /** @description The rundown item's label, or the scene's name. */
+            label: string;
+            /** @description Every input the scene drew but clocks, as it went on air. */
+            values: {
+                [key: string]: unknown;
+            };
+            /** @description The instance's own values after the last update on air; null when it had none. */
+            updatedValues: {
+                [key: string]: unknown;
+            } | null;
+            startAt: string;
+            startFrame: number;
+            /** @description null while on air. */
+            endAt: string | null;
+            endFrame: number | null;
+            durationMs: number | null;
+            takenBy: components["schemas"]["Actor"];
+            clearedBy: components["schemas"]["Actor"] | null;
+            /** @description When an output first said it had painted it. */
+            confirmedAt: string | null;
+            /** @description The outputs that did, first ones first. */
+            confirmedBy: string[];
+            /** @description The server died meanwhile: the end is when it last saw it. */
+            endInferred: boolean;
         };
         KeyCreated: components["schemas"]["Key"] & {
             /** @description Shown only in this response. */

@@ -1,5 +1,6 @@
 """The API's resource groups, one module each; :class:`onair.Client` holds one instance of each."""
 
+from .as_run import AsRun
 from .assets import Assets
 from .channels import Channels
 from .events import Events
@@ -16,6 +17,7 @@ from .templates import Templates, TemplateList
 from .webhooks import Webhooks
 
 __all__ = [
+    "AsRun",
     "Assets",
     "Channels",
     "Events",
