@@ -42,6 +42,7 @@ import type { Resolve } from './webhooks/endpoint-guard/index.js';
 import { createIncomingHookDesk } from './incoming-hooks/hook-desk.js';
 import { applySourceChange, createRunner, type Runner } from './operations/index.js';
 import { createDataSources } from './sources/data-sources.js';
+import { Outputs, raiseOn } from './outputs/outputs.js';
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -96,6 +97,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           engine: { clockStats: () => engine.clockStats() },
           storageFailure: () => store.failure(),
           outboxDepth: () => store.webhooks.outboxDepth(),
+          outputsByHealth: () => outputs.byHealth(),
         });
   if (metrics && sqlite) sqlite.observe(metrics.storage);
   const broker = cluster?.broker ?? new MemoryBroker((err) => logger.error({ err }, 'broker listener failed'));
@@ -133,6 +135,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       nodeId: cluster?.nodeId,
     },
   );
+  const outputs = new Outputs({ engine, raise: raiseOn(engine), logger, counters: metrics?.outputs });
   engine.load(await store.loadChannels());
   const firstRun = await bootstrapCredentials(store, config.bootstrapKey);
   const auth = createAuthenticator(store, Date.now, { cacheTtlMs: cluster ? 1_000 : undefined });
@@ -181,6 +184,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     webhooks: webhooks.desk,
     incomingHooks,
     sources: sources.desk,
+    outputs,
     now: Date.now,
   });
   const api = createApiApp(
@@ -206,8 +210,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     path.join(ROOT, 'public'),
   );
   const bindings: ApiBindings = { observeRequest: metrics?.request };
-  // server.ts hands its deps on to the render socket as they are: `counters` travels with them.
-  const transportDeps: TransportDeps & Pick<RenderSocketDeps, 'counters'> = {
+  // server.ts hands its deps on to the render socket as they are: `counters` and `outputs` travel with them.
+  const transportDeps: TransportDeps & Pick<RenderSocketDeps, 'counters' | 'outputs'> = {
     fetch: (req) => api.fetch(req, bindings),
     engine,
     runner,
@@ -222,6 +226,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     heartbeatMs: options.heartbeatMs,
     fastPatchInputs: createFastPatch({ runner, auth, logger, observeRequest: metrics?.request }),
     counters: metrics?.sockets,
+    outputs,
   };
   const transport = createTransport(transportDeps);
 
@@ -232,6 +237,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   } catch (err) {
     await sources.stop();
     await engine.stop();
+    outputs.stop();
     hearing?.stop();
     await (cluster ? cluster.close() : store.close());
     throw err;
@@ -264,6 +270,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       await webhooks.stop();
       // Let acknowledgements of the last tick reach their sockets before they close.
       await new Promise((r) => setTimeout(r, 50));
+      outputs.stop();
       transport.closeSockets();
       hearing?.stop();
       if (cluster) await cluster.close();

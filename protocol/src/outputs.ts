@@ -116,12 +116,14 @@ export interface RefusedOutputs {
 
 /**
  * Sent to key and session connections (never to output pages) when a channel's outputs change, at most twice a
- * second: every output connected to this server, and the refused pages.
+ * second: the outputs connected to this server (the 100 least healthy when there are more), and the refused pages.
  */
 export interface OutputsMessage {
   type: 'outputs';
   channelId: string;
   outputs: OutputView[];
+  /** How many outputs are connected to this server (`outputs` holds at most 100 of them). */
+  total: number;
   refused: RefusedOutputs | null;
 }
 

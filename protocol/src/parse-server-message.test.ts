@@ -16,7 +16,7 @@ describe('parseServerMessage', () => {
   });
 
   it('reads the outputs message dashboards are sent', () => {
-    const outputs = { type: 'outputs', channelId: 'ch_1', outputs: [], refused: null };
+    const outputs = { type: 'outputs', channelId: 'ch_1', outputs: [], total: 0, refused: null };
     expect(parseServerMessage(JSON.stringify(outputs))).toEqual(outputs);
   });
 

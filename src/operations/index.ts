@@ -18,6 +18,7 @@ export * from './source-apply.js';
 export { SourceIn, SourcePatch } from './source-config.js';
 export * from './channels.js';
 export * from './events.js';
+export * from './outputs.js';
 export * from './keys.js';
 export * from './scenes.js';
 export * from './scene-versions.js';
