@@ -16,10 +16,17 @@ export type OutputHealth = (typeof OUTPUT_HEALTHS)[number];
 /** The bus an output page draws (its URL's `bus`). */
 export type OutputBus = 'program' | 'preview';
 
-/** A page sends a report at most this often... */
+/**
+ * A page reports what it shows (its layers, their `in` done, failures, OBS flags, its size) as soon as it changes,
+ * but never more often than this...
+ */
 export const REPORT_MIN_INTERVAL_MS = 500;
-/** ...and, while it can paint, at least this often, even when nothing changed: its silence means it cannot. */
-export const REPORT_ALIVE_MS = 1_000;
+/**
+ * ...and, while it can paint, at least this often, with the frame it painted last (a new frame alone waits for it):
+ * its silence means it cannot paint. Each report costs the server a message received, so this is what 1,000 pages
+ * cost (docs/performance.md, "Output reports").
+ */
+export const REPORT_ALIVE_MS = 5_000;
 
 /** What one report may carry; more is clipped by the server (and counted). */
 export const REPORT_LIMITS = {
@@ -49,8 +56,8 @@ export interface PaintedError {
 }
 
 /**
- * Sent by an output page (an output-token connection) after the browser has drawn: at most every
- * REPORT_MIN_INTERVAL_MS, at least every REPORT_ALIVE_MS while it can paint. Never answered.
+ * Sent by an output page (an output-token connection) after the browser has drawn: when what it shows changed, at most
+ * every REPORT_MIN_INTERVAL_MS, and at least every REPORT_ALIVE_MS while it can paint. Never answered.
  */
 export interface PaintedMessage {
   op: 'painted';

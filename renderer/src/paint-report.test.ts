@@ -32,30 +32,32 @@ function harness(kind: 'obs' | 'browser' = 'browser') {
 }
 
 describe('paint reporter', () => {
-  it('reports a change at once, then no more often than every 500 ms, with the newest picture', () => {
+  it('reports a change of what it shows at once, then no more often than every 500 ms, with the newest picture', () => {
     const { reporter, sent, advance, picture } = harness();
-    reporter.painted(picture(1));
+    reporter.painted(picture(1, false));
     expect(sent.map((m) => m.frame)).toEqual([1]);
     advance(100);
-    reporter.painted(picture(2));
-    reporter.painted(picture(3, false));
+    reporter.painted(picture(2, false));
+    reporter.painted(picture(3, true));
     expect(sent).toHaveLength(1);
     advance(400);
     expect(sent.map((m) => m.frame)).toEqual([1, 3]);
-    expect(sent[1]).toMatchObject({ op: 'painted', kind: 'browser', bus: 'program', layers: [{ inDone: false }] });
+    expect(sent[1]).toMatchObject({ op: 'painted', kind: 'browser', bus: 'program', layers: [{ inDone: true }] });
     expect(sent[1]).not.toHaveProperty('visible');
   });
 
-  it('says it is alive every second while it paints the same picture, and nothing while it does not paint', () => {
+  it('sends a new frame alone with the report it makes every 5 s while it paints, and nothing while it does not', () => {
     const { reporter, sent, advance, picture } = harness();
     reporter.painted(picture(1));
-    advance(600);
-    reporter.painted(picture(1));
-    expect(sent).toHaveLength(1);
-    advance(400);
-    reporter.painted(picture(1));
-    expect(sent).toHaveLength(2);
-    advance(5_000);
+    advance(1_000);
+    reporter.painted(picture(2));
+    advance(2_900); // the paint that comes every 5 s may come a little early: a report is due from 4 s on
+    reporter.painted(picture(3));
+    expect(sent.map((m) => m.frame)).toEqual([1]);
+    advance(100);
+    reporter.painted(picture(3));
+    expect(sent.map((m) => m.frame)).toEqual([1, 3]);
+    advance(20_000);
     expect(sent).toHaveLength(2);
   });
 
@@ -65,11 +67,11 @@ describe('paint reporter', () => {
     reporter.failed({ message: 'image failed to load', url: '/assets/x.png' });
     advance(500);
     expect(sent[1]!.errors).toEqual([{ message: 'image failed to load', url: '/assets/x.png' }]);
-    advance(600);
+    advance(5_000);
     reporter.painted(picture(2));
     expect(sent[2]!.errors).toBeUndefined();
     close();
-    advance(1_000);
+    advance(5_000);
     reporter.painted(picture(3));
     expect(sent).toHaveLength(3);
     reopen();

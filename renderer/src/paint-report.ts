@@ -1,8 +1,10 @@
 /**
  * The page's `painted` report (docs/outputs.md, "What a page reports"): what the browser has drawn, sent on the
- * render socket when it changed, never more often than REPORT_MIN_INTERVAL_MS, and at least every REPORT_ALIVE_MS
- * while the page paints (the caller tells it of a paint that often), so the server can tell a page that cannot
- * paint by its silence. Load failures go with the next report. Pure: the caller brings the socket and the clock.
+ * render socket when what it shows changed (layers, an `in` done, a failure, OBS flags, its size), never more often
+ * than REPORT_MIN_INTERVAL_MS, and at least every REPORT_ALIVE_MS while the page paints (the caller tells it of a
+ * paint that often), so the server can tell a page that cannot paint by its silence. A new frame alone (new values
+ * drawn) goes with the next report: each report is a message the server receives. Pure: the caller brings the socket
+ * and the clock.
  */
 import {
   REPORT_ALIVE_MS,
@@ -45,6 +47,11 @@ export interface PaintReporter {
   reconnected(): void;
 }
 
+/**
+ * A report is due for being alive a little before REPORT_ALIVE_MS: the paint that offers the chance comes every
+ * REPORT_ALIVE_MS, give or take a display frame, and must not just miss it.
+ */
+const ALIVE_DUE_MS = REPORT_ALIVE_MS * 0.8;
 /** Failures sent again to a new connection when they are this recent. */
 const RESEND_FAILURES_MS = 60_000;
 
@@ -57,7 +64,7 @@ export function createPaintReporter(deps: PaintReportDeps): PaintReporter {
   let sentKey = '';
   let waiting = false;
 
-  const keyOf = (p: Painted) => JSON.stringify([p.frame, p.layers, p.width, p.height, flags.visible, flags.active]);
+  const keyOf = (p: Painted) => JSON.stringify([p.layers, p.width, p.height, flags.visible, flags.active]);
 
   function message(p: Painted): PaintedMessage {
     const msg: PaintedMessage = { op: 'painted', ...p, kind: deps.kind, bus: deps.bus };
@@ -79,7 +86,7 @@ export function createPaintReporter(deps: PaintReportDeps): PaintReporter {
     if (!picture || waiting) return;
     const now = deps.now();
     const changed = pending.length > 0 || keyOf(picture) !== sentKey;
-    if (!changed && now - sentAt < REPORT_ALIVE_MS) return;
+    if (!changed && now - sentAt < ALIVE_DUE_MS) return;
     const wait = sentAt + REPORT_MIN_INTERVAL_MS - now;
     if (wait <= 0) return flush();
     waiting = true;

@@ -7,8 +7,11 @@ import type { OutputHealth } from '@onair/protocol';
 
 /** Frames behind (docs/outputs.md) past which an output is lagging... */
 export const LAG_FRAMES = 30;
-/** ...or milliseconds without a report while connected (a page reports at least every second while it can paint). */
-export const SILENT_MS = 2_000;
+/**
+ * ...or milliseconds without a report while connected: a page reports at least every REPORT_ALIVE_MS (5 s) while it
+ * can paint, so two missed reports and a margin for a slow line.
+ */
+export const SILENT_MS = 12_000;
 /** A connection gets this long to load its fonts and paint before its first report is due. */
 export const FIRST_REPORT_MS = 5_000;
 /** A load failure counts for this long. */

@@ -21,7 +21,10 @@ export interface OutputHandle {
 
 /** What a report changed. */
 export interface Applied {
-  /** Something the list shows changed. */
+  /**
+   * What the `outputs` message is sent for changed: the output's health, layers, size, kind, bus, OBS flags or
+   * failures (a new painted frame, lag or frame rate alone is not: it rides with the next message).
+   */
   changed: boolean;
   first: boolean;
   /** Failures not already reported in the last minute (same URL and message). */
@@ -57,7 +60,7 @@ export class OutputState implements OutputHandle {
 
   apply(report: PaintedReport, lag: number, now: number): Applied {
     const first = !this.listed;
-    const changed = first || lag !== this.lag || differs(this.report!, report);
+    const changed = first || differs(this.report!, report);
     this.listed = true;
     this.report = report;
     this.reportedAt = now;
@@ -122,8 +125,6 @@ export class OutputState implements OutputHandle {
 
 function differs(a: PaintedReport, b: PaintedReport): boolean {
   return (
-    a.frame !== b.frame ||
-    a.fps !== b.fps ||
     a.width !== b.width ||
     a.height !== b.height ||
     a.kind !== b.kind ||
