@@ -33,7 +33,7 @@ export interface Stage {
   setShown(shown: boolean): void;
   /** What each layer draws, for the tests. */
   drawn(): { layer: number; sceneId: string | null }[];
-  /** What each layer shows of the bus, for the page's report (docs/outputs.md). */
+  /** What each layer shows of the bus, for the page's report (docs/outputs.md); none while hidden by stop(). */
   painted(state: ChannelState): PaintedLayer[];
 }
 
@@ -252,6 +252,8 @@ export function createStage({ win, params, fonts, now, onEntered }: StageDeps): 
         .sort(([a], [b]) => a - b)
         .map(([layer, slot]) => ({ layer, sceneId: slot.current()?.scene.id ?? null })),
     painted(state) {
+      // CasparCG stop(): the stage is there, but nothing of it is seen.
+      if (!shown) return [];
       const bus = busOf(state);
       const layers: PaintedLayer[] = [];
       for (const [layer, slot] of [...slots.entries()].sort(([a], [b]) => a - b)) {
