@@ -56,6 +56,8 @@ export interface ServerHandle {
   /** The webhook operations, for tests that build the API app on their own. */
   /** Runs every use case, for tests that build the API app on their own. */
   runner: Runner;
+  /** This server's output pages (docs/outputs.md): their list, and the confirmations of what they painted. */
+  outputs: Outputs;
   logger: Logger;
   firstRun: BootstrapResult;
   /** Tests only: a request straight into the Hono app, past the transport (and its fast routes). */
@@ -281,7 +283,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       logger.info('stopped');
     })());
   const fetchApi = async (request: Request) => api.fetch(request, bindings);
-  return { port, baseUrl, engine, store, runner, logger, firstRun, fetchApi, stop };
+  return { port, baseUrl, engine, store, runner, outputs, logger, firstRun, fetchApi, stop };
 }
 
 /** Several nodes: the node's engine (cluster/cluster-engine.ts), ticking the channels it owns. */

@@ -13,6 +13,7 @@ import { installProbe } from './helpers/renderer-probe.js';
 import { lowerThird, scoreboard } from './helpers/renderer-scenes.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { startReceiver, testCertificate, type Receiver } from './helpers/webhook-receiver.js';
+import type { Confirmation } from '../src/outputs/outputs.js';
 
 interface Output {
   id: string;
@@ -100,6 +101,8 @@ const delivered = (type: string, outputId?: string) =>
 describe('output pages', () => {
   it('are listed with the frame of a take within a report interval, and raise output.lost when closed', async () => {
     const { channel, scenes } = await channelOnAir([lowerThird()]);
+    const confirmed: Confirmation[] = [];
+    server.handle.outputs.onConfirmed((c) => confirmed.push(c));
     const page = await openPage(channel.outputUrl);
     const first = await outputWhere(channel.id, (o) => o.layers.length === 1);
     expect(first).toMatchObject({ kind: 'browser', bus: 'program', visible: null, health: 'ok' });
@@ -120,8 +123,19 @@ describe('output pages', () => {
       [10, scenes[0]],
       [20, scenes[1]],
     ]);
-    // The lower third fades in over 1 s: its `in` is reported done once it has played.
+    // The lower third fades in over 1 s: its `in` is reported done once it has played, which confirms it aired.
     await outputWhere(channel.id, (o) => o.layers.every((l) => l.inDone));
+    const lower = (await getState(call, channel.id)).program.find((e) => e.layer === 20)!;
+    await expect
+      .poll(() => confirmed.find((c) => c.layer === 20))
+      .toMatchObject({
+        channelId: channel.id,
+        outputId: first.id,
+        sceneId: scenes[1],
+        itemId: null,
+        since: lower.since,
+      });
+    expect(confirmed.filter((c) => c.layer === 10)).toHaveLength(1);
 
     await page.close();
     const closedAt = Date.now();
