@@ -26,6 +26,7 @@ import {
   type Origin,
   type OutputEventType,
 } from '../engine/index.js';
+import { ChangeThrottle } from './change-throttle.js';
 import { ChannelOutputs } from './channel-outputs.js';
 import { isAhead, lagFrames } from './frame-log.js';
 import { OutputCounters, type ReportRejection } from './output-counters.js';
@@ -84,8 +85,7 @@ export class Outputs {
   readonly counters: OutputCounters;
   private readonly channels = new Map<string, ChannelOutputs>();
   private readonly confirmedListeners = new Set<(c: Confirmation) => void>();
-  private readonly changedListeners = new Set<(channelId: string) => void>();
-  private readonly changes = new Map<string, { timer: NodeJS.Timeout | null; lastAt: number }>();
+  private readonly changes: ChangeThrottle;
   private readonly caps = new events.EventCaps();
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
@@ -94,6 +94,7 @@ export class Outputs {
   constructor(private readonly deps: OutputsDeps) {
     this.counters = deps.counters ?? new OutputCounters();
     this.now = deps.now ?? Date.now;
+    this.changes = new ChangeThrottle(CHANGED_EVERY_MS, this.now);
     this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
     this.sweeper.unref();
   }
@@ -143,7 +144,10 @@ export class Outputs {
       if (!this.stopped && this.deps.engine.has(ch.channelId)) this.raise(ch, events.lost(output, closeCode));
       this.changed(ch.channelId);
     }
-    if (ch.empty()) this.channels.delete(ch.channelId);
+    if (ch.empty()) {
+      this.channels.delete(ch.channelId);
+      this.changes.forget(ch.channelId);
+    }
   }
 
   /** A frame published for the channel to this server's connections. */
@@ -182,8 +186,7 @@ export class Outputs {
 
   /** The channel's outputs changed: called at most once per CHANGED_EVERY_MS per channel. */
   onChanged(listener: (channelId: string) => void): () => void {
-    this.changedListeners.add(listener);
-    return () => this.changedListeners.delete(listener);
+    return this.changes.listen(listener);
   }
 
   /** Listed outputs by health, over every channel (for metrics). */
@@ -197,8 +200,7 @@ export class Outputs {
   stop(): void {
     this.stopped = true;
     clearInterval(this.sweeper);
-    for (const c of this.changes.values()) if (c.timer) clearTimeout(c.timer);
-    this.changes.clear();
+    this.changes.stop();
   }
 
   private channel(channelId: string): ChannelOutputs {
@@ -257,6 +259,7 @@ export class Outputs {
     for (const ch of [...this.channels.values()]) {
       if (!this.deps.engine.has(ch.channelId)) {
         this.channels.delete(ch.channelId);
+        this.changes.forget(ch.channelId);
         continue;
       }
       let changed = false;
@@ -304,19 +307,7 @@ export class Outputs {
     this.counters.rejected[reason] += 1;
   }
 
-  /** Tells the listeners, at most once per CHANGED_EVERY_MS per channel (the last change always gets through). */
   private changed(channelId: string): void {
-    let c = this.changes.get(channelId);
-    if (!c) this.changes.set(channelId, (c = { timer: null, lastAt: 0 }));
-    if (c.timer) return;
-    const entry = c;
-    const wait = Math.max(0, entry.lastAt + CHANGED_EVERY_MS - this.now());
-    entry.timer = setTimeout(() => {
-      entry.timer = null;
-      entry.lastAt = this.now();
-      if (!this.channels.has(channelId)) this.changes.delete(channelId);
-      for (const listener of this.changedListeners) listener(channelId);
-    }, wait);
-    entry.timer.unref();
+    this.changes.changed(channelId);
   }
 }
