@@ -26,6 +26,7 @@ import { runMemory } from './memory.js';
 import { runRenderer } from './renderer.js';
 import { runRest } from './rest.js';
 import { runSignInFlood } from './sign-in-flood.js';
+import { runOutputs } from './outputs.js';
 import { runTicker } from './ticker.js';
 import { runWebhooks } from './webhooks.js';
 import { runWebhooksFairness } from './webhooks-fairness.js';
@@ -43,6 +44,7 @@ const BENCHES: [string, (o: BenchOptions) => Promise<Table[]>, string | null][] 
   ['memory', runMemory, null],
   ['renderer', runRenderer, null],
   ['ticker', runTicker, null],
+  ['outputs', runOutputs, null],
   ['events', runEvents, null],
   ['webhooks', runWebhooks, null],
   ['webhooks-fairness', runWebhooksFairness, null],

@@ -65,7 +65,7 @@ const EnvSchema = z.object({
   ONAIR_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   ONAIR_WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3_000),
   // Data sources (docs/data-sources.md): the largest body a fetch reads, and how long a fetch may take in all.
-  ONAIR_SOURCE_MAX_BYTES: bytes(1024 * 1024, 64 * 1024 * 1024),
+  ONAIR_SOURCE_MAX_BYTES: bytes(1024 * 1024, 67_108_864), // at most 64 MiB
   ONAIR_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(60_000).default(10_000),
   // The as-run log (docs/as-run.md): days an ended interval is kept.
   ONAIR_AS_RUN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),

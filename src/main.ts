@@ -43,6 +43,7 @@ import type { Resolve } from './webhooks/endpoint-guard/index.js';
 import { createIncomingHookDesk } from './incoming-hooks/hook-desk.js';
 import { applySourceChange, createRunner, type Runner } from './operations/index.js';
 import { createDataSources } from './sources/data-sources.js';
+import { Outputs, raiseOn } from './outputs/outputs.js';
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,6 +59,8 @@ export interface ServerHandle {
   runner: Runner;
   /** The as-run log's confirmations and restarts: `asRun.confirm` is what output reports call. */
   asRun: AsRunLog;
+  /** This server's output pages (docs/outputs.md): their list, and the confirmations of what they painted. */
+  outputs: Outputs;
   logger: Logger;
   firstRun: BootstrapResult;
   /** Tests only: a request straight into the Hono app, past the transport (and its fast routes). */
@@ -99,6 +102,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           engine: { clockStats: () => engine.clockStats() },
           storageFailure: () => store.failure(),
           outboxDepth: () => store.webhooks.outboxDepth(),
+          outputsByHealth: () => outputs.byHealth(),
         });
   if (metrics && sqlite) sqlite.observe(metrics.storage);
   const broker = cluster?.broker ?? new MemoryBroker((err) => logger.error({ err }, 'broker listener failed'));
@@ -138,6 +142,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       nodeId: cluster?.nodeId,
     },
   );
+  const outputs = new Outputs({ engine, raise: raiseOn(engine), logger, counters: metrics?.outputs });
+  // What output pages confirm painting is recorded in the as-run line of what they painted (docs/as-run.md).
+  outputs.onConfirmed((c) => void asRun.confirm(c));
   const stored = await store.loadChannels();
   engine.load(stored);
   // One node: what the last run left on air ends, and the restored program begins again (docs/as-run.md).
@@ -191,6 +198,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     webhooks: webhooks.desk,
     incomingHooks,
     sources: sources.desk,
+    outputs,
     now: Date.now,
   });
   const api = createApiApp(
@@ -216,8 +224,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     path.join(ROOT, 'public'),
   );
   const bindings: ApiBindings = { observeRequest: metrics?.request };
-  // server.ts hands its deps on to the render socket as they are: `counters` travels with them.
-  const transportDeps: TransportDeps & Pick<RenderSocketDeps, 'counters'> = {
+  // server.ts hands its deps on to the render socket as they are: `counters` and `outputs` travel with them.
+  const transportDeps: TransportDeps & Pick<RenderSocketDeps, 'counters' | 'outputs'> = {
     fetch: (req) => api.fetch(req, bindings),
     engine,
     runner,
@@ -232,6 +240,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     heartbeatMs: options.heartbeatMs,
     fastPatchInputs: createFastPatch({ runner, auth, logger, observeRequest: metrics?.request }),
     counters: metrics?.sockets,
+    outputs,
   };
   const transport = createTransport(transportDeps);
 
@@ -242,6 +251,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   } catch (err) {
     await sources.stop();
     await engine.stop();
+    outputs.stop();
     hearing?.stop();
     await (cluster ? cluster.close() : store.close());
     throw err;
@@ -279,6 +289,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       await webhooks.stop();
       // Let acknowledgements of the last tick reach their sockets before they close.
       await new Promise((r) => setTimeout(r, 50));
+      outputs.stop();
       transport.closeSockets();
       hearing?.stop();
       if (cluster) await cluster.close();
@@ -289,7 +300,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       logger.info('stopped');
     })());
   const fetchApi = async (request: Request) => api.fetch(request, bindings);
-  return { port, baseUrl, engine, store, runner, asRun, logger, firstRun, fetchApi, stop };
+  return { port, baseUrl, engine, store, runner, asRun, outputs, logger, firstRun, fetchApi, stop };
 }
 
 /** Several nodes: the node's engine (cluster/cluster-engine.ts), ticking the channels it owns. */

@@ -11,6 +11,7 @@ export * from './asset-refs.js';
 export * from './error-catalogue.js';
 export * from './scene.js';
 export * from './rundown.js';
+export * from './outputs.js';
 export * from './messages.js';
 export * from './parse-server-message.js';
 export * from './backoff.js';

@@ -6,6 +6,7 @@
  * `prev` is the frame number of the previous message sent for this channel. A client that sees
  * `prev` differ from the last frame it applied has missed something and asks for a `resync`.
  */
+import type { OutputsMessage, PaintedMessage } from './outputs.js';
 import type { Rundown, RundownItem, ScheduledOp } from './rundown.js';
 import type { ClockAction, ClockState, InputValue, SceneView } from './scene.js';
 
@@ -142,7 +143,9 @@ export const HEARTBEAT_DEAD_AFTER_MS = 3 * HEARTBEAT_INTERVAL_MS;
 export type SceneScope = 'buses' | 'all';
 export const SCENE_SCOPES: readonly SceneScope[] = ['buses', 'all'];
 
-export type ServerMessage = SnapshotMessage | FrameMessage | AckMessage | ErrorMessage | HeartbeatMessage;
+/** `outputs` (./outputs.ts) goes to key and session connections only, never to output pages. */
+export type ServerMessage =
+  SnapshotMessage | FrameMessage | AckMessage | ErrorMessage | HeartbeatMessage | OutputsMessage;
 
 /**
  * An operation a client asks for, before it gets the `id` its ack or error answers to (docs/api.md, "Operations over
@@ -194,7 +197,8 @@ export type ClientOp =
   | { op: 'rundown.play_next'; rundownId: string }
   | { op: 'rundown.stop'; rundownId: string; itemId?: string };
 
-export type ClientMessage = { op: 'resync' } | (ClientOp & { id: string });
+/** `painted` (./outputs.ts) is an output page's report: output-token connections only, never answered. */
+export type ClientMessage = { op: 'resync' } | PaintedMessage | (ClientOp & { id: string });
 
 /** The subprotocol the server answers with; a client offers it with `bearer.<key>` where headers cannot be set. */
 export const SUBPROTOCOL = 'onair.v1';

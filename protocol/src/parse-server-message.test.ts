@@ -15,6 +15,11 @@ describe('parseServerMessage', () => {
     expect(parseServerMessage(padded.subarray(2, 2 + bytes.byteLength))).toEqual(beat);
   });
 
+  it('reads the outputs message dashboards are sent', () => {
+    const outputs = { type: 'outputs', channelId: 'ch_1', outputs: [], total: 0, refused: null };
+    expect(parseServerMessage(JSON.stringify(outputs))).toEqual(outputs);
+  });
+
   it('answers null for what is not a known JSON message', () => {
     for (const data of ['not json', '42', 'null', '[]', '{"type":"gossip"}', '{}', 7, null, undefined]) {
       expect(parseServerMessage(data), String(data)).toBeNull();

@@ -1,7 +1,8 @@
 /** Reading what the server sends on the real-time WebSocket. */
 import type { ServerMessage } from './messages.js';
 
-const SERVER_MESSAGE_TYPES: ReadonlySet<string> = new Set(['snapshot', 'frame', 'ack', 'error', 'heartbeat']);
+const TYPES = ['snapshot', 'frame', 'ack', 'error', 'heartbeat', 'outputs'];
+const SERVER_MESSAGE_TYPES: ReadonlySet<string> = new Set(TYPES);
 
 /**
  * A JSON message with a known `type`, or null for anything else (not JSON, not an object, an unknown type).

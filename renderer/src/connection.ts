@@ -32,6 +32,8 @@ export interface Connection {
   /** Reconnects now if waiting to retry (the page became visible, the network came back). */
   nudge(): void;
   status(): ConnectionStatus;
+  /** Sends on the open socket; false when none is open. */
+  send(msg: ClientMessage): boolean;
 }
 
 /** A socket stuck connecting (half-open network, dead proxy) is abandoned and retried. */
@@ -92,7 +94,8 @@ export function createConnection(options: ConnectionOptions): Connection {
       console.warn('onair: ignoring a message that is not a known JSON message');
       return;
     }
-    if (msg.type === 'ack') return;
+    // Output pages are never sent `outputs`; should a server send one anyway, it is nothing to draw.
+    if (msg.type === 'ack' || msg.type === 'outputs') return;
     if (msg.type === 'error') {
       console.warn(`onair: server error ${msg.code}: ${msg.detail}`);
       return;
@@ -119,9 +122,12 @@ export function createConnection(options: ConnectionOptions): Connection {
       connect();
     },
     status: () => status,
+    send: (msg) => (socket !== null && status === 'open' ? send(socket, msg) : false),
   };
 }
 
-function send(ws: WebSocket, msg: ClientMessage): void {
-  if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+function send(ws: WebSocket, msg: ClientMessage): boolean {
+  if (ws.readyState !== WebSocket.OPEN) return false;
+  ws.send(JSON.stringify(msg));
+  return true;
 }

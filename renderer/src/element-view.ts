@@ -5,6 +5,7 @@
  */
 import { placeholders, type SceneElement, type InputDef } from '@onair/protocol';
 import { imageUrl } from './asset-urls.js';
+import { watchImage } from './load-errors.js';
 import { createDomWriter, cssUrl, setStyles } from './dom-writer.js';
 import { crawlPainter } from './crawl-view.js';
 import { baseOpacity, baseTransform, borderCss, DEFAULT_TEXT_COLOR, fillCss, num, shadowCss } from './element-style.js';
@@ -141,6 +142,7 @@ function painterFor(el: HTMLElement, def: SceneElement): Paint {
       });
       return (values) => {
         const url = imageUrl(values.fill(def.src).trim());
+        if (url !== null) watchImage(url);
         write.style('background-image', url === null ? 'none' : cssUrl(url));
       };
     case 'crawl':

@@ -9,6 +9,7 @@ import { assetFontFamily, type AssetRef, type SceneView } from '@onair/protocol'
 import { assetUrl } from './asset-urls.js';
 import type { FontFile } from './font-files.js';
 import { fontSpecs, libraryFonts } from './font-needs.js';
+import { watchFont } from './load-errors.js';
 
 export interface FontLoader {
   /** True once every face the scene uses has loaded (or failed, or timed out: then the fallback is drawn). */
@@ -29,6 +30,7 @@ export function createFontLoader(doc: Document, files: readonly FontFile[], onSe
       display: 'block',
     });
     doc.fonts.add(face);
+    watchFont(face, file.url);
   }
   const settled = new Set<string>();
   const loading = new Set<string>();
@@ -57,7 +59,10 @@ export function createFontLoader(doc: Document, files: readonly FontFile[], onSe
     const family = assetFontFamily(ref);
     if (families.has(family)) return;
     families.add(family);
-    doc.fonts.add(new FontFace(family, `url("${assetUrl(ref.path)}") format("woff2")`, { display: 'block' }));
+    const url = assetUrl(ref.path);
+    const face = new FontFace(family, `url("${url}") format("woff2")`, { display: 'block' });
+    doc.fonts.add(face);
+    watchFont(face, url);
   }
 
   /** Faces of families neither bundled nor in the library are the browser's business: nothing to wait for. */

@@ -2,7 +2,7 @@
  * What the hosts can call or tell us. CasparCG calls global play/stop/next/update on a template;
  * OBS fires visibility events when `window.obsstudio` exists. The page works without any of them.
  */
-import type { InputValue } from '@onair/protocol';
+import type { InputValue, OutputKind } from '@onair/protocol';
 import { parseTemplateData } from './template-data.js';
 
 export interface HostHandlers {
@@ -12,13 +12,15 @@ export interface HostHandlers {
   update(values: Record<string, InputValue>): void;
   /** The page or source is visible again, or the network is back: redraw clocks, retry at once. */
   wake(): void;
+  /** OBS: the source is shown in some view (`visible`), or on program (`active`), or no longer. */
+  obs(flags: { visible?: boolean; active?: boolean }): void;
 }
 
 interface HostWindow extends Window {
   play?: () => void;
   next?: () => void;
   update?: (data?: unknown) => void;
-  obsstudio?: unknown;
+  obsstudio?: { onVisibilityChange?: unknown; onActiveChange?: unknown } | null;
   /** CasparCG's HTML producer gives every page a global remove() (a template removes itself with it). */
   remove?: unknown;
 }
@@ -30,6 +32,17 @@ interface HostWindow extends Window {
 export function inBroadcastHost(win: Window): boolean {
   const host = win as HostWindow;
   return host.obsstudio !== undefined || typeof host.remove === 'function' || /casparcg/i.test(win.navigator.userAgent);
+}
+
+/**
+ * Which host the page runs in (docs/outputs.md, "Kinds"): OBS by `window.obsstudio`, CasparCG as inBroadcastHost
+ * tells it, vMix by its name in the user agent; anything else is a browser. Asked before installHostHooks.
+ */
+export function hostKind(win: Window): OutputKind {
+  const host = win as HostWindow;
+  if (host.obsstudio !== undefined) return 'obs';
+  if (inBroadcastHost(win)) return 'casparcg';
+  return /vmix/i.test(win.navigator.userAgent) ? 'vmix' : 'browser';
 }
 
 export function installHostHooks(win: Window, handlers: HostHandlers): void {
@@ -59,15 +72,27 @@ function installVisibility(win: HostWindow, handlers: HostHandlers): void {
   win.addEventListener('online', () => handlers.wake());
   if (win.obsstudio === undefined) return;
   // OBS: `visible` means shown in any view, `active` means on program. Both are hints only.
-  win.addEventListener('obsSourceVisibleChanged', (event) => {
-    if (detailFlag(event, 'visible')) handlers.wake();
-  });
-  win.addEventListener('obsSourceActiveChanged', (event) => {
-    if (detailFlag(event, 'active')) handlers.wake();
-  });
+  const visible = (value: unknown) => {
+    if (typeof value !== 'boolean') return;
+    handlers.obs({ visible: value });
+    if (value) handlers.wake();
+  };
+  const active = (value: unknown) => {
+    if (typeof value !== 'boolean') return;
+    handlers.obs({ active: value });
+    if (value) handlers.wake();
+  };
+  win.addEventListener('obsSourceVisibleChanged', (event) => visible(detailValue(event, 'visible')));
+  win.addEventListener('obsSourceActiveChanged', (event) => active(detailValue(event, 'active')));
+  // Older OBS calls these instead of firing the events.
+  try {
+    if (win.obsstudio) Object.assign(win.obsstudio, { onVisibilityChange: visible, onActiveChange: active });
+  } catch {
+    // A host whose obsstudio object cannot take them fires the events.
+  }
 }
 
-function detailFlag(event: Event, key: string): boolean {
+function detailValue(event: Event, key: string): unknown {
   const detail: unknown = (event as CustomEvent<unknown>).detail;
-  return typeof detail === 'object' && detail !== null && (detail as Record<string, unknown>)[key] === true;
+  return typeof detail === 'object' && detail !== null ? (detail as Record<string, unknown>)[key] : undefined;
 }

@@ -10,9 +10,12 @@ import { mergeEffects, noEffects, type Effects } from './effects.js';
 import { FONT_FILES } from './font-files.js';
 import { createFontLoader } from './font-loader.js';
 import { createFrameLoop } from './frame-loop.js';
-import { inBroadcastHost, installHostHooks } from './host-hooks.js';
+import { hostKind, inBroadcastHost, installHostHooks } from './host-hooks.js';
 import { createLinkCheck, type LinkCheck } from './link-check.js';
 import { createLinkNotice } from './link-notice.js';
+import { reportLoadErrorsTo } from './load-errors.js';
+import { createPaintReporter, type PaintReporter } from './paint-report.js';
+import { createPaintWatch, type PaintWatch } from './paint-watch.js';
 import { accessUrl, parsePageParams, socketUrl, type PageParams } from './page-params.js';
 import { configureAssetAccess } from './asset-urls.js';
 import { createSketchFeed } from './sketch-feed.js';
@@ -43,27 +46,53 @@ function start(): void {
   let dirty = false;
   let overrides: Readonly<Record<string, InputValue>> = {};
   let frames = 0;
+  /** The frame whose state the stage last drew; null until it drew one. */
+  let drawnFrame: number | null = null;
 
   const redraw = () => {
     dirty = true;
     loop.request();
   };
+  // Decided before installHostHooks adds CasparCG-style globals of its own to the window.
+  const kind = hostKind(window);
+  const linkCheck = params.sketch || inBroadcastHost(window) ? null : browserLinkCheck(params);
+  // A sketch draws what its parent posts: nothing to report.
+  const reporter: PaintReporter | null = params.sketch
+    ? null
+    : createPaintReporter({
+        send: (msg) => connection.send(msg),
+        now: () => Date.now(),
+        later: (fn, ms) => void setTimeout(fn, ms),
+        kind,
+        bus: params.bus,
+      });
+  reportLoadErrorsTo(reporter && ((error) => reporter.failed(error)));
+  const watch: PaintWatch | null =
+    reporter &&
+    createPaintWatch(window, () => {
+      if (drawnFrame === null) return;
+      const size = { width: window.innerWidth, height: window.innerHeight };
+      reporter.painted({ frame: drawnFrame, layers: stage.painted(state), fps: watch?.fps() ?? 0, ...size });
+    });
   const fonts = createFontLoader(document, FONT_FILES, redraw);
-  const stage = createStage({ win: window, params, fonts, now: () => Date.now() });
-  const loop = createFrameLoop(window, () => {
+  const stage = createStage({ win: window, params, fonts, now: () => Date.now(), onEntered: () => watch?.drew() });
+  const loop = createFrameLoop(window, (time) => {
+    watch?.frame(time);
     if (dirty) {
       dirty = false;
       const effects = pending;
       pending = noEffects();
-      stage.render(state, effects, overrides);
+      if (stage.render(state, effects, overrides)) drawnFrame = state.frame;
+      watch?.drew();
     }
     return stage.tick(state, overrides);
   });
 
-  // Decided before installHostHooks adds CasparCG-style globals of its own to the window.
-  const linkCheck = params.sketch || inBroadcastHost(window) ? null : browserLinkCheck(params);
   const onMessage = (msg: SnapshotMessage | FrameMessage | HeartbeatMessage, receivedAt: number) => {
-    if (msg.type === 'snapshot') linkCheck?.connected();
+    if (msg.type === 'snapshot') {
+      linkCheck?.connected();
+      reporter?.reconnected();
+    }
     const result = applyMessage(state, msg, receivedAt);
     state = result.state;
     if (result.outcome === 'applied') {
@@ -98,6 +127,7 @@ function start(): void {
       redraw();
       connection.nudge();
     },
+    obs: (flags) => reporter?.host(flags),
   });
 
   window.__onair = {

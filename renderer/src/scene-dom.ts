@@ -22,6 +22,8 @@ export interface SceneDom {
   tick(values: SceneValues, fits: FitQueue): void;
   /** Plays the `in` transition from server time `at`, each unit after its delay. */
   enter(motion: Motion | null, at: number, serverNow: number): void;
+  /** True when no `in` transition plays (it finished, was settled, or there was none). */
+  entered(): boolean;
   /** Plays the `out` transition, then takes the scene off the page and calls `gone`. */
   leave(motion: Motion | null, at: number, serverNow: number, gone: () => void): void;
   /** Plays a trigger once, joined `serverNow - at` ms in; false when it is unknown or already over. */
@@ -34,7 +36,13 @@ export interface SceneDom {
 
 const FULL = { position: 'absolute', left: '0', top: '0', width: '100%', height: '100%' } as const;
 
-export function createSceneDom(doc: Document, scene: SceneView, stage: { width: number; height: number }): SceneDom {
+/** `onEntered` runs when the `in` transition has played to its end. */
+export function createSceneDom(
+  doc: Document,
+  scene: SceneView,
+  stage: { width: number; height: number },
+  onEntered: () => void = () => undefined,
+): SceneDom {
   const defs = inputDefs(scene);
   const views: ElementView[] = [];
   const root = doc.createElement('div');
@@ -54,6 +62,7 @@ export function createSceneDom(doc: Document, scene: SceneView, stage: { width: 
   const live = views.filter((v) => v.live);
   const named = new Map(views.filter((v) => v.def.name !== undefined).map((v) => [v.def.name as string, v]));
   const running = new Set<Animation>();
+  const entering = new Set<Animation>();
   let leaving = false;
 
   function animate(el: HTMLElement, frames: Frame[], timing: KeyframeAnimationOptions, elapsed: number): Animation {
@@ -86,9 +95,16 @@ export function createSceneDom(doc: Document, scene: SceneView, stage: { width: 
         const elapsed = elapsedInto(at, serverNow, unit.delayMs + motion.durationMs);
         if (elapsed === null) continue;
         const timing = { duration: motion.durationMs, easing: motion.easing, delay: unit.delayMs, fill: 'backwards' };
-        animate(unit.el, motion.frames, timing as KeyframeAnimationOptions, elapsed);
+        const animation = animate(unit.el, motion.frames, timing as KeyframeAnimationOptions, elapsed);
+        entering.add(animation);
+        animation.addEventListener('finish', () => {
+          entering.delete(animation);
+          if (entering.size === 0) onEntered();
+        });
+        animation.addEventListener('cancel', () => entering.delete(animation));
       }
     },
+    entered: () => entering.size === 0,
     leave(motion, at, serverNow, gone) {
       if (leaving) return;
       leaving = true;

@@ -81,5 +81,7 @@ export function createSketchFeed(
     },
     nudge: () => undefined,
     status: () => status,
+    // No socket: a sketch reports nothing.
+    send: () => false,
   };
 }

@@ -3,7 +3,7 @@
  * one element per layer stacked by layer number. It is created by the first drawing of a loaded state,
  * so nothing paints before the first snapshot; a snapshot is drawn settled, with no in-animation.
  */
-import type { BusEntry, FiredTrigger, InputValue, SceneView } from '@onair/protocol';
+import type { BusEntry, FiredTrigger, InputValue, PaintedLayer, SceneView } from '@onair/protocol';
 import { own, type ChannelState } from './channel-state.js';
 import { setStyles } from './dom-writer.js';
 import { createDrawnEntries } from './drawn-entries.js';
@@ -22,14 +22,19 @@ import { fitStage, fitTransform } from './viewport-fit.js';
 type Overrides = Readonly<Record<string, InputValue>>;
 
 export interface Stage {
-  /** Draws the state and plays the effects gathered since the last drawing. */
-  render(state: ChannelState, effects: Effects, overrides: Overrides): void;
+  /**
+   * Draws the state and plays the effects gathered since the last drawing; false when nothing could be drawn yet (no
+   * snapshot, or the first picture's fonts are still loading).
+   */
+  render(state: ChannelState, effects: Effects, overrides: Overrides): boolean;
   /** The per-frame work: clocks. True while a drawn clock moves (the caller keeps the frames coming). */
   tick(state: ChannelState, overrides: Overrides): boolean;
   /** CasparCG play()/stop(): shows or hides the whole stage without forgetting what it draws. */
   setShown(shown: boolean): void;
   /** What each layer draws, for the tests. */
   drawn(): { layer: number; sceneId: string | null }[];
+  /** What each layer shows of the bus, for the page's report (docs/outputs.md); none while hidden by stop(). */
+  painted(state: ChannelState): PaintedLayer[];
 }
 
 export interface StageDeps {
@@ -38,6 +43,8 @@ export interface StageDeps {
   fonts: FontLoader;
   /** Local epoch milliseconds. */
   now: () => number;
+  /** A scene's `in` transition has just finished. */
+  onEntered?: () => void;
 }
 
 /**
@@ -57,7 +64,7 @@ function guarded(what: string, draw: () => void): void {
   }
 }
 
-export function createStage({ win, params, fonts, now }: StageDeps): Stage {
+export function createStage({ win, params, fonts, now, onEntered }: StageDeps): Stage {
   const doc = win.document;
   const slots = new Map<number, LayerSlot>();
   const waiting = new Map<number, LayerChange>();
@@ -154,7 +161,7 @@ export function createStage({ win, params, fonts, now }: StageDeps): Stage {
     }
     waiting.delete(layer);
     if (action.kind === 'keep') return;
-    const next: SceneDom | null = wanted ? createSceneDom(doc, wanted, size) : null;
+    const next: SceneDom | null = wanted ? createSceneDom(doc, wanted, size, onEntered) : null;
     const mode = action.kind === 'rebuild' ? 'cut' : action.mode;
     slotFor(layer).show(next, { mode, at: action.kind === 'change' ? action.at : 0, serverNow });
   }
@@ -208,7 +215,7 @@ export function createStage({ win, params, fonts, now }: StageDeps): Stage {
 
   return {
     render(state, effects, overrides) {
-      if (!state.loaded) return;
+      if (!state.loaded) return false;
       prefetchFonts(state);
       const wanted = wantedOnBus(state);
       // Nothing at all is painted until the first complete picture can be.
@@ -216,7 +223,7 @@ export function createStage({ win, params, fonts, now }: StageDeps): Stage {
         for (const scene of wanted.values()) fonts.load(scene);
         for (const change of effects.layers) waiting.set(change.layer, change);
         unplayed = [...unplayed, ...effects.triggers];
-        return;
+        return false;
       }
       ensureRoot();
       size = { width: state.width, height: state.height };
@@ -230,6 +237,7 @@ export function createStage({ win, params, fonts, now }: StageDeps): Stage {
       drawLayers(wanted, serverNow);
       writeValues(state, overrides, serverNow, false);
       playTriggers(state, effects.triggers, serverNow);
+      return true;
     },
     tick(state, overrides) {
       if (!state.loaded) return false;
@@ -243,5 +251,18 @@ export function createStage({ win, params, fonts, now }: StageDeps): Stage {
       [...slots.entries()]
         .sort(([a], [b]) => a - b)
         .map(([layer, slot]) => ({ layer, sceneId: slot.current()?.scene.id ?? null })),
+    painted(state) {
+      // CasparCG stop(): the stage is there, but nothing of it is seen.
+      if (!shown) return [];
+      const bus = busOf(state);
+      const layers: PaintedLayer[] = [];
+      for (const [layer, slot] of [...slots.entries()].sort(([a], [b]) => a - b)) {
+        const dom = slot.current();
+        if (!dom) continue;
+        const entry = entries.entryFor(dom, layer, bus);
+        layers.push({ layer, sceneId: dom.scene.id, itemId: entry?.itemId ?? null, inDone: dom.entered() });
+      }
+      return layers;
+    },
   };
 }

@@ -88,3 +88,13 @@ func (s *ChannelsService) GetState(ctx context.Context, channelID string, opts .
 	}
 	return send[State](ctx, s.c, call{method: http.MethodGet, path: path}, opts)
 }
+
+// ListOutputs reads the output pages connected to the server answering: what each painted, its lag, load errors and
+// health (docs/outputs.md), and Refused: the pages refused for their token.
+func (s *ChannelsService) ListOutputs(ctx context.Context, channelID string, opts ...RequestOption) (*OutputList, error) {
+	path, err := route("/channels/{channelID}/outputs", channelID)
+	if err != nil {
+		return nil, err
+	}
+	return send[OutputList](ctx, s.c, call{method: http.MethodGet, path: path}, opts)
+}

@@ -129,6 +129,14 @@ func TestIntegrationSceneFromTemplateInputsAndState(t *testing.T) {
 	if state.Inputs["scoreA"] != 3.0 || state.Inputs["home"] != "LEEDS" || state.Frame < result.Frame || state.FPS != 50 {
 		t.Fatalf("state: %+v", state)
 	}
+	// No output page has connected: none listed, none refused.
+	outputs, err := client.Channels.ListOutputs(ctx, f.channel.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(outputs.Data) != 0 || outputs.Refused != nil {
+		t.Fatalf("outputs: %+v", outputs)
+	}
 	// The template's game clock is in the state (its value depends on whether the playout test drove it yet).
 	if clock, ok := state.Clocks["gameClock"]; !ok || clock.Ms < 0 || clock.Ms > 720000 {
 		t.Fatalf("clocks: %+v", state.Clocks)

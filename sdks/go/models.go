@@ -388,7 +388,8 @@ type EventList struct {
 
 // EventType is one of "channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated",
 // "channel.cleared", "channel.updated_on_air", "channel.undone", "channel.redone", "channel.schedule_missed",
-// "channel.schedule_failed", "rundown.item_cued", "rundown.item_taken", "rundown.item_stopped".
+// "channel.schedule_failed", "rundown.item_cued", "rundown.item_taken", "rundown.item_stopped",
+// "output.connected", "output.lost", "output.lagging", "output.error", "channel.unconfirmed".
 type EventType string
 
 // The values of EventType.
@@ -406,6 +407,11 @@ const (
 	EventTypeRundownItemCued       EventType = "rundown.item_cued"
 	EventTypeRundownItemTaken      EventType = "rundown.item_taken"
 	EventTypeRundownItemStopped    EventType = "rundown.item_stopped"
+	EventTypeOutputConnected       EventType = "output.connected"
+	EventTypeOutputLost            EventType = "output.lost"
+	EventTypeOutputLagging         EventType = "output.lagging"
+	EventTypeOutputError           EventType = "output.error"
+	EventTypeChannelUnconfirmed    EventType = "channel.unconfirmed"
 )
 
 // FieldError is part of the onair API (Problem.errors[]).
@@ -866,6 +872,94 @@ type MemberList struct {
 // MemberRoleIn is the MemberRoleIn schema of the onair API.
 type MemberRoleIn struct {
 	Role Role `json:"role"`
+}
+
+// Output is the Output schema of the onair API.
+type Output struct {
+	// Active: OBS only: on program; null elsewhere.
+	Active       *bool          `json:"active"`
+	Address      string         `json:"address"`
+	Bus          OutputBus      `json:"bus"`
+	ConnectedAt  string         `json:"connectedAt"`
+	Errors       []OutputError  `json:"errors"`
+	FPS          float64        `json:"fps"`
+	Health       OutputHealth   `json:"health"`
+	ID           string         `json:"id"`
+	Kind         OutputKind     `json:"kind"`
+	LagFrames    int64          `json:"lagFrames"`
+	Layers       []PaintedLayer `json:"layers"`
+	PaintedFrame int64          `json:"paintedFrame"`
+	ReportedAt   string         `json:"reportedAt"`
+	Size         OutputSize     `json:"size"`
+	// Visible: OBS only: shown in some view; null elsewhere.
+	Visible *bool `json:"visible"`
+}
+
+// OutputBus is one of "program", "preview".
+type OutputBus string
+
+// The values of OutputBus.
+const (
+	OutputBusProgram OutputBus = "program"
+	OutputBusPreview OutputBus = "preview"
+)
+
+// OutputError is the OutputError schema of the onair API.
+type OutputError struct {
+	At      string `json:"at"`
+	Message string `json:"message"`
+	// URL: Never carries the output token.
+	URL *string `json:"url"`
+}
+
+// OutputHealth is one of "ok", "lagging", "error".
+type OutputHealth string
+
+// The values of OutputHealth.
+const (
+	OutputHealthOk      OutputHealth = "ok"
+	OutputHealthLagging OutputHealth = "lagging"
+	OutputHealthError   OutputHealth = "error"
+)
+
+// OutputKind is one of "obs", "casparcg", "vmix", "browser".
+type OutputKind string
+
+// The values of OutputKind.
+const (
+	OutputKindObs      OutputKind = "obs"
+	OutputKindCasparcg OutputKind = "casparcg"
+	OutputKindVmix     OutputKind = "vmix"
+	OutputKindBrowser  OutputKind = "browser"
+)
+
+// OutputList is the OutputList schema of the onair API.
+type OutputList struct {
+	Data       []Output `json:"data"`
+	NextCursor any      `json:"nextCursor"`
+	// Refused: Output pages refused for a wrong or rotated token, on this server.
+	Refused *OutputListRefused `json:"refused"`
+}
+
+// OutputListRefused: Output pages refused for a wrong or rotated token, on this server.
+type OutputListRefused struct {
+	Count       int64  `json:"count"`
+	LastAddress string `json:"lastAddress"`
+	LastAt      string `json:"lastAt"`
+}
+
+// OutputSize is part of the onair API (Output.size).
+type OutputSize struct {
+	Height int64 `json:"height"`
+	Width  int64 `json:"width"`
+}
+
+// PaintedLayer is the PaintedLayer schema of the onair API.
+type PaintedLayer struct {
+	InDone  bool    `json:"inDone"`
+	ItemID  *string `json:"itemId"`
+	Layer   int64   `json:"layer"`
+	SceneID string  `json:"sceneId"`
 }
 
 // PasswordChangeIn is the PasswordChangeIn schema of the onair API.
@@ -1747,7 +1841,8 @@ type WebhookDelivery struct {
 // WebhookDeliveryType is one of "channel.played", "channel.scene_loaded", "channel.trigger_fired",
 // "channel.bind_updated", "channel.cleared", "channel.updated_on_air", "channel.undone", "channel.redone",
 // "channel.schedule_missed", "channel.schedule_failed", "rundown.item_cued", "rundown.item_taken",
-// "rundown.item_stopped", "webhook.ping".
+// "rundown.item_stopped", "output.connected", "output.lost", "output.lagging", "output.error",
+// "channel.unconfirmed", "webhook.ping".
 type WebhookDeliveryType string
 
 // The values of WebhookDeliveryType.
@@ -1765,6 +1860,11 @@ const (
 	WebhookDeliveryTypeRundownItemCued       WebhookDeliveryType = "rundown.item_cued"
 	WebhookDeliveryTypeRundownItemTaken      WebhookDeliveryType = "rundown.item_taken"
 	WebhookDeliveryTypeRundownItemStopped    WebhookDeliveryType = "rundown.item_stopped"
+	WebhookDeliveryTypeOutputConnected       WebhookDeliveryType = "output.connected"
+	WebhookDeliveryTypeOutputLost            WebhookDeliveryType = "output.lost"
+	WebhookDeliveryTypeOutputLagging         WebhookDeliveryType = "output.lagging"
+	WebhookDeliveryTypeOutputError           WebhookDeliveryType = "output.error"
+	WebhookDeliveryTypeChannelUnconfirmed    WebhookDeliveryType = "channel.unconfirmed"
 	WebhookDeliveryTypeWebhookPing           WebhookDeliveryType = "webhook.ping"
 )
 

@@ -17,6 +17,7 @@ import type { ApiDeps, ApiEnv } from './env.js';
 import { eventRoutes } from './events/routes.js';
 import { inputRoutes } from './inputs/routes.js';
 import { keyRoutes } from './keys/routes.js';
+import { outputRoutes } from './outputs/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
 import { incomingHookRoutes } from './incoming-hooks/routes.js';
 import { sourceRoutes } from './sources/routes.js';
@@ -84,6 +85,7 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
     rundownRoutes,
     scheduleRoutes,
     historyRoutes,
+    outputRoutes,
     templateRoutes,
     eventRoutes,
     asRunRoutes,

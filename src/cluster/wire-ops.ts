@@ -9,7 +9,7 @@ import { OP_KINDS } from '../engine/index.js';
 import { WireError } from './cluster-bus.js';
 import { InputValueSchema } from '../scenes/input-value-schema.js';
 
-const Source = z.enum(['api', 'dashboard', 'incoming_webhook', 'data_source', 'schedule']);
+const Source = z.enum(['api', 'dashboard', 'incoming_webhook', 'data_source', 'schedule', 'output']);
 const Clock = z.object({ running: z.boolean(), ms: z.number(), at: z.number(), period: z.number().optional() });
 const Origin = z.object({
   source: Source,

@@ -53,6 +53,17 @@ export function decodeChannelMessage(payload: Uint8Array): ChannelMessage {
   throw new Error('broker message: unknown kind');
 }
 
+/** Where a frame's JSON says its number: toFrameMessage writes `type`, `channelId`, then `frame`. */
+const FRAME_NUMBER = /"frame":(\d+)/;
+const FRAME_NUMBER_WITHIN = 256;
+
+/** The frame number of a decoded frame's JSON, read without parsing it; null when it is not near the start. */
+export function frameNumberOf(json: Uint8Array): number | null {
+  const head = Buffer.from(json.buffer, json.byteOffset, Math.min(json.byteLength, FRAME_NUMBER_WITHIN));
+  const match = FRAME_NUMBER.exec(head.toString('latin1'));
+  return match ? Number(match[1]) : null;
+}
+
 /** The `scenes=all` frame of a frame message, parsed (for tests and tools; transports send the bytes). */
 export function parseFrame(payload: Uint8Array): FrameMessage | null {
   const msg = decodeChannelMessage(payload);

@@ -208,6 +208,9 @@ export class Draft {
       case 'redo':
         revisit(this, op.kind, op.by);
         return {};
+      case 'event':
+        this.event(op.type, { ...op.data, ...op.by });
+        return {};
     }
   }
 

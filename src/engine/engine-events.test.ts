@@ -121,4 +121,20 @@ describe('events', () => {
     await h.run('ch_a', { kind: 'patch', values: new Map([['score', null]]) });
     expect(h.events).toHaveLength(2);
   });
+
+  it('an event op records an event about the outputs, and changes and sends nothing', async () => {
+    const h = setup();
+    await h.run('ch_a', { kind: 'cut', sceneId: 'sc_ch_a' });
+    const before = h.engine.onAir('ch_a');
+    const sent = h.frames.length;
+    const by: Origin = { source: 'output', actor: { type: 'system', id: 'system', name: 'onair' } };
+    await h.run('ch_a', { kind: 'event', type: 'output.lost', data: { outputId: 'out_1' } }, by);
+    expect(h.events.at(-1)).toMatchObject({
+      type: 'output.lost',
+      channelId: 'ch_a',
+      data: { outputId: 'out_1', ...by },
+    });
+    expect(h.engine.onAir('ch_a')).toEqual(before);
+    expect(h.frames).toHaveLength(sent);
+  });
 });

@@ -7,7 +7,7 @@
  * implements this interface too (ops forwarded to the channel's owner, structural writes announced to the other
  * nodes): callers never know which one they hold.
  */
-import type { Rundown, SceneScope, ScheduledOp, SnapshotMessage } from '@onair/protocol';
+import type { PreviewEntry, ProgramEntry, Rundown, SceneScope, ScheduledOp, SnapshotMessage } from '@onair/protocol';
 import type { AsRunChange } from './as-run.js';
 import type { Broker } from './broker.js';
 import type { SceneOnBus } from './buses.js';
@@ -81,6 +81,14 @@ export interface EngineDeps {
   onTick?: (info: { fps: FrameRate; frame: number; durationMs: number; changed: number }) => void;
 }
 
+/** The buses and the last sent frame of a channel, as of the last tick (shared with the engine: never change them). */
+export interface OnAir {
+  frame: number;
+  fps: FrameRate;
+  program: readonly ProgramEntry[];
+  preview: readonly PreviewEntry[];
+}
+
 /** Clock statistics of one frame rate. */
 export interface ClockStats {
   fps: FrameRate;
@@ -122,6 +130,8 @@ export interface Engine {
   /** `scope`: which scene definitions it carries (engine/scene-scope.ts). */
   snapshot(channelId: string, scope?: SceneScope): SnapshotMessage;
   state(channelId: string): ChannelState;
+  /** The buses and last sent frame, without building a state (no copies): for reads many times a second. */
+  onAir(channelId: string): OnAir;
   /** The channel's rundowns (creation order) and schedule (soonest first), as of the last tick. */
   show(channelId: string): { rundowns: Rundown[]; schedule: ScheduledOp[] };
   /** Clock statistics per frame rate, for metrics. */
@@ -163,6 +173,7 @@ export function passThrough(inner: Engine): Engine {
     queuedOps: (channelId) => inner.queuedOps(channelId),
     snapshot: (channelId, scope) => inner.snapshot(channelId, scope),
     state: (channelId) => inner.state(channelId),
+    onAir: (channelId) => inner.onAir(channelId),
     show: (channelId) => inner.show(channelId),
     clockStats: () => inner.clockStats(),
     submit: (channelId, op) => inner.submit(channelId, op),

@@ -6,6 +6,19 @@
 import type { Actor } from '@onair/protocol';
 import type { ChangeSource } from './model.js';
 
+/**
+ * Events about what the output pages painted (docs/outputs.md): raised outside the channel's state by whoever watches
+ * the outputs, and recorded in the channel's next tick (an `event` op) like every other event.
+ */
+export const OUTPUT_EVENT_TYPES = [
+  'output.connected',
+  'output.lost',
+  'output.lagging',
+  'output.error',
+  'channel.unconfirmed',
+] as const;
+export type OutputEventType = (typeof OUTPUT_EVENT_TYPES)[number];
+
 export const ENGINE_EVENT_TYPES = [
   'channel.played',
   'channel.scene_loaded',
@@ -20,6 +33,8 @@ export const ENGINE_EVENT_TYPES = [
   'rundown.item_cued',
   'rundown.item_taken',
   'rundown.item_stopped',
+  // Appended, never inserted: a stored batch names its types by their place in this list (store/event-batches.ts).
+  ...OUTPUT_EVENT_TYPES,
 ] as const;
 export type EngineEventType = (typeof ENGINE_EVENT_TYPES)[number];
 

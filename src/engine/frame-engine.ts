@@ -14,7 +14,15 @@ import { busesOf, EMPTY_BUS, type SceneOnBus } from './buses.js';
 import { opResult, toFrameMessage, type ChannelChange } from './channel-change.js';
 import { encodeFrame, encodeRevoke } from './channel-messages.js';
 import { ChannelRuntime } from './channel-runtime.js';
-import { EVERYWHERE, type ClockStats, type Engine, type EngineDeps, type Placement, type TickWrite } from './engine.js';
+import {
+  EVERYWHERE,
+  type ClockStats,
+  type Engine,
+  type EngineDeps,
+  type OnAir,
+  type Placement,
+  type TickWrite,
+} from './engine.js';
 import type { EngineHost, RemoteFrameOutcome } from './engine-host.js';
 import { followFrame } from './follow-frame.js';
 import { FrameClock } from './frame-clock.js';
@@ -236,6 +244,11 @@ export class FrameEngine implements Engine {
 
   state(channelId: string): ChannelState {
     return buildState(this.runtime(channelId), this.deps.time.now());
+  }
+
+  onAir(channelId: string): OnAir {
+    const { record, live } = this.runtime(channelId);
+    return { frame: live.frame, fps: record.fps, program: live.program, preview: live.preview };
   }
 
   show(channelId: string): { rundowns: Rundown[]; schedule: ScheduledOp[] } {

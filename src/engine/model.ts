@@ -61,5 +61,8 @@ export interface StoredChannel {
   live: LiveState;
 }
 
-/** Where a change came in: the API, the dashboard, an incoming hook, a data source, or the server's own schedule. */
-export type ChangeSource = 'api' | 'dashboard' | 'incoming_webhook' | 'data_source' | 'schedule';
+/**
+ * Where a change came in: the API, the dashboard, an incoming hook, a data source, or the server's own schedule; an
+ * event the server raised watching its output pages (docs/outputs.md) says `output`.
+ */
+export type ChangeSource = 'api' | 'dashboard' | 'incoming_webhook' | 'data_source' | 'schedule' | 'output';

@@ -13,6 +13,7 @@ import type {
   ScheduledAction,
   ScheduledOp,
 } from '@onair/protocol';
+import type { OutputEventType } from './events.js';
 import type { ChangeSource } from './model.js';
 
 /** Where a change came from and who made it, carried into its events. */
@@ -87,6 +88,8 @@ export type Op = (
   | { kind: 'schedule.cancel'; scheduleId: string }
   | { kind: 'undo' }
   | { kind: 'redo' }
+  /** An event about the channel's outputs, recorded in the tick; it changes nothing and is not in the history. */
+  | { kind: 'event'; type: OutputEventType; data: Record<string, unknown> }
 ) & { by: Origin };
 
 export type OpKind = Op['kind'];
@@ -117,6 +120,7 @@ export const OP_KINDS = [
   'schedule.cancel',
   'undo',
   'redo',
+  'event',
 ] as const satisfies readonly OpKind[];
 
 export interface OpResult {

@@ -14,10 +14,13 @@ import { engineMetrics, type EngineRecorder } from './engine-metrics.js';
 import { httpMetrics, type RequestRecorder } from './http-metrics.js';
 import { countLoginThrottle, countRefusals } from './limit-metrics.js';
 import { processRegistry } from './process-metrics.js';
+import { outputMetrics } from './output-metrics.js';
 import { socketMetrics } from './socket-metrics.js';
 import { storageMetrics } from './storage-metrics.js';
 import { webhookMetrics, type OutboxDepth } from './webhook-metrics.js';
 import type { WebhookRecorder } from '../webhooks/webhooks.js';
+import { OutputCounters } from '../outputs/output-counters.js';
+import type { OutputHealth } from '@onair/protocol';
 
 export interface MetricSources {
   version: string;
@@ -25,6 +28,8 @@ export interface MetricSources {
   /** Store.failure(): why writes can no longer be confirmed, or null. */
   storageFailure: () => string | null;
   outboxDepth: () => Promise<OutboxDepth>;
+  /** The outputs connected now, by health (read when scraped). */
+  outputsByHealth?: () => Record<OutputHealth, number>;
 }
 
 export interface ServerMetrics {
@@ -32,6 +37,8 @@ export interface ServerMetrics {
   storage: StoreTimings;
   /** Counts the render socket keeps; the transport is handed them. */
   sockets: SocketCounters;
+  /** Counts the outputs keep; the outputs are handed them. */
+  outputs: OutputCounters;
   request: RequestRecorder;
   webhooks: WebhookRecorder;
   /** The limiter, counting its refusals. */
@@ -63,10 +70,13 @@ export function createServerMetrics(sources: MetricSources): ServerMetrics {
   });
   const sockets = new SocketCounters();
   socketMetrics(registry, sockets);
+  const outputs = new OutputCounters();
+  outputMetrics(registry, outputs, sources.outputsByHealth ?? (() => ({ ok: 0, lagging: 0, error: 0 })));
   return {
     engine: engineMetrics(registry, sources.engine),
     storage: storageMetrics(registry, sources.storageFailure),
     sockets,
+    outputs,
     request: httpMetrics(registry),
     webhooks: webhookMetrics(registry, sources.outboxDepth),
     countRefusals: (limiter) => countRefusals(registry, limiter),

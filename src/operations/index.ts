@@ -19,6 +19,7 @@ export { SourceIn, SourcePatch } from './source-config.js';
 export * from './channels.js';
 export * from './events.js';
 export * from './as-run.js';
+export * from './outputs.js';
 export * from './keys.js';
 export * from './scenes.js';
 export * from './scene-versions.js';

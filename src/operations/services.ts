@@ -9,6 +9,7 @@ import type { Store } from '../store/store.js';
 import type { IncomingHookDesk } from '../incoming-hooks/hook-desk.js';
 import type { SubscriptionDesk } from '../webhooks/subscription-desk.js';
 import type { SourceDesk } from '../sources/source-desk.js';
+import type { OutputsDesk } from './outputs.js';
 
 export interface Services {
   engine: Engine;
@@ -25,5 +26,7 @@ export interface Services {
   incomingHooks: IncomingHookDesk;
   /** What data source operations need beyond storage: URL checks, the poller, fetches now, dry runs. */
   sources: SourceDesk;
+  /** The output pages connected to this server (src/outputs). */
+  outputs: OutputsDesk;
   now(): number;
 }

@@ -14,7 +14,8 @@ import type { Broker, Engine } from '../engine/index.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Runner } from '../operations/index.js';
 import { AppError, toProblem } from '../errors.js';
-import { decodeChannelMessage } from '../engine/index.js';
+import { decodeChannelMessage, frameNumberOf } from '../engine/index.js';
+import type { Outputs } from '../outputs/outputs.js';
 import { CloseCode, HEARTBEAT_INTERVAL_MS, MAX_BODY_BYTES, type ErrorMessage, type SceneScope } from '@onair/protocol';
 import { admitCustom } from '../limits/enforce.js';
 import { ErrorBudget } from './error-budget.js';
@@ -23,6 +24,7 @@ import { SnapshotEncoder } from './snapshot-encoder.js';
 import type { SocketData } from './socket-data.js';
 import { ClientMessageError, parseClientMessage, runOp } from './socket-ops.js';
 import { ConnectionLimits, DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits.js';
+import { linkOutputs } from './socket-outputs.js';
 import { createUpgradeHandler } from './socket-upgrade.js';
 import { uWS, type TemplatedApp, type WebSocket } from './uws.js';
 
@@ -49,12 +51,14 @@ export interface RenderSocketDeps {
   socketLimits?: SocketLimits | undefined;
   /** Proxies whose X-Forwarded-For is believed (canonical addresses); empty: none. */
   trustedProxies?: ReadonlySet<string> | undefined;
+  /** Where output pages' reports go and whose changes key and session connections follow; none: reports are dropped. */
+  outputs?: Outputs | undefined;
 }
 
 /** Who holds a connection, as metrics name it: output-token renderers, API keys, dashboard sessions. */
 export type ConnectionKind = 'output' | 'key' | 'session';
-/** What was sent: frame messages, snapshots, replies to ops (acks and errors), heartbeats. */
-export type SentKind = 'frame' | 'snapshot' | 'reply' | 'heartbeat';
+/** What was sent: frame messages, snapshots, replies to ops (acks and errors), heartbeats, outputs messages. */
+export type SentKind = 'frame' | 'snapshot' | 'reply' | 'heartbeat' | 'outputs';
 
 /**
  * Plain numbers the send path adds to and metrics read when scraped: counting costs an addition, not a
@@ -63,8 +67,8 @@ export type SentKind = 'frame' | 'snapshot' | 'reply' | 'heartbeat';
  */
 export class SocketCounters {
   readonly open: Record<ConnectionKind, number> = { output: 0, key: 0, session: 0 };
-  readonly messages: Record<SentKind, number> = { frame: 0, snapshot: 0, reply: 0, heartbeat: 0 };
-  readonly bytes: Record<SentKind, number> = { frame: 0, snapshot: 0, reply: 0, heartbeat: 0 };
+  readonly messages: Record<SentKind, number> = { frame: 0, snapshot: 0, reply: 0, heartbeat: 0, outputs: 0 };
+  readonly bytes: Record<SentKind, number> = { frame: 0, snapshot: 0, reply: 0, heartbeat: 0, outputs: 0 };
 
   sent(kind: SentKind, recipients: number, payload: string | Uint8Array): void {
     this.messages[kind] += recipients;
@@ -125,6 +129,8 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
   const onChannelMessage = (channelId: string, payload: Uint8Array) => {
     const msg = decodeChannelMessage(payload);
     if (msg.kind === 'frame') {
+      // Before any page can have it: a report of this frame is never taken for one ahead of the channel.
+      outputs.sent(channelId, frameNumberOf(msg.buses));
       sweepSlow(sockets.get(channelId));
       publishText(topicOf(channelId, 'buses'), msg.buses, 'frame');
       publishText(topicOf(channelId, 'all'), msg.all, 'frame');
@@ -145,6 +151,14 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
   const sweepSlow = (channel: Map<Socket, SocketData> | undefined) => {
     for (const [ws, data] of channel ?? []) admitsMore(ws, data);
   };
+  const outputs = linkOutputs(
+    deps.outputs,
+    (channelId, topic, text) => {
+      sweepSlow(sockets.get(channelId));
+      publishText(topic, text, 'outputs');
+    },
+    (topic) => app.numSubscribers(topic),
+  );
 
   app.ws<SocketData>('/v1/ws', {
     compression: uWS.DISABLED,
@@ -155,6 +169,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     idleTimeout: socketLimits.idleTimeoutS,
     sendPingsAutomatically: true,
     upgrade: createUpgradeHandler({
+      outputs: deps.outputs,
       engine: deps.engine,
       runner: deps.runner,
       auth: deps.auth,
@@ -183,6 +198,11 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       ws.subscribe(topicOf(data.channelId, data.scenes));
       ws.subscribe(HEARTBEAT_TOPIC);
       sendSnapshot(ws, data);
+      outputs.opened(
+        data,
+        (topic) => ws.subscribe(topic),
+        (msg) => send(ws, data, msg, 'outputs'),
+      );
     },
     message: (ws, message, isBinary) => {
       const data = ws.getUserData();
@@ -192,6 +212,14 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
         msg = parseClientMessage(Buffer.from(message).toString('utf8'));
       } catch (err) {
         return sendError(ws, data, err instanceof ClientMessageError ? err.id : null, unwrap(err));
+      }
+      if (msg.op === 'painted') {
+        try {
+          outputs.painted(data, msg.input);
+        } catch (err) {
+          sendError(ws, data, null, err);
+        }
+        return;
       }
       if (msg.op === 'resync') {
         admitCustom(deps.limiter, `resync:${data.connectionId}`, RESYNC_LIMIT).then(
@@ -212,9 +240,10 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
           },
         );
     },
-    close: (ws) => {
+    close: (ws, code) => {
       const data = ws.getUserData();
       data.closed = true;
+      outputs.closed(data, code);
       if (counters) counters.open[KIND_OF[data.principal.kind]]--;
       limits.closed(data.channelId, data.address);
       const channel = sockets.get(data.channelId);
@@ -278,6 +307,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       for (const unsubscribe of subscriptions.values()) unsubscribe();
       subscriptions.clear();
       stopRevokes();
+      outputs.stop();
       clearInterval(heartbeat);
     },
   };

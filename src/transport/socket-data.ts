@@ -1,6 +1,7 @@
 /** What the render socket keeps per connection (uWS user data): copied at the upgrade, never a uWS object. */
 import type { Principal } from '../auth/permissions.js';
 import type { SceneScope } from '@onair/protocol';
+import type { OutputHandle } from '../outputs/outputs.js';
 import type { ErrorBudget } from './error-budget.js';
 
 export interface SocketData {
@@ -19,6 +20,8 @@ export interface SocketData {
   cookie?: string | undefined;
   /** Bytes of the last snapshot sent, allowed on top of the slow-consumer cap until it has drained below it. */
   snapshotGrace: number;
+  /** An output-token connection's output (src/outputs), which its `painted` reports go to. */
+  output?: OutputHandle | undefined;
   /** Error replies in the rolling window; made at the connection's first error. */
   errors?: ErrorBudget | undefined;
 }

@@ -66,11 +66,13 @@ const OPERATIONS = {
 type OpName = keyof typeof OPERATIONS;
 
 const Envelope = z.object({
-  op: z.enum(['resync', ...(Object.keys(OPERATIONS) as OpName[])]),
+  op: z.enum(['resync', 'painted', ...(Object.keys(OPERATIONS) as OpName[])]),
   id: z.string().min(1).max(100).optional(),
 });
 
-export type ParsedMessage = { op: 'resync' } | { op: OpName; id: string; input: unknown };
+/** `painted`: an output page's report, read by the outputs (src/outputs/painted-report.ts), never answered. */
+export type ParsedMessage =
+  { op: 'resync' } | { op: 'painted'; input: unknown } | { op: OpName; id: string; input: unknown };
 
 /** A message that could not be read; `id` is the client's when the envelope had one. */
 export class ClientMessageError extends Error {
@@ -98,6 +100,7 @@ export function parseClientMessage(text: string): ParsedMessage {
   if (!envelope.success) throw new ClientMessageError(id, validationError(envelope.error));
   const { op } = envelope.data;
   if (op === 'resync') return { op };
+  if (op === 'painted') return { op, input: raw };
   if (id === null) throw new ClientMessageError(null, new AppError('invalid_request', 'id: required for this op'));
   const fields = { ...(raw as Record<string, unknown>) };
   delete fields.op;
@@ -127,7 +130,7 @@ function readableId(raw: unknown): string | null {
 }
 
 export async function runOp(
-  msg: Exclude<ParsedMessage, { op: 'resync' }>,
+  msg: Exclude<ParsedMessage, { op: 'resync' } | { op: 'painted' }>,
   principal: Principal,
   channelId: string,
   runner: Runner,

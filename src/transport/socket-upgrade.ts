@@ -7,6 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Logger } from 'pino';
 import { AppError, toProblem } from '../errors.js';
+import type { Outputs } from '../outputs/outputs.js';
 import { clientAddress } from '../http/client-address.js';
 import { requestIdFrom } from '../http/request-id.js';
 import { authorizeUpgrade, type SocketGrant, type UpgradeAuth, type UpgradeRequest } from './socket-auth.js';
@@ -20,6 +21,8 @@ export interface UpgradeDeps extends UpgradeAuth {
   limits: ConnectionLimits;
   /** Proxies whose X-Forwarded-For is believed (../http/client-address.ts). */
   trustedProxies: ReadonlySet<string>;
+  /** Told of an output page refused for its token, so the channel's outputs show it (docs/outputs.md). */
+  outputs?: Pick<Outputs, 'refused'> | undefined;
 }
 
 /** What the upgrade needs from uWS's request, copied while the callback runs. */
@@ -38,6 +41,7 @@ export function createUpgradeHandler(deps: UpgradeDeps) {
     res.onAborted(() => (aborted.value = true));
     const copied = copyUpgrade(res, req, deps.trustedProxies);
     const refuse = (err: unknown) => {
+      if (isRefusedToken(err, copied.request, deps)) deps.outputs?.refused(copied.request.channelId!, copied.address);
       if (!aborted.value) answerRefusal(res, err, copied.requestId, deps.logger);
     };
     const upgrade = (grant: SocketGrant) => {
@@ -71,6 +75,12 @@ export function createUpgradeHandler(deps: UpgradeDeps) {
       .then(() => authorizeUpgrade(copied.request, deps))
       .then(upgrade, refuse);
   };
+}
+
+/** A wrong (or rotated) output token for a channel that exists: a page out there with an old URL. */
+function isRefusedToken(err: unknown, req: UpgradeRequest, deps: UpgradeDeps): boolean {
+  if (!(err instanceof AppError) || err.code !== 'unauthorized' || req.token === null || !req.channelId) return false;
+  return deps.engine.has(req.channelId);
 }
 
 function copyUpgrade(res: HttpResponse, req: HttpRequest, trustedProxies: ReadonlySet<string>): CopiedUpgrade {

@@ -109,6 +109,8 @@ export function openLiveChannel(channelId: string): LiveChannel {
     lastHeard = receivedAt;
     const msg = parseServerMessage(data);
     if (!msg) return;
+    // The channel's outputs (docs/outputs.md): not shown by this view yet.
+    if (msg.type === 'outputs') return;
     if (msg.type === 'ack') return settle(msg.id, (w) => w.resolve(msg));
     if (msg.type === 'error') {
       if (msg.id) settle(msg.id, (w) => w.reject(new OpError(msg.code, msg.detail)));

@@ -102,6 +102,9 @@ class ChannelsScenesInputs(AgainstAServer):
         self.assertEqual(state["inputs"]["home"], "LEEDS")
         self.assertGreaterEqual(state["frame"], result["frame"])
         self.assertIn("gameClock", state["clocks"])
+        # No output page has connected: none listed, none refused.
+        outputs = self.client.channels.list_outputs(self.channel["id"])
+        self.assertEqual(outputs, {"data": [], "nextCursor": None, "refused": None})
 
     def test_a_scene_dry_run_saves_nothing(self) -> None:
         dry = self.client.scenes.create(self.channel["id"], {"name": "Card", "template": "lower-third"}, dry_run=True)

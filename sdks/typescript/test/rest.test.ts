@@ -35,6 +35,8 @@ describe('channels, scenes, inputs and state', () => {
     const state = await client.channels.getState(channel.id);
     expect(state.inputs).toMatchObject({ scoreA: 3, home: 'LEEDS' });
     expect(state.frame).toBeGreaterThanOrEqual(result.frame);
+    // No output page has connected: none listed, none refused.
+    expect(await client.channels.listOutputs(channel.id)).toEqual({ data: [], nextCursor: null, refused: null });
 
     const renamed = await client.channels.update(channel.id, { name: 'SDK main (renamed)' });
     expect(renamed.name).toBe('SDK main (renamed)');

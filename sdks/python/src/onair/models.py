@@ -90,6 +90,12 @@ __all__ = [
     "ScheduleList",
     "HistoryList",
     "HistoryAction",
+    "OutputList",
+    "OutputListRefused",
+    "Output",
+    "OutputSize",
+    "OutputError",
+    "PaintedLayer",
     "TemplateList",
     "Template",
     "TemplateInputsItem",
@@ -181,7 +187,7 @@ class WebhookDelivery(TypedDict):
     """The ``WebhookDelivery`` object."""
     #: `evt_…`: the same as `X-Service-Delivery`, identical across retries.
     id: str
-    type: Literal["channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated", "channel.cleared", "channel.updated_on_air", "channel.undone", "channel.redone", "channel.schedule_missed", "channel.schedule_failed", "rundown.item_cued", "rundown.item_taken", "rundown.item_stopped", "webhook.ping"]
+    type: Literal["channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated", "channel.cleared", "channel.updated_on_air", "channel.undone", "channel.redone", "channel.schedule_missed", "channel.schedule_failed", "rundown.item_cued", "rundown.item_taken", "rundown.item_stopped", "output.connected", "output.lost", "output.lagging", "output.error", "channel.unconfirmed", "webhook.ping"]
     orgId: str
     #: A ping carries the subscription's channel, or null when it has none.
     channelId: Optional[str]
@@ -1043,6 +1049,64 @@ class HistoryAction(_HistoryActionRequired, total=False):
     of: str
 
 
+class OutputList(TypedDict):
+    """The ``OutputList`` object."""
+    data: List[Output]
+    nextCursor: None
+    #: Output pages refused for a wrong or rotated token, on this server.
+    refused: Optional[OutputListRefused]
+
+
+class OutputListRefused(TypedDict):
+    """Output pages refused for a wrong or rotated token, on this server."""
+    count: int
+    lastAt: str
+    lastAddress: str
+
+
+class Output(TypedDict):
+    """The ``Output`` object."""
+    id: str
+    kind: Literal["obs", "casparcg", "vmix", "browser"]
+    bus: Literal["program", "preview"]
+    address: str
+    connectedAt: str
+    reportedAt: str
+    paintedFrame: int
+    lagFrames: int
+    fps: float
+    size: OutputSize
+    #: OBS only: shown in some view; null elsewhere.
+    visible: Optional[bool]
+    #: OBS only: on program; null elsewhere.
+    active: Optional[bool]
+    errors: List[OutputError]
+    health: Literal["ok", "lagging", "error"]
+    layers: List[PaintedLayer]
+
+
+class OutputSize(TypedDict):
+    """The ``OutputSize`` object."""
+    width: int
+    height: int
+
+
+class OutputError(TypedDict):
+    """The ``OutputError`` object."""
+    at: str
+    message: str
+    #: Never carries the output token.
+    url: Optional[str]
+
+
+class PaintedLayer(TypedDict):
+    """The ``PaintedLayer`` object."""
+    layer: int
+    sceneId: str
+    itemId: Optional[str]
+    inDone: bool
+
+
 class TemplateList(TypedDict):
     """The ``TemplateList`` object."""
     data: List[Template]
@@ -1097,7 +1161,7 @@ class Event(TypedDict):
     """The ``Event`` object."""
     #: `evt_…`; ids sort by creation.
     id: str
-    type: Literal["channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated", "channel.cleared", "channel.updated_on_air", "channel.undone", "channel.redone", "channel.schedule_missed", "channel.schedule_failed", "rundown.item_cued", "rundown.item_taken", "rundown.item_stopped"]
+    type: Literal["channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated", "channel.cleared", "channel.updated_on_air", "channel.undone", "channel.redone", "channel.schedule_missed", "channel.schedule_failed", "rundown.item_cued", "rundown.item_taken", "rundown.item_stopped", "output.connected", "output.lost", "output.lagging", "output.error", "channel.unconfirmed"]
     orgId: str
     channelId: str
     createdAt: str
@@ -1213,7 +1277,7 @@ class _WebhookInRequired(TypedDict):
 class WebhookIn(_WebhookInRequired, total=False):
     """The ``WebhookIn`` object."""
     #: Empty or absent: every event type, including types added later.
-    events: List[Literal["channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated", "channel.cleared", "channel.updated_on_air", "channel.undone", "channel.redone", "channel.schedule_missed", "channel.schedule_failed", "rundown.item_cued", "rundown.item_taken", "rundown.item_stopped"]]
+    events: List[Literal["channel.played", "channel.scene_loaded", "channel.trigger_fired", "channel.bind_updated", "channel.cleared", "channel.updated_on_air", "channel.undone", "channel.redone", "channel.schedule_missed", "channel.schedule_failed", "rundown.item_cued", "rundown.item_taken", "rundown.item_stopped", "output.connected", "output.lost", "output.lagging", "output.error", "channel.unconfirmed"]]
     #: Only this channel's events.
     channelId: str
     description: str

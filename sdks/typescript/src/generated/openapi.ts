@@ -5345,6 +5345,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/channels/{id}/outputs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The channel's output pages connected to this server: what they painted, their health */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The outputs, oldest connection first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OutputList"];
+                    };
+                };
+                /** @description invalid_request or unknown_input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unsupported_media_type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description rate_limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description internal */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/templates": {
         parameters: {
             query?: never;
@@ -5478,7 +5597,7 @@ export interface paths {
                     /** @description Only this channel's events. */
                     channelId?: string;
                     /** @description Only events of this type. */
-                    type?: "channel.played" | "channel.scene_loaded" | "channel.trigger_fired" | "channel.bind_updated" | "channel.cleared" | "channel.updated_on_air" | "channel.undone" | "channel.redone" | "channel.schedule_missed" | "channel.schedule_failed" | "rundown.item_cued" | "rundown.item_taken" | "rundown.item_stopped";
+                    type?: "channel.played" | "channel.scene_loaded" | "channel.trigger_fired" | "channel.bind_updated" | "channel.cleared" | "channel.updated_on_air" | "channel.undone" | "channel.redone" | "channel.schedule_missed" | "channel.schedule_failed" | "rundown.item_cued" | "rundown.item_taken" | "rundown.item_stopped" | "output.connected" | "output.lost" | "output.lagging" | "output.error" | "channel.unconfirmed";
                     /** @description Only events created at or after this time (ISO 8601); start here instead of at the oldest. */
                     since?: string;
                 };
@@ -12068,7 +12187,7 @@ export interface components {
             /** @description `evt_…`: the same as `X-Service-Delivery`, identical across retries. */
             id: string;
             /** @enum {string} */
-            type: "channel.played" | "channel.scene_loaded" | "channel.trigger_fired" | "channel.bind_updated" | "channel.cleared" | "channel.updated_on_air" | "channel.undone" | "channel.redone" | "channel.schedule_missed" | "channel.schedule_failed" | "rundown.item_cued" | "rundown.item_taken" | "rundown.item_stopped" | "webhook.ping";
+            type: "channel.played" | "channel.scene_loaded" | "channel.trigger_fired" | "channel.bind_updated" | "channel.cleared" | "channel.updated_on_air" | "channel.undone" | "channel.redone" | "channel.schedule_missed" | "channel.schedule_failed" | "rundown.item_cued" | "rundown.item_taken" | "rundown.item_stopped" | "output.connected" | "output.lost" | "output.lagging" | "output.error" | "channel.unconfirmed" | "webhook.ping";
             orgId: string;
             /** @description A ping carries the subscription's channel, or null when it has none. */
             channelId: string | null;
@@ -12776,6 +12895,54 @@ export interface components {
             /** @description For undo and redo: the action taken back or done again. */
             of?: string;
         };
+        OutputList: {
+            data: components["schemas"]["Output"][];
+            nextCursor: null;
+            /** @description Output pages refused for a wrong or rotated token, on this server. */
+            refused: {
+                count: number;
+                lastAt: string;
+                lastAddress: string;
+            } | null;
+        };
+        Output: {
+            /** @example out_01a20a2171e87152a02191f46d39c561 */
+            id: string;
+            /** @enum {string} */
+            kind: "obs" | "casparcg" | "vmix" | "browser";
+            /** @enum {string} */
+            bus: "program" | "preview";
+            address: string;
+            connectedAt: string;
+            reportedAt: string;
+            paintedFrame: number;
+            lagFrames: number;
+            fps: number;
+            size: {
+                width: number;
+                height: number;
+            };
+            /** @description OBS only: shown in some view; null elsewhere. */
+            visible: boolean | null;
+            /** @description OBS only: on program; null elsewhere. */
+            active: boolean | null;
+            errors: components["schemas"]["OutputError"][];
+            /** @enum {string} */
+            health: "ok" | "lagging" | "error";
+            layers: components["schemas"]["PaintedLayer"][];
+        };
+        OutputError: {
+            at: string;
+            message: string;
+            /** @description Never carries the output token. */
+            url: string | null;
+        };
+        PaintedLayer: {
+            layer: number;
+            sceneId: string;
+            itemId: string | null;
+            inDone: boolean;
+        };
         TemplateList: {
             data: components["schemas"]["Template"][];
             nextCursor: null;
@@ -12820,7 +12987,7 @@ export interface components {
             /** @description `evt_…`; ids sort by creation. */
             id: string;
             /** @enum {string} */
-            type: "channel.played" | "channel.scene_loaded" | "channel.trigger_fired" | "channel.bind_updated" | "channel.cleared" | "channel.updated_on_air" | "channel.undone" | "channel.redone" | "channel.schedule_missed" | "channel.schedule_failed" | "rundown.item_cued" | "rundown.item_taken" | "rundown.item_stopped";
+            type: "channel.played" | "channel.scene_loaded" | "channel.trigger_fired" | "channel.bind_updated" | "channel.cleared" | "channel.updated_on_air" | "channel.undone" | "channel.redone" | "channel.schedule_missed" | "channel.schedule_failed" | "rundown.item_cued" | "rundown.item_taken" | "rundown.item_stopped" | "output.connected" | "output.lost" | "output.lagging" | "output.error" | "channel.unconfirmed";
             orgId: string;
             channelId: string;
             createdAt: string;
@@ -12917,7 +13084,7 @@ export interface components {
             /** @example https://scores.example.com/hooks */
             url: string;
             /** @description Empty or absent: every event type, including types added later. */
-            events?: ("channel.played" | "channel.scene_loaded" | "channel.trigger_fired" | "channel.bind_updated" | "channel.cleared" | "channel.updated_on_air" | "channel.undone" | "channel.redone" | "channel.schedule_missed" | "channel.schedule_failed" | "rundown.item_cued" | "rundown.item_taken" | "rundown.item_stopped")[];
+            events?: ("channel.played" | "channel.scene_loaded" | "channel.trigger_fired" | "channel.bind_updated" | "channel.cleared" | "channel.updated_on_air" | "channel.undone" | "channel.redone" | "channel.schedule_missed" | "channel.schedule_failed" | "rundown.item_cued" | "rundown.item_taken" | "rundown.item_stopped" | "output.connected" | "output.lost" | "output.lagging" | "output.error" | "channel.unconfirmed")[];
             /** @description Only this channel's events. */
             channelId?: string;
             description?: string;

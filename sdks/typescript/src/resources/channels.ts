@@ -6,6 +6,7 @@ import type {
   ChannelUpdate,
   InputsPatch,
   InputsResult,
+  OutputList,
   Page,
   PageParams,
   State,
@@ -60,5 +61,13 @@ export class Channels extends Resource {
   /** `GET /v1/channels/{id}/state`: program, preview, inputs and clocks as they stand. */
   getState(id: string, options?: RequestOptions): Promise<State> {
     return this.http.request({ method: 'GET', path: `/channels/${seg(id)}/state`, options });
+  }
+
+  /**
+   * `GET /v1/channels/{id}/outputs`: the output pages connected to the server answering (docs/outputs.md): what each
+   * painted, its lag, load errors and health, and the pages refused for their token.
+   */
+  listOutputs(id: string, options?: RequestOptions): Promise<OutputList> {
+    return this.http.request({ method: 'GET', path: `/channels/${seg(id)}/outputs`, options });
   }
 }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator, Optional, cast
 
-from ..models import Channel, ChannelIn, ChannelList, ChannelUpdate, InputsPatch, InputsResult, State
+from ..models import Channel, ChannelIn, ChannelList, ChannelUpdate, InputsPatch, InputsResult, OutputList, State
 from ..pagination import paginate
 from ._base import Resource, idempotency, page_query, segment
 
@@ -59,3 +59,9 @@ class Channels(Resource):
         """What is on program and preview, every input's value and every clock."""
         path = f"/v1/channels/{segment('channel_id', channel_id)}/state"
         return cast(State, self._transport.request("GET", path).data)
+
+    def list_outputs(self, channel_id: str) -> OutputList:
+        """The output pages connected to the server answering: what each painted, its lag, load errors and health
+        (docs/outputs.md), and ``refused``: pages refused for their token."""
+        path = f"/v1/channels/{segment('channel_id', channel_id)}/outputs"
+        return cast(OutputList, self._transport.request("GET", path).data)

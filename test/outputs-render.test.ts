@@ -1,0 +1,211 @@
+/**
+ * Output pages in headless Chromium against the real server report what they painted (docs/outputs.md): the API
+ * lists the page with the frame of a take soon after it; a page that cannot paint (its main thread busy, or hidden:
+ * no display frames) shows as lagging; an image that 404s on air is an output error; a page in OBS (window.obsstudio, stubbed) says
+ * whether its source is visible; and the output events reach a real HTTPS receiver.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { SceneDefinition } from '@onair/protocol';
+import { api, expectStatus, getState, type Api, type Channel } from './helpers/api.js';
+import { launchChromium } from './helpers/browser.js';
+import { installProbe } from './helpers/renderer-probe.js';
+import { lowerThird, scoreboard } from './helpers/renderer-scenes.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { startReceiver, testCertificate, type Receiver } from './helpers/webhook-receiver.js';
+import type { Confirmation } from '../src/outputs/outputs.js';
+
+interface Output {
+  id: string;
+  kind: string;
+  bus: string;
+  paintedFrame: number;
+  lagFrames: number;
+  health: 'ok' | 'lagging' | 'error';
+  visible: boolean | null;
+  active: boolean | null;
+  size: { width: number; height: number };
+  layers: { layer: number; sceneId: string; itemId: string | null; inDone: boolean }[];
+  errors: { at: string; message: string; url: string | null }[];
+}
+
+let browser: Browser;
+let server: TestServer;
+let receiver: Receiver;
+let call: Api;
+const pages: Page[] = [];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+beforeEach(async () => {
+  const { cert } = await testCertificate();
+  server = await startTestServer({ webhookCa: cert }, { ONAIR_WEBHOOK_ALLOW_PRIVATE: '1' });
+  receiver = await startReceiver();
+  call = api(server.url, server.key);
+});
+afterEach(async () => {
+  for (const page of pages.splice(0)) await page.close().catch(() => undefined);
+  await server.dispose();
+  await receiver.close();
+});
+
+/** A channel with the scoreboard on air, and a subscription to every event of it at the receiver. */
+async function channelOnAir(extra: SceneDefinition[] = []): Promise<{ channel: Channel; scenes: string[] }> {
+  const channel = expectStatus(await call<Channel>('POST', '/v1/channels', { name: 'Outputs' }), 201);
+  const scenes: string[] = [];
+  for (const definition of [scoreboard(), ...extra]) {
+    const scene = await call<{ id: string }>('POST', `/v1/channels/${channel.id}/scenes`, { name: 'S', definition });
+    scenes.push(expectStatus(scene, 201).id);
+  }
+  expectStatus(await call('POST', `/v1/channels/${channel.id}/program`, { sceneId: scenes[0] }), 200);
+  const hook = { url: `${receiver.url}/hooks`, events: [], channelId: channel.id };
+  expectStatus(await call('POST', '/v1/webhooks', hook), 201);
+  return { channel, scenes };
+}
+
+async function openPage(url: string, init?: () => void, probe = false): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 960, height: 540 } });
+  pages.push(page);
+  if (probe) await installProbe(page);
+  if (init) await page.addInitScript(init);
+  await page.goto(url);
+  return page;
+}
+
+const outputs = async (channelId: string) =>
+  expectStatus(await call<{ data: Output[] }>('GET', `/v1/channels/${channelId}/outputs`), 200).data;
+
+/** The one output of the channel, once it is listed and `check` holds for it. */
+async function outputWhere(channelId: string, check: (o: Output) => boolean, timeout = 20_000): Promise<Output> {
+  let found: Output | undefined;
+  await expect
+    .poll(
+      async () => {
+        found = (await outputs(channelId)).find(check);
+        return found !== undefined;
+      },
+      { timeout, interval: 50 },
+    )
+    .toBe(true);
+  return found!;
+}
+
+const delivered = (type: string, outputId?: string) =>
+  receiver.received.find((r) => r.json.type === type && (outputId === undefined || r.json.data.outputId === outputId));
+
+describe('output pages', () => {
+  it('are listed with the frame of a take within a report interval, and raise output.lost when closed', async () => {
+    const { channel, scenes } = await channelOnAir([lowerThird()]);
+    const confirmed: Confirmation[] = [];
+    server.handle.outputs.onConfirmed((c) => confirmed.push(c));
+    const page = await openPage(channel.outputUrl);
+    const first = await outputWhere(channel.id, (o) => o.layers.length === 1);
+    expect(first).toMatchObject({ kind: 'browser', bus: 'program', visible: null, health: 'ok' });
+    expect(first.size).toEqual({ width: 960, height: 540 });
+    expect(first.id).toMatch(/^out_/);
+    await expect.poll(() => delivered('output.connected', first.id) !== undefined, { timeout: 10_000 }).toBe(true);
+
+    const taken = expectStatus(
+      await call<{ frame: number }>('POST', `/v1/channels/${channel.id}/program`, { sceneId: scenes[1] }),
+      200,
+    );
+    const tookAt = Date.now();
+    const shown = await outputWhere(channel.id, (o) => o.paintedFrame >= taken.frame);
+    // One report interval (500 ms), plus a paint and a busy machine's slack.
+    expect(Date.now() - tookAt).toBeLessThan(1_500);
+    expect(shown.paintedFrame).toBe((await getState(call, channel.id)).frame);
+    expect(shown.layers.map((l) => [l.layer, l.sceneId])).toEqual([
+      [10, scenes[0]],
+      [20, scenes[1]],
+    ]);
+    // The lower third fades in over 1 s: its `in` is reported done once it has played, which confirms it aired.
+    await outputWhere(channel.id, (o) => o.layers.every((l) => l.inDone));
+    const lower = (await getState(call, channel.id)).program.find((e) => e.layer === 20)!;
+    await expect
+      .poll(() => confirmed.find((c) => c.layer === 20))
+      .toMatchObject({
+        channelId: channel.id,
+        outputId: first.id,
+        sceneId: scenes[1],
+        itemId: null,
+        since: lower.since,
+      });
+    expect(confirmed.filter((c) => c.layer === 10)).toHaveLength(1);
+
+    await page.close();
+    const closedAt = Date.now();
+    await expect.poll(() => delivered('output.lost', first.id) !== undefined, { timeout: 10_000 }).toBe(true);
+    expect(delivered('output.lost', first.id)!.at - closedAt).toBeLessThan(5_000);
+    expect(delivered('output.lost', first.id)!.json.data).toMatchObject({ kind: 'browser', bus: 'program' });
+    expect(await outputs(channel.id)).toEqual([]);
+  });
+
+  // A page says it is alive every 5 s; 12 s without a word is lagging (docs/outputs.md, "Health"): slow by design.
+  it('show as lagging while the page cannot paint: its main thread busy, or hidden', { timeout: 90_000 }, async () => {
+    const { channel } = await channelOnAir();
+    const page = await openPage(channel.outputUrl, undefined, true);
+    const output = await outputWhere(channel.id, (o) => o.health === 'ok');
+
+    const busy = page.evaluate(() => {
+      const end = Date.now() + 17_000;
+      while (Date.now() < end);
+    });
+    await outputWhere(channel.id, (o) => o.health === 'lagging', 25_000);
+    await busy;
+    await outputWhere(channel.id, (o) => o.health === 'ok');
+    await expect.poll(() => delivered('output.lagging', output.id) !== undefined, { timeout: 10_000 }).toBe(true);
+
+    // Hidden by its host: no more display frames (the probe holds back requestAnimationFrame, as a hidden page gets none).
+    await page.evaluate(() => (window.__probe!.paused = true));
+    await outputWhere(channel.id, (o) => o.health === 'lagging', 25_000);
+    await page.evaluate(() => window.__probe!.resume());
+    await outputWhere(channel.id, (o) => o.health === 'ok');
+  });
+
+  it('report an image that 404s on air as an output error, without the token', async () => {
+    const missing = `/assets/${'0'.repeat(64)}.png`;
+    const crest: SceneDefinition = {
+      version: 1,
+      layer: 30,
+      inputs: [],
+      elements: [{ type: 'image', name: 'crest', x: 0, y: 0, width: 200, height: 200, src: missing }],
+      transitions: { in: { type: 'cut', durationMs: 0 }, out: { type: 'cut', durationMs: 0 } },
+      triggers: [],
+    };
+    const { channel, scenes } = await channelOnAir([crest]);
+    await openPage(channel.outputUrl);
+    const output = await outputWhere(channel.id, (o) => o.health === 'ok');
+    expectStatus(await call('POST', `/v1/channels/${channel.id}/program`, { sceneId: scenes[1] }), 200);
+    const failed = await outputWhere(channel.id, (o) => o.health === 'error');
+    expect(failed.errors).toEqual([
+      {
+        at: expect.any(String) as string,
+        message: 'image failed to load',
+        url: `${server.url}${missing}?channel=${channel.id}`,
+      },
+    ]);
+    await expect.poll(() => delivered('output.error', output.id) !== undefined, { timeout: 10_000 }).toBe(true);
+    const token = new URL(channel.outputUrl).searchParams.get('token')!;
+    expect(JSON.stringify(delivered('output.error', output.id)!.json)).not.toContain(token);
+  });
+
+  it('inside OBS say whether the source is visible and on program', async () => {
+    const { channel } = await channelOnAir();
+    await openPage(channel.outputUrl, () => {
+      const obs = { pluginVersion: '2.21.0', getStatus: (cb: (s: object) => void) => cb({ streaming: true }) };
+      Object.assign(window, { obsstudio: obs });
+      // What OBS fires for a source hidden in the scene (and so not on program).
+      window.addEventListener('load', () => {
+        window.dispatchEvent(new CustomEvent('obsSourceVisibleChanged', { detail: { visible: false } }));
+        window.dispatchEvent(new CustomEvent('obsSourceActiveChanged', { detail: { active: false } }));
+      });
+    });
+    const output = await outputWhere(channel.id, (o) => o.visible !== null && o.active !== null);
+    expect(output).toMatchObject({ kind: 'obs', visible: false, active: false });
+  });
+});
