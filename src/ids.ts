@@ -6,7 +6,22 @@ import { hash, randomBytes } from 'node:crypto';
 import { uuid7Hex } from './uuid7.js';
 
 export type IdPrefix =
-  'org' | 'ch' | 'sc' | 'evt' | 'wh' | 'key' | 'hook' | 'usr' | 'inv' | 'rd' | 'it' | 'sch' | 'ast' | 'src' | 'asr' | 'out';
+  | 'org'
+  | 'ch'
+  | 'sc'
+  | 'evt'
+  | 'wh'
+  | 'key'
+  | 'hook'
+  | 'usr'
+  | 'inv'
+  | 'rd'
+  | 'it'
+  | 'sch'
+  | 'ast'
+  | 'src'
+  | 'asr'
+  | 'out';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${uuid7Hex()}`;
