@@ -115,6 +115,8 @@ export function realId(op: Operation, param: string, ws: Workspace, world: World
       return del ? ws.victimScheduleId : ws.scheduleId;
     case 'assetId':
       return del ? ws.victimAssetId : ws.assetId;
+    case 'sourceId':
+      return del ? ws.victimSourceId : ws.sourceId;
     default:
       throw new Error(`${op.name}: no fixture for {${param}}`);
   }

@@ -41,6 +41,9 @@ export interface Workspace {
   /** An uploaded image, and another to delete. */
   assetId: string;
   victimAssetId: string;
+  /** A paused data source (never fetched), and another to delete. */
+  sourceId: string;
+  victimSourceId: string;
 }
 
 export interface World {
@@ -109,6 +112,16 @@ async function fill(call: Api, orgId: string, key: string, baseUrl: string): Pro
     if (up.status !== 201) throw new Error(`asset: ${up.status} ${JSON.stringify(up.body)}`);
     return String(up.body.id);
   };
+  const source = async () =>
+    expectStatus(
+      await call<{ id: string }>('POST', `/v1/channels/${channelId}/sources`, {
+        type: 'json_url',
+        url: 'https://feeds.example/scores.json',
+        mapping: { home: 'scoreA' },
+        paused: true,
+      }),
+      201,
+    ).id;
   const show = await showOf(call, channelId, sceneId);
   // The victims: another rundown with its scheduled take, and another item in the first rundown.
   const victimShow = await showOf(call, channelId, sceneId);
@@ -137,6 +150,8 @@ async function fill(call: Api, orgId: string, key: string, baseUrl: string): Pro
     victimScheduleId: victimShow.scheduleId,
     assetId: await asset([0, 0, 0, 255]),
     victimAssetId: await asset([255, 255, 255, 255]),
+    sourceId: await source(),
+    victimSourceId: await source(),
   };
 }
 
