@@ -125,7 +125,7 @@ it('lists takes and clears with duration and actor, filters by time, and exports
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
-  const csv = fromCsv(fs.readFileSync((await (await download).path())!, 'utf8'));
+  const csv = fromCsv(fs.readFileSync(await (await download).path(), 'utf8'));
   const ranged = expectStatus(await call<AsRunPage>('GET', path(`as-run?from=${from.toISOString()}`)), 200).data;
   expect(csv).toEqual(ranged);
   expect(csv.map((l) => l.id)).toEqual([b!.id]);
