@@ -7,6 +7,7 @@ import { LoginPage } from './pages/login.js';
 import { ChannelsPage } from './pages/channels.js';
 import { ChannelSettingsPage } from './pages/channel-settings.js';
 import { AssetsPage } from './assets/assets-page.js';
+import { AsRunPage } from './as-run/as-run-page.js';
 import { LivePage } from './live/live-page.js';
 import { SceneEditorPage } from './scenes/scene-editor-page.js';
 import { ApiKeysPage } from './settings/api-keys.js';
@@ -102,6 +103,7 @@ function View() {
   if (first === 'channels' && second) {
     if (third === 'live' || third === undefined) return <LivePage channelId={second} />;
     if (third === 'settings') return <ChannelSettingsPage channelId={second} />;
+    if (third === 'as-run') return <AsRunPage channelId={second} />;
     if (third === 'scenes') return <SceneEditorPage channelId={second} sceneId={fourth ?? null} />;
   }
   if (first === 'assets') return <AssetsPage />;

@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Actor } from '@onair/protocol';
 import type { ChannelState } from '../../../renderer/src/channel-state.js';
 import { api, type Page } from '../api.js';
 import type { ApiSchemas } from '../api-types.js';
 import { itemName } from '../rundown/item-drafts.js';
+import { outputEventSummary } from './output-events.js';
 
 type EventRecord = ApiSchemas['Event'];
 
@@ -14,16 +15,28 @@ const POLL_MS = 2000;
  * The channel's events since the view opened (GET /v1/events with `since`, then the last id as cursor),
  * newest first, with who caused each (the event's `actor`: a person by email, an API key or a hook by name, the
  * schedule or the server) and through what (dashboard, api, incoming webhook). Polled every 2 s while the page is
- * visible (30 reads a minute of the workspace's 600).
+ * visible (30 reads a minute of the workspace's 600). `onEvents` hears the events that arrive after the first read.
  */
-export function EventFeed({ channelId, state }: { channelId: string; state: ChannelState }) {
+export function EventFeed({
+  channelId,
+  state,
+  onEvents,
+}: {
+  channelId: string;
+  state: ChannelState;
+  onEvents?: (events: EventRecord[]) => void;
+}) {
   const [events, setEvents] = useState<EventRecord[]>([]);
   const [failed, setFailed] = useState(false);
+  // The latest callback, without restarting the poll when the parent renders.
+  const onEventsRef = useRef(onEvents);
+  onEventsRef.current = onEvents;
   useEffect(() => {
     const since = new Date(Date.now() - 60_000).toISOString();
     let cursor: string | null = null;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let first = true;
     const poll = async () => {
       if (document.visibilityState === 'visible') {
         try {
@@ -37,10 +50,14 @@ export function EventFeed({ channelId, state }: { channelId: string; state: Chan
             );
             const last = page.data[page.data.length - 1];
             if (last) cursor = last.id;
-            if (page.data.length > 0 && !stopped) setEvents((old) => [...page.data.reverse(), ...old].slice(0, KEEP));
+            if (page.data.length > 0 && !stopped) {
+              if (!first) onEventsRef.current?.(page.data);
+              setEvents((old) => [...page.data.reverse(), ...old].slice(0, KEEP));
+            }
             if (!page.nextCursor) break;
             cursor = page.nextCursor;
           }
+          first = false;
           setFailed(false);
         } catch {
           setFailed(true);
@@ -98,6 +115,8 @@ function summary(e: EventRecord, state: ChannelState): string {
   const scene = typeof d.sceneId === 'string' ? (state.scenes[d.sceneId]?.name ?? d.sceneId) : '';
   const item = itemLabel(state, d.itemId);
   const type = e.type as string;
+  const output = outputEventSummary(e, state);
+  if (output) return output;
   // The generated types list the event types of the API's last generation; newer ones are matched here too.
   switch (type) {
     case 'channel.played':

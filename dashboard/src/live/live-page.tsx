@@ -26,6 +26,8 @@ import { KeysOverlay } from './keys-overlay.js';
 import { useLiveKeys } from './live-keys.js';
 import { openLiveChannel } from './live-socket.js';
 import { Monitors } from './monitors.js';
+import { OutputAlert, useOutputAlert } from './output-alert.js';
+import { eventAlerts } from './output-events.js';
 import { SceneList } from './scene-list.js';
 import { SourceCursors } from './source-cursors.js';
 import { TriggerButtons } from './trigger-buttons.js';
@@ -68,6 +70,7 @@ function LiveView({ channel }: { channel: Channel }) {
   }, [live.endedBecause.value]);
   useLiveKeys({ live, rundownId, drafts, selected, select: setSelected, canPlay, canInputs });
   const playable = canPlay && status === 'open';
+  const outputAlert = useOutputAlert(live.outputs.value);
 
   return (
     <>
@@ -82,7 +85,9 @@ function LiveView({ channel }: { channel: Channel }) {
             {status === 'open' ? 'Live' : status === 'ended' ? 'Ended' : 'Connecting…'}
           </span>
           {!canPlay && !canInputs && <span class="tally">view only</span>}
+          <OutputAlert alert={outputAlert.alert} dismiss={outputAlert.dismiss} />
           <span class="push-right hint small">Press ? for the keys</span>
+          <a href={href('channels', channelId, 'as-run')}>As-run</a>
           <a href={href('channels', channelId, 'settings')}>Channel settings</a>
         </div>
         {status === 'ended' && live.endedBecause.value?.includes('deleted') && (
@@ -94,7 +99,7 @@ function LiveView({ channel }: { channel: Channel }) {
         )}
         <div class="live-grid">
           <div class="live-main">
-            <Monitors channel={channel} />
+            <Monitors channel={channel} outputs={live.outputs.value} onProgram={state.program.length > 0} />
             {canPlay && <TransportBar show={show} enabled={status === 'open'} />}
             <div class="show-row">
               <RundownPanel show={show} canPlay={playable} onPick={pick} />
@@ -115,7 +120,11 @@ function LiveView({ channel }: { channel: Channel }) {
             <SourceCursors channelId={channelId} live={live} enabled={canInputs} />
             <InputControls live={live} state={state} enabled={canInputs} />
             <ActionsLog actions={live.actions.value} />
-            <EventFeed channelId={channelId} state={state} />
+            <EventFeed
+              channelId={channelId}
+              state={state}
+              onEvents={(events) => outputAlert.raise(eventAlerts(events, state))}
+            />
             <KeyboardPanel />
           </div>
         </div>

@@ -15,6 +15,7 @@ import {
   reconnectDelay,
   type AckMessage,
   type ClientOp,
+  type OutputsMessage,
 } from '@onair/protocol';
 import {
   applyMessage,
@@ -52,6 +53,8 @@ export interface LiveChannel {
   endedBecause: Signal<string | null>;
   /** The latest actions, newest first, with their outcome. */
   actions: Signal<Action[]>;
+  /** The channel's outputs as the server last said (docs/outputs.md); null until it says, on each connection. */
+  outputs: Signal<OutputsMessage | null>;
   send(label: string, op: ClientOp): Promise<AckMessage>;
   /** Lists an action the page refused itself (nothing to act on), as failed, saying why; nothing is sent. */
   refuse(label: string, detail: string): void;
@@ -65,6 +68,7 @@ export function openLiveChannel(channelId: string): LiveChannel {
   const status = signal<LineStatus>('connecting');
   const endedBecause = signal<string | null>(null);
   const actions = signal<Action[]>([]);
+  const outputs = signal<OutputsMessage | null>(null);
   const waiting = new Map<string, { resolve: (a: AckMessage) => void; reject: (e: OpError) => void }>();
   let socket: WebSocket | null = null;
   let attempt = 0;
@@ -92,6 +96,8 @@ export function openLiveChannel(channelId: string): LiveChannel {
     ws.onopen = () => {
       clearTimeout(timeout);
       lastHeard = Date.now();
+      // The server says at once if the channel has outputs; silence on a new connection means none.
+      outputs.value = null;
     };
     ws.onmessage = (event: MessageEvent) => {
       if (socket === ws) receive(ws, event.data);
@@ -109,8 +115,10 @@ export function openLiveChannel(channelId: string): LiveChannel {
     lastHeard = receivedAt;
     const msg = parseServerMessage(data);
     if (!msg) return;
-    // The channel's outputs (docs/outputs.md): not shown by this view yet.
-    if (msg.type === 'outputs') return;
+    if (msg.type === 'outputs') {
+      outputs.value = msg;
+      return;
+    }
     if (msg.type === 'ack') return settle(msg.id, (w) => w.resolve(msg));
     if (msg.type === 'error') {
       if (msg.id) settle(msg.id, (w) => w.reject(new OpError(msg.code, msg.detail)));
@@ -193,6 +201,7 @@ export function openLiveChannel(channelId: string): LiveChannel {
     status,
     endedBecause,
     actions,
+    outputs,
     send,
     refuse(label, detail) {
       record({ id: `a${++counter}`, label, state: 'failed', detail, at: Date.now() });

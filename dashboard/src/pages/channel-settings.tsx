@@ -36,6 +36,9 @@ export function ChannelSettingsPage({ channelId }: { channelId: string }) {
         <a href={href('channels', channelId, 'live')}>{channel?.name ?? channelId}</a> › Settings
       </p>
       <h1>{channel ? `${channel.name}: settings` : 'Channel settings'}</h1>
+      <p>
+        <a href={href('channels', channelId, 'as-run')}>As-run log</a>: what was on program, when and for how long.
+      </p>
       <Problem error={error ?? actionError} />
       {channel && (
         <>
