@@ -56,12 +56,14 @@ it('shows each output as a chip beside the program monitor; a closed output is g
   expectStatus(await call('POST', path('program'), { sceneId: strap.id, values: { name: 'Ada' } }), 200);
   const page = await openPage('live');
   await expect.poll(() => page.getByRole('status').filter({ hasText: 'Live' }).count()).toBe(1);
-  // The live view's own program monitor is an output page too.
-  await expect.poll(() => chips(page, 'program', 'ok').count(), { timeout: 20_000 }).toBe(1);
+  // The live view's own monitors are not outputs: with the scene on program, nothing draws it yet.
+  await expect.poll(() => page.getByText('No output connected').count(), { timeout: 20_000 }).toBe(1);
+  expect(await page.locator('.output-chip').count()).toBe(0);
 
   const output = await page.context().newPage();
   await output.goto(channel.outputUrl);
-  await expect.poll(() => chips(page, 'program', 'ok').count(), { timeout: 20_000 }).toBe(2);
+  await expect.poll(() => chips(page, 'program', 'ok').count(), { timeout: 20_000 }).toBe(1);
+  expect(await page.getByText('No output connected').count()).toBe(0);
   const chip = chips(page, 'program', 'ok').first();
   await expect.poll(() => chip.textContent()).toMatch(/browser · program · OK/);
   await chip.locator('summary').click();
@@ -71,7 +73,7 @@ it('shows each output as a chip beside the program monitor; a closed output is g
   await saveScreenshot(page, 'live-outputs');
 
   await output.close();
-  await expect.poll(() => chips(page, 'program', 'ok').count(), { timeout: 20_000 }).toBe(1);
+  await expect.poll(() => chips(page, 'program', 'ok').count(), { timeout: 20_000 }).toBe(0);
   await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toMatch(/Output lost: browser/);
   // The feed reads GET /v1/events every 2 s.
   await expect

@@ -56,8 +56,8 @@ function start(): void {
   // Decided before installHostHooks adds CasparCG-style globals of its own to the window.
   const kind = hostKind(window);
   const linkCheck = params.sketch || inBroadcastHost(window) ? null : browserLinkCheck(params);
-  // A sketch draws what its parent posts: nothing to report.
-  const reporter: PaintReporter | null = params.sketch
+  // A sketch draws what its parent posts, a monitor is the operator's own view: neither is an output.
+  const reporter: PaintReporter | null = params.monitor
     ? null
     : createPaintReporter({
         send: (msg) => connection.send(msg),

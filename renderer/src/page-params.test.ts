@@ -9,8 +9,10 @@ describe('page params', () => {
       bus: 'preview',
       clean: false,
       sketch: false,
+      monitor: false,
     });
     expect(parsePageParams('/render/ch_1', '?token=abc&bus=preview&clean=1').clean).toBe(true);
+    expect(parsePageParams('/render/ch_1', '?token=abc&monitor=1').monitor).toBe(true);
   });
 
   it('defaults to program and tolerates a trailing slash and encoding', () => {
@@ -20,6 +22,7 @@ describe('page params', () => {
       bus: 'program',
       clean: false,
       sketch: false,
+      monitor: false,
     });
     expect(parsePageParams('/render/ch_1', '?bus=nonsense').bus).toBe('program');
     expect(parsePageParams('/render/ch_1', '?clean=0').clean).toBe(false);
@@ -32,6 +35,7 @@ describe('page params', () => {
       bus: 'program',
       clean: true,
       sketch: true,
+      monitor: true,
     });
     expect(parsePageParams('/render/ch_1', '?sketch=true&bus=preview')).toMatchObject({ bus: 'program', clean: true });
     expect(parsePageParams('/render/ch_1', '?sketch=0').sketch).toBe(false);

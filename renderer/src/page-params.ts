@@ -1,6 +1,7 @@
 /**
  * What the output page's URL asks for: `/render/<channelId>?token=…&bus=program|preview&clean=1`, or
- * `/render/<channelId>?sketch=1` for a page that draws what its parent posts (sketch-feed.ts).
+ * `/render/<channelId>?sketch=1` for a page that draws what its parent posts (sketch-feed.ts). `monitor=1`: a
+ * dashboard's monitor, which draws the channel like any output page but is not one of its outputs.
  */
 
 export type Bus = 'program' | 'preview';
@@ -17,6 +18,11 @@ export interface PageParams {
    * It draws the program bus, with no badge.
    */
   sketch: boolean;
+  /**
+   * `monitor=1`: an operator's monitor (the dashboard's program and preview): it reports nothing, so it is never
+   * listed as an output and never confirms what aired.
+   */
+  monitor: boolean;
 }
 
 export function parsePageParams(pathname: string, search: string): PageParams {
@@ -30,6 +36,7 @@ export function parsePageParams(pathname: string, search: string): PageParams {
     bus: !sketch && query.get('bus') === 'preview' ? 'preview' : 'program',
     clean: sketch || flag('clean'),
     sketch,
+    monitor: sketch || flag('monitor'),
   };
 }
 

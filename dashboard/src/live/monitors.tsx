@@ -24,7 +24,7 @@ export function Monitors({
         </figcaption>
         <iframe
           title="Preview monitor"
-          src={`${channel.previewUrl}&clean=1`}
+          src={`${channel.previewUrl}&clean=1&monitor=1`}
           style={{ aspectRatio: `${channel.width} / ${channel.height}` }}
         />
       </figure>
@@ -35,7 +35,7 @@ export function Monitors({
         </figcaption>
         <iframe
           title="Program monitor"
-          src={channel.outputUrl}
+          src={`${channel.outputUrl}&monitor=1`}
           style={{ aspectRatio: `${channel.width} / ${channel.height}` }}
         />
       </figure>
