@@ -47,7 +47,14 @@ describe('page params', () => {
   });
 
   it('builds the socket URL on the page host with the matching scheme', () => {
-    const params = { channelId: 'ch 1', token: 'a&b', bus: 'program' as const, clean: false, sketch: false };
+    const params = {
+      channelId: 'ch 1',
+      token: 'a&b',
+      bus: 'program' as const,
+      clean: false,
+      sketch: false,
+      monitor: false,
+    };
     expect(socketUrl('http:', 'localhost:3000', params)).toBe('ws://localhost:3000/v1/ws?channel=ch+1&token=a%26b');
     expect(socketUrl('https:', 'tv.example', { ...params, token: null })).toBe('wss://tv.example/v1/ws?channel=ch+1');
   });
