@@ -161,6 +161,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       apply: (source, change) => applySourceChange(runner, source, change),
       logger,
       now: Date.now,
+      recorder: metrics?.sources,
     },
     {
       allowPrivate: config.webhooks.allowPrivate,

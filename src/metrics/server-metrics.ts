@@ -15,9 +15,11 @@ import { httpMetrics, type RequestRecorder } from './http-metrics.js';
 import { countLoginThrottle, countRefusals } from './limit-metrics.js';
 import { processRegistry } from './process-metrics.js';
 import { socketMetrics } from './socket-metrics.js';
+import { sourceMetrics } from './source-metrics.js';
 import { storageMetrics } from './storage-metrics.js';
 import { webhookMetrics, type OutboxDepth } from './webhook-metrics.js';
 import type { WebhookRecorder } from '../webhooks/webhooks.js';
+import type { SourceRecorder } from '../sources/data-sources.js';
 
 export interface MetricSources {
   version: string;
@@ -34,6 +36,7 @@ export interface ServerMetrics {
   sockets: SocketCounters;
   request: RequestRecorder;
   webhooks: WebhookRecorder;
+  sources: SourceRecorder;
   /** The limiter, counting its refusals. */
   countRefusals(limiter: RateLimiter): RateLimiter;
   /** The login throttle, counting failed sign-ins and its refusals. */
@@ -69,6 +72,7 @@ export function createServerMetrics(sources: MetricSources): ServerMetrics {
     sockets,
     request: httpMetrics(registry),
     webhooks: webhookMetrics(registry, sources.outboxDepth),
+    sources: sourceMetrics(registry),
     countRefusals: (limiter) => countRefusals(registry, limiter),
     countLoginThrottle: (throttle) => countLoginThrottle(registry, throttle),
     render: () => Registry.merge([processRegistry(), registry]).metrics(),
