@@ -35,6 +35,8 @@ export interface Window {
   rssPeak: number;
   rssAfterGc: number;
   heapAfterGc: number;
+  /** Heap used after a full GC at the start of the window: the end's minus this is what the window kept. */
+  heapAtStart: number;
   ticks: number;
   late: number;
   /** The upper bound (ms) of the /metrics bucket holding the 99th percentile of tick durations. */
@@ -100,6 +102,7 @@ type FeedStats = { counts: Record<string, number>; cpu: NodeJS.CpuUsage; at: num
 export async function measureWindow(server: Onair, feed: Child, seconds: number, profile?: string): Promise<Window> {
   const stats = () => server.child.request<OnairStats>('stats');
   const feedStats = () => feed.request<FeedStats>('stats');
+  const atStart = await server.child.request<{ rss: number; heapUsed: number }>('memory');
   if (profile) await server.child.request('profileStart');
   await server.child.request('diagnostics'); // resets them
   const load0 = os.loadavg()[0]!;
@@ -132,6 +135,7 @@ export async function measureWindow(server: Onair, feed: Child, seconds: number,
     rssPeak,
     rssAfterGc: memory.rss,
     heapAfterGc: memory.heapUsed,
+    heapAtStart: atStart.heapUsed,
     ticks: m1.ticks - m0.ticks,
     late: m1.late - m0.late,
     tickP99Ms: p99Bucket(m0, m1),

@@ -124,6 +124,7 @@ function memoryRows(run: SourcesRun): Row[] {
   return [
     row('RSS after a full GC, end of the window', (w) => w.rssAfterGc),
     row('heap used after a full GC', (w) => w.heapAfterGc),
+    row('heap after GC, end of the window minus its start (growth)', (w) => w.heapAfterGc - w.heapAtStart),
     row('RSS, highest reading in the window (once a second, no GC)', (w) => w.rssPeak),
     row('written to disk per second (/proc/<pid>/io: WAL, checkpoints)', (w) => w.diskWritesPerS),
   ];
