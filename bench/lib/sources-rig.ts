@@ -24,6 +24,7 @@ interface Scrape {
   tickCount: number;
   tickBuckets: Map<number, number>;
   fetches: Record<string, number>;
+  walFlushes: number;
 }
 
 export interface Window {
@@ -47,6 +48,8 @@ export interface Window {
   feedRates: Record<string, number>;
   diag: Diagnostics;
   waitMsPerS: number;
+  /** fdatasyncs of the WAL per second, off the event loop (/metrics). */
+  walFlushesPerS: number;
   /** Bytes the server's process made the kernel write to disk, per second (/proc/<pid>/io write_bytes). */
   diskWritesPerS: number;
   steal: number;
@@ -66,12 +69,14 @@ export async function scrape(server: Onair): Promise<Scrape> {
   const ticks = families.get('onair_tick_duration_seconds');
   const h = ticks ? histogram(ticks, fps) : { count: 0, buckets: new Map<number, number>() };
   const fetches = family('onair_source_fetches_total');
+  const flushes = families.get('onair_wal_flush_duration_seconds');
   return {
     ticks: valueOf(family('onair_ticks_total'), fps) ?? 0,
     late: valueOf(family('onair_late_ticks_total'), fps) ?? 0,
     tickCount: Number.isNaN(h.count) ? 0 : h.count,
     tickBuckets: h.buckets,
     fetches: Object.fromEntries(OUTCOMES.map((o) => [o, valueOf(fetches, { outcome: o }) ?? 0])),
+    walFlushes: flushes ? (valueOf(flushes, {}, `${flushes.name}_count`) ?? 0) : 0,
   };
 }
 
@@ -144,6 +149,7 @@ export async function measureWindow(server: Onair, feed: Child, seconds: number,
     diag,
     waitMsPerS: waited.waitMs / waited.seconds,
     diskWritesPerS: written / waited.seconds,
+    walFlushesPerS: (m1.walFlushes - m0.walFlushes) / elapsed,
     steal: stolen,
     load: [load0, os.loadavg()[0]!],
   };

@@ -56,7 +56,7 @@ function noiseRow(
 function fetchRows(run: SourcesRun): Row[] {
   const p = run.polling;
   const total = sum(p.fetchRates);
-  const rate = (n: number) => `${n.toFixed(0)}/s`;
+  const rate = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)}/s`;
   const perSource = (PLAN.channels * PLAN.perChannel * 1000) / PLAN.intervalMs;
   const feed = Object.entries(p.feedRates)
     .filter(([, n]) => n > 0)
@@ -77,7 +77,7 @@ function fetchRows(run: SourcesRun): Row[] {
       '—',
       ['changed', 'unchanged', 'not_modified', 'failed'].map((o) => rate(p.fetchRates[o] ?? 0)).join(' / '),
     ),
-    infoRow('feed answers by kind and status (the feed process)', '—', feed),
+    infoRow('feed answers by kind and status, and connections opened (the feed process)', '—', feed),
     infoRow(
       `time between two fetches of one source, p50 / p99 / max (fetch logs of ${run.gaps.sources} sources)`,
       `the interval ± 10 %: 900–1,100 ms`,
@@ -127,6 +127,11 @@ function memoryRows(run: SourcesRun): Row[] {
     row('heap after GC, end of the window minus its start (growth)', (w) => w.heapAfterGc - w.heapAtStart),
     row('RSS, highest reading in the window (once a second, no GC)', (w) => w.rssPeak),
     row('written to disk per second (/proc/<pid>/io: WAL, checkpoints)', (w) => w.diskWritesPerS),
+    infoRow(
+      'WAL flushes (fdatasync, off the event loop) per second',
+      quietCell(run, (w) => w.walFlushesPerS.toFixed(0)),
+      run.polling.walFlushesPerS.toFixed(0),
+    ),
   ];
 }
 

@@ -7,7 +7,7 @@
  * - `/etag/<n>.json`: the same body with an ETag, and `304` to a request that sends it back;
  * - `/plain/<n>.json`: the same body, no validators (onair compares its SHA-256).
  *
- * It counts the answers by kind and status, and reports its own CPU time.
+ * It counts the answers by kind and status and the connections opened, and reports its own CPU time.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -73,6 +73,8 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse): void {
 
 async function listen(tls: Certificate | undefined): Promise<number> {
   const server = tls ? https.createServer(tls, answer) : http.createServer(answer);
+  // TLS servers count secure connections (handshakes), plain ones TCP connections.
+  server.on(tls ? 'secureConnection' : 'connection', () => (counts.connections = (counts.connections ?? 0) + 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
 }
