@@ -23,6 +23,8 @@ const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a +
 const lateShare = (w: Window) => (w.ticks > 0 ? w.late / w.ticks : NaN);
 const mb = (n: number) => fmt.mb(n);
 const withSign = (n: number, show: (n: number) => string) => `${n >= 0 ? '+' : '−'}${show(Math.abs(n))}`;
+/** A difference of two shares, in percentage points. */
+const points = (n: number) => `${(n * 100).toFixed(1)} points`;
 
 /** "no sources A[, again A'], paused B" */
 function quietCell(run: SourcesRun, show: (w: Window) => string): string {
@@ -49,7 +51,7 @@ function noiseRow(
     onair,
     show,
     { max: worst + margin, text: `≤ worst quiet + max(spread, ${show(floor)}) = ${show(worst + margin)}` },
-    withSign(onair - value(run.quiet[0]!), show),
+    withSign(onair - value(run.quiet[0]!), show === fmt.pct ? points : show),
   );
 }
 
@@ -92,13 +94,13 @@ function fetchRows(run: SourcesRun): Row[] {
       'server CPU (one core = 100 %)',
       quietCell(run, (w) => fmt.pct(w.serverCpu)),
       fmt.pct(p.serverCpu),
-      withSign(cpuAdded, fmt.pct),
+      withSign(cpuAdded, points),
     ),
     infoRow(
       "of which the server's main thread (the event loop; the rest: WAL flush, checkpoints, GC helpers)",
       quietCell(run, (w) => fmt.pct(w.mainThreadCpu)),
       fmt.pct(p.mainThreadCpu),
-      withSign(p.mainThreadCpu - run.quiet[0]!.mainThreadCpu, fmt.pct),
+      withSign(p.mainThreadCpu - run.quiet[0]!.mainThreadCpu, points),
     ),
     infoRow(
       'server CPU added per fetch (polling − no sources, over fetches per second)',
