@@ -27,6 +27,7 @@ import { runRenderer } from './renderer.js';
 import { runRest } from './rest.js';
 import { runSignInFlood } from './sign-in-flood.js';
 import { runOutputs } from './outputs.js';
+import { runSources } from './sources.js';
 import { runTicker } from './ticker.js';
 import { runWebhooks } from './webhooks.js';
 import { runWebhooksFairness } from './webhooks-fairness.js';
@@ -49,6 +50,7 @@ const BENCHES: [string, (o: BenchOptions) => Promise<Table[]>, string | null][] 
   ['webhooks', runWebhooks, null],
   ['webhooks-fairness', runWebhooksFairness, null],
   ['sign-in-flood', runSignInFlood, null],
+  ['sources', runSources, null],
   ['cluster', runCluster, SERVICES_MISSING],
 ];
 

@@ -178,6 +178,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       apply: (source, change) => applySourceChange(runner, source, change),
       logger,
       now: Date.now,
+      recorder: metrics?.sources,
     },
     {
       allowPrivate: config.webhooks.allowPrivate,

@@ -23,6 +23,7 @@ import {
   type Source,
 } from './helpers/data-sources.js';
 import { startFeedServer, type FeedServer } from './helpers/feed-server.js';
+import { parsePrometheusText } from './helpers/prometheus-text.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -43,6 +44,16 @@ afterEach(async () => {
 });
 
 const inputs = async () => (await getState(call, ch.channelId)).inputs;
+
+/** onair_source_fetches_total by outcome, from /metrics. */
+async function fetchCounts(): Promise<Record<string, number>> {
+  const text = expectStatus(await call<string>('GET', '/metrics'), 200);
+  const series = parsePrometheusText(text).get('onair_source_fetches_total')?.samples ?? [];
+  const counts: Record<string, number> = {};
+  for (const s of series) counts[s.labels.outcome ?? ''] = s.value;
+  return counts;
+}
+
 const WAIT = { timeout: 20_000, interval: 50 };
 
 describe('polling a JSON feed', () => {
@@ -114,6 +125,13 @@ describe('polling a JSON feed', () => {
     expect(log.slice(0, -1).every((l) => l.status === 304 && !l.changed)).toBe(true);
     expect((await fetchesOf(call, plain)).slice(0, -1).every((l) => l.status === 200 && !l.changed)).toBe(true);
     expect((await getSource(call, tagged)).status.etag).toBe('"v1"');
+
+    // /metrics counts each fetch by how it ended: the two first bodies applied, then 304s and unchanged bodies.
+    const counted = await fetchCounts();
+    expect(counted.changed).toBe(2);
+    expect(counted.not_modified).toBeGreaterThanOrEqual(2);
+    expect(counted.unchanged).toBeGreaterThanOrEqual(2);
+    expect(counted.failed).toBe(0);
   });
 
   it('keeps the last values on air when the feed fails, shows the error, and backs off', async () => {
@@ -142,6 +160,7 @@ describe('polling a JSON feed', () => {
     expect((await getSource(call, source)).status).toMatchObject({ state: 'failing', lastError: 'HTTP 500' });
     expect((await fetchesOf(call, source))[0]).toMatchObject({ status: 500, changed: false, error: 'HTTP 500' });
     expect(await sourceEvents(call, ch.channelId)).toHaveLength(1);
+    expect((await fetchCounts()).failed).toBeGreaterThanOrEqual(3);
 
     // A refresh fetches at once and, the feed well again, clears the error.
     Object.assign(game.answer, json({ home_score: 6 }));

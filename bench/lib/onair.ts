@@ -26,6 +26,10 @@ export interface OnairOptions {
   user?: SeededUser;
   /** More ONAIR_* settings for the server (they win over the benchmark's own). */
   env?: Record<string, string>;
+  /** PEM of a certificate the server's outgoing requests trust (a local HTTPS receiver or feed). */
+  ca?: string;
+  /** More setup in the seeded data dir, before the server starts. */
+  seed?: (dataDir: string, channels: SeededChannel[]) => Promise<void>;
 }
 
 export interface Onair {
@@ -47,12 +51,15 @@ export interface OnairStats {
   clock: ClockStats[];
   cpu: { user: number; system: number };
   at: number;
+  /** Resident set size when read (no GC first). */
+  rss: number;
   limiter: { present: boolean; checks: Record<string, number>; refusals: Record<string, number> };
 }
 
 export async function startOnair(options: OnairOptions = {}): Promise<Onair> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-bench-'));
   const channels = await seedChannels(dir, BENCH_KEY, options.channels ?? 0, options.user);
+  await options.seed?.(dir, channels);
   const child = await startChild('bench/servers/onair.ts', {
     config: {
       dataDir: dir,
@@ -64,6 +71,7 @@ export async function startOnair(options: OnairOptions = {}): Promise<Onair> {
       accessLog: options.accessLog,
       metrics: options.metrics,
       env: options.env,
+      ca: options.ca,
     },
     nodeFlags: ['--expose-gc', ...(options.nodeFlags ?? [])],
     maxLifeMs: options.maxLifeMs,

@@ -16,7 +16,7 @@ import { createLogger } from '../../src/logger.js';
 import { startServer } from '../../src/main.js';
 import { childConfig, memorySnapshot, ready, serveParent } from '../lib/child.js';
 import { diagnostics, installDiagnostics } from './diagnostics.js';
-import { driveEngine, driveEngineFrames, type Stop } from './driver.js';
+import { driveEngine, driveEngineFrames, paceEngine, type Stop } from './driver.js';
 import { checks, liftLimits, refusals } from './limits.js';
 import { startProfile, stopProfile } from './profiler.js';
 import { BENCH_KEY } from './seed.js';
@@ -42,6 +42,8 @@ interface Config {
   metrics?: boolean;
   /** More ONAIR_* settings, over the ones below. */
   env?: Record<string, string>;
+  /** PEM of a certificate outgoing requests (webhooks, data sources) trust. */
+  ca?: string;
 }
 
 function warpedTime(factor: number): TimeSource {
@@ -86,6 +88,7 @@ async function main(): Promise<void> {
     ...(time ? { time } : {}),
     ...(logger ? { logger } : {}),
     ...(cfg.metrics === false ? { metrics: false } : {}),
+    ...(cfg.ca ? { webhookCa: cfg.ca } : {}),
   });
   let stopDriving: Stop = () => {};
   serveParent(
@@ -97,6 +100,9 @@ async function main(): Promise<void> {
           : driveEngine(server.engine, channels, Number(args.maxMs));
       },
       driveStop: () => stopDriving(),
+      paceStart: (args) => {
+        stopDriving = paceEngine(server.engine, args.channels as string[], Number(args.perSecond), Number(args.maxMs));
+      },
       diagnostics: () => diagnostics(),
       memory: () => memorySnapshot(),
       profileStart: () => startProfile(),
@@ -105,6 +111,7 @@ async function main(): Promise<void> {
         clock: server.engine.clockStats(),
         cpu: process.cpuUsage(),
         at: performance.now(),
+        rss: process.memoryUsage.rss(),
         limiter: { present: limiter, checks: { ...checks }, refusals: { ...refusals } },
       }),
     },

@@ -16,11 +16,13 @@ import { countLoginThrottle, countRefusals } from './limit-metrics.js';
 import { processRegistry } from './process-metrics.js';
 import { outputMetrics } from './output-metrics.js';
 import { socketMetrics } from './socket-metrics.js';
+import { sourceMetrics } from './source-metrics.js';
 import { storageMetrics } from './storage-metrics.js';
 import { webhookMetrics, type OutboxDepth } from './webhook-metrics.js';
 import type { WebhookRecorder } from '../webhooks/webhooks.js';
 import { OutputCounters } from '../outputs/output-counters.js';
 import type { OutputHealth } from '@onair/protocol';
+import type { SourceRecorder } from '../sources/data-sources.js';
 
 export interface MetricSources {
   version: string;
@@ -41,6 +43,7 @@ export interface ServerMetrics {
   outputs: OutputCounters;
   request: RequestRecorder;
   webhooks: WebhookRecorder;
+  sources: SourceRecorder;
   /** The limiter, counting its refusals. */
   countRefusals(limiter: RateLimiter): RateLimiter;
   /** The login throttle, counting failed sign-ins and its refusals. */
@@ -79,6 +82,7 @@ export function createServerMetrics(sources: MetricSources): ServerMetrics {
     outputs,
     request: httpMetrics(registry),
     webhooks: webhookMetrics(registry, sources.outboxDepth),
+    sources: sourceMetrics(registry),
     countRefusals: (limiter) => countRefusals(registry, limiter),
     countLoginThrottle: (throttle) => countLoginThrottle(registry, throttle),
     render: () => Registry.merge([processRegistry(), registry]).metrics(),

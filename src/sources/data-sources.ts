@@ -11,7 +11,7 @@ import type { SourceRecord, SourceStore } from '../store/source-store.js';
 import { createGuardedAgent, type Resolve } from '../webhooks/endpoint-guard/index.js';
 import { createSourceDesk, type SourceDesk } from './source-desk.js';
 import { SourcePoller } from './source-poller.js';
-import { runRound } from './source-round.js';
+import { runRound, type SourceRecorder } from './source-round.js';
 import { fetchSource, type FetchRequest, type FetchResult } from './index.js';
 
 export interface DataSourceSettings {
@@ -33,7 +33,11 @@ export interface DataSourceDeps {
   apply: (source: SourceRecord, change: MappedChange) => Promise<void>;
   logger: Logger;
   now: () => number;
+  /** Counts each fetch by how it ended (/metrics). */
+  recorder?: SourceRecorder | undefined;
 }
+
+export type { FetchOutcome, SourceRecorder } from './source-round.js';
 
 export interface DataSources {
   desk: SourceDesk;
@@ -63,7 +67,15 @@ export function createDataSources(deps: DataSourceDeps, settings: DataSourceSett
       userAgent: `onair-sources/${settings.version}`,
     });
   const registry = (channelId: string) => deps.engine.registry(channelId);
-  const roundDeps = { store: deps.store, fetch, registry, apply: deps.apply, logger, now: deps.now };
+  const roundDeps = {
+    store: deps.store,
+    fetch,
+    registry,
+    apply: deps.apply,
+    logger,
+    now: deps.now,
+    recorder: deps.recorder,
+  };
   const poller = new SourcePoller({
     store: deps.store,
     engine: deps.engine,

@@ -28,6 +28,17 @@ import {
 /** Lines of a source's fetch log kept. */
 export const FETCH_LOG_KEEP = 50;
 
+/**
+ * How a fetch ended, as /metrics counts it: values applied, a body read that applied nothing (the same SHA-256, or
+ * values equal to those last applied), a 304, or an error.
+ */
+export type FetchOutcome = 'changed' | 'unchanged' | 'not_modified' | 'failed';
+
+/** Told of every fetch a round makes (not of dry runs), once it is known how it ended. */
+export interface SourceRecorder {
+  fetched(outcome: FetchOutcome): void;
+}
+
 export interface RoundDeps {
   store: SourceStore;
   fetch: (req: FetchRequest) => Promise<FetchResult>;
@@ -36,6 +47,7 @@ export interface RoundDeps {
   apply: (source: SourceRecord, change: MappedChange) => Promise<void>;
   logger: Logger;
   now: () => number;
+  recorder?: SourceRecorder | undefined;
 }
 
 export interface RoundOptions {
@@ -67,6 +79,7 @@ export async function runRound(deps: RoundDeps, id: string, options: RoundOption
   });
   const at = new Date(deps.now()).toISOString();
   const record = (status: SourceStatusChanges, changed: boolean, error: string | null) => {
+    deps.recorder?.fetched(fetchOutcome(result, changed, error));
     const line: SourceFetchRecord = { at, status: result.status, bytes: result.bytes, ms: result.ms, changed, error };
     return deps.store.recordFetch(id, source.updatedAt, status, line, FETCH_LOG_KEEP);
   };
@@ -134,6 +147,12 @@ async function failed(source: SourceRecord, at: string, error: string, record: R
   const failCount = source.failCount + 1;
   await record({ state: 'failing', lastFetchAt: at, lastError: error, failCount }, false, error);
   return { kind: 'fetched', failCount };
+}
+
+function fetchOutcome(result: FetchResult, changed: boolean, error: string | null): FetchOutcome {
+  if (error !== null) return 'failed';
+  if (changed) return 'changed';
+  return result.notModified ? 'not_modified' : 'unchanged';
 }
 
 function isMoveRefusal(err: unknown): err is AppError {
