@@ -28,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { loadConfig } from '../src/config.js';
 import { startServer, type ServerHandle } from '../src/main.js';
+import { BASKETBALL_CLOCKS, BASKETBALL_INPUTS, STANDINGS_INPUTS } from '../test/fixtures/template-values.js';
 import { launchChromium } from '../test/helpers/browser.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -99,24 +100,7 @@ const SETUPS: Record<string, (logos: Logos) => Setup> = {
   }),
   countdown: () => ({ inputs: { label: 'KICK-OFF IN', accent: '#e63946' }, clocks: { countdown: 165_000 } }),
   'logo-bug': ({ logo }) => ({ inputs: { logo }, clocks: {} }),
-  'basketball-scoreboard': () => ({
-    inputs: {
-      home: 'Los Angeles Lakers',
-      away: 'Boston Celtics',
-      scoreA: 98,
-      scoreB: 102,
-      homeColor: '#552583',
-      awayColor: '#007a33',
-      period: 4,
-      periodLabel: 'Q',
-      homeFouls: 3,
-      awayFouls: 5,
-      homeTimeouts: 3,
-      awayTimeouts: 7,
-      possession: 'away',
-    },
-    clocks: { gameClock: 332_000, shotClock: 4_300 },
-  }),
+  'basketball-scoreboard': () => ({ inputs: BASKETBALL_INPUTS, clocks: BASKETBALL_CLOCKS }),
   'sponsor-bug': ({ sponsor }) => ({
     inputs: { sponsorLogo: sponsor.url, sponsorLine: 'Presented by', accent: '#e63946' },
     clocks: {},
@@ -126,28 +110,8 @@ const SETUPS: Record<string, (logos: Logos) => Setup> = {
     inputs: { ...MATCH, homeShort: 'MUN', homeCrest: crest.url, homeReds: 1, awayReds: 2, stoppage: 3 },
     clocks: { matchClock: 2_700_000 },
   }),
-  // A full table: ten rows, the most it draws.
-  'standings-table': () => ({
-    inputs: {
-      tableTitle: 'Premier League · Matchweek 27',
-      standings: (
-        [
-          ['Liverpool', 27, 19, 6, 2, 63],
-          ['Manchester City', 27, 18, 6, 3, 60],
-          ['Arsenal', 27, 18, 5, 4, 59],
-          ['Aston Villa', 27, 16, 4, 7, 52],
-          ['Tottenham Hotspur', 26, 15, 5, 6, 50],
-          ['Manchester United', 27, 15, 2, 10, 47],
-          ['West Ham United', 27, 12, 7, 8, 43],
-          ['Brighton & Hove Albion', 27, 11, 9, 7, 42],
-          ['Wolverhampton Wanderers', 27, 12, 5, 10, 41],
-          ['Newcastle United', 26, 11, 5, 10, 38],
-        ] as const
-      ).map(([team, played, won, drawn, lost, pts], i) => ({ pos: i + 1, team, played, won, drawn, lost, pts })),
-      accent: '#e63946',
-    },
-    clocks: {},
-  }),
+  // Ten rows, the most it draws, as the reference-image test draws them.
+  'standings-table': () => ({ inputs: STANDINGS_INPUTS, clocks: {} }),
   // Stopped where its lead-in ends (stopCrawls): the first item at the bar's left edge, under the label.
   ticker: () => ({
     inputs: {

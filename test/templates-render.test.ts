@@ -37,6 +37,7 @@ import { api, expectStatus, type Api, type Channel, type Scene } from './helpers
 import { launchChromium } from './helpers/browser.js';
 import { alphaAt, compareImages, encodePng, readRgba, type Rgba } from './helpers/image-compare.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { BASKETBALL_CLOCKS, BASKETBALL_INPUTS, STANDINGS_INPUTS } from './fixtures/template-values.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const REFERENCES = path.join(ROOT, 'test', 'fixtures', 'templates');
@@ -130,27 +131,8 @@ const CASES: Record<string, (logos: Logos) => Case> = {
     images: [],
   }),
   'logo-bug': ({ logo }) => ({ inputs: { logo }, clocks: {}, images: [logo] }),
-  // Every state drawn at once: three timeouts left against seven, the away bonus on, the arrow pointing away,
-  // the shot clock in its tenths.
-  'basketball-scoreboard': () => ({
-    inputs: {
-      home: 'Los Angeles Lakers',
-      away: 'Boston Celtics',
-      scoreA: 98,
-      scoreB: 102,
-      homeColor: '#552583',
-      awayColor: '#007a33',
-      period: 4,
-      periodLabel: 'Q',
-      homeFouls: 3,
-      awayFouls: 5,
-      homeTimeouts: 3,
-      awayTimeouts: 7,
-      possession: 'away',
-    },
-    clocks: { gameClock: 332_000, shotClock: 4_300 },
-    images: [],
-  }),
+  // Every state drawn at once (test/fixtures/template-values.ts).
+  'basketball-scoreboard': () => ({ inputs: BASKETBALL_INPUTS, clocks: BASKETBALL_CLOCKS, images: [] }),
   'sponsor-bug': ({ sponsor }) => ({
     inputs: { sponsorLogo: sponsor.url, sponsorLine: 'Presented by', accent: '#e63946' },
     clocks: {},
@@ -185,35 +167,8 @@ const CASES: Record<string, (logos: Logos) => Case> = {
     clocks: {},
     images: [],
   }),
-  // Ten rows, the most it draws: a long name, a two-figure position, a cell left out (Luton's points).
-  'standings-table': () => ({
-    inputs: {
-      tableTitle: 'Premier League · Matchweek 27',
-      standings: [
-        ['Liverpool', 27, 19, 6, 2, 63],
-        ['Manchester City', 27, 18, 6, 3, 60],
-        ['Arsenal', 27, 18, 5, 4, 59],
-        ['Aston Villa', 27, 16, 4, 7, 52],
-        ['Tottenham Hotspur', 26, 15, 5, 6, 50],
-        ['Manchester United', 27, 15, 2, 10, 47],
-        ['West Ham United', 27, 12, 7, 8, 43],
-        ['Brighton & Hove Albion', 27, 11, 9, 7, 42],
-        ['Wolverhampton Wanderers', 27, 12, 5, 10, 41],
-        ['Luton Town', 27, 5, 5, 17],
-      ].map(([team, played, won, drawn, lost, pts], i) => ({
-        pos: i + 1,
-        team: team as string,
-        played: played as number,
-        won: won as number,
-        drawn: drawn as number,
-        lost: lost as number,
-        ...(pts === undefined ? {} : { pts: pts as number }),
-      })),
-      accent: '#e63946',
-    },
-    clocks: {},
-    images: [],
-  }),
+  // Ten rows, the most it draws (test/fixtures/template-values.ts).
+  'standings-table': () => ({ inputs: STANDINGS_INPUTS, clocks: {}, images: [] }),
 };
 
 let server: TestServer;
