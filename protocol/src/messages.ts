@@ -22,6 +22,8 @@ export interface BusEntry {
   itemId: string | null;
   /** The instance's own values (item-scoped inputs only); `{}` when it has none. */
   values: Record<string, InputValue>;
+  /** Graphic scenes on program: the step the graphic is on (0 at take, +1 per `continue`); absent otherwise. */
+  step?: number;
 }
 
 /** A scene on air on one layer. */
@@ -39,6 +41,8 @@ export interface FiredTrigger {
   sceneId: string;
   /** Server epoch milliseconds when it fired (the frame's time). */
   at: number;
+  /** What the trigger was fired with (a graphic's custom action argument); absent when none. */
+  payload?: unknown;
 }
 
 export interface SnapshotMessage {

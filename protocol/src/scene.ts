@@ -338,10 +338,37 @@ export interface TriggerDef {
   durationMs?: number;
   /** Name of an input: the trigger fires whenever that input's value changes. */
   on?: string;
+  /** Graphic scenes: the id of the graphic's custom action it runs (the trigger's payload is its argument). */
+  customAction?: string;
+}
+
+/**
+ * A scene drawn by an imported OGraf graphic instead of elements (its `elements` are empty). The renderer hosts the
+ * graphic's web component on the scene's layer and drives it with the OGraf actions.
+ */
+export interface GraphicRef {
+  /** The imported graphic's onair id (`gr_…`). */
+  id: string;
+  /** The manifest's `id` and `version`. */
+  graphicId: string;
+  version: string;
+  /** The module file (the manifest's `main`), relative to the graphic's files. */
+  main: string;
+  /** The manifest's `stepCount`: steps `continue` walks through (1: none; -1: as many as the graphic has). */
+  stepCount: number;
+  /** Where each input goes in the graphic's data: the input's name and the path of keys in the data object. */
+  data: { input: string; path: string[] }[];
+  /**
+   * Set by the server only in the scene views it sends (never stored): the absolute path of the graphic's files for
+   * this connection, ending in `/`. The renderer imports `base + main`.
+   */
+  base?: string;
 }
 
 export interface SceneDefinition {
   version: typeof SCENE_FORMAT_VERSION;
+  /** Present on a scene made from an OGraf graphic. */
+  graphic?: GraphicRef;
   /** 0–99: each bus holds one scene per layer; higher layers draw above lower ones. */
   layer: number;
   inputs: InputDef[];
