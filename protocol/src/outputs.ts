@@ -113,7 +113,7 @@ export interface OutputView {
   layers: PaintedLayer[];
 }
 
-/** Output pages whose token the server refused (a rotated or mistyped output URL), on this server. */
+/** Output pages whose token the server refused (a rotated or mistyped output URL), on every node. */
 export interface RefusedOutputs {
   count: number;
   /** ISO 8601 */
@@ -123,13 +123,13 @@ export interface RefusedOutputs {
 
 /**
  * Sent to key and session connections (never to output pages) when a channel's outputs change, at most twice a
- * second: the outputs connected to this server (the 100 least healthy when there are more), and the refused pages.
+ * second: the channel's outputs on every node (the 100 least healthy when there are more), and the refused pages.
  */
 export interface OutputsMessage {
   type: 'outputs';
   channelId: string;
   outputs: OutputView[];
-  /** How many outputs are connected to this server (`outputs` holds at most 100 of them). */
+  /** How many outputs the channel has (`outputs` holds at most 100 of them). */
   total: number;
   refused: RefusedOutputs | null;
 }
