@@ -8,6 +8,8 @@
 /** Where an output page runs: told by the page from what its host exposes (docs/outputs.md, "Kinds"). */
 export const OUTPUT_KINDS = ['obs', 'casparcg', 'vmix', 'browser'] as const;
 export type OutputKind = (typeof OUTPUT_KINDS)[number];
+/** The hosts that tell a page whether it is shown: only their reports carry `visible` and `active`. */
+export const HOST_FLAG_KINDS: readonly OutputKind[] = ['obs', 'casparcg'];
 
 /** `ok` green, `lagging` amber, `error` red (docs/outputs.md, "Health"). */
 export const OUTPUT_HEALTHS = ['ok', 'lagging', 'error'] as const;
@@ -72,7 +74,10 @@ export interface PaintedMessage {
   height: number;
   kind?: OutputKind;
   bus?: OutputBus;
-  /** OBS only: the source is shown in some view (`visible`), on program (`active`); null while OBS has not said. */
+  /**
+   * OBS: the source is shown in some view (`visible`), on program (`active`). CasparCG: both true after its PLAY,
+   * false after its STOP. Null while the host has not said, and outside those two hosts.
+   */
   visible?: boolean | null;
   active?: boolean | null;
   /** Load failures since the previous report. */
