@@ -226,9 +226,7 @@ export type ClientOp =
  * `channelId` may be left out (given, it must be the connection's channel).
  */
 export type ClientMessage =
-  | { op: 'resync'; channelId?: string }
-  | PaintedMessage
-  | (ClientOp & { id: string; channelId?: string });
+  { op: 'resync'; channelId?: string } | PaintedMessage | (ClientOp & { id: string; channelId?: string });
 
 /** The subprotocol the server answers with; a client offers it with `bearer.<key>` where headers cannot be set. */
 export const SUBPROTOCOL = 'onair.v1';

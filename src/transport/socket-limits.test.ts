@@ -47,7 +47,7 @@ describe('ConnectionLimits', () => {
     for (let i = 0; i < 5_000; i++) {
       await limits.admitUpgrade('192.0.2.1');
       limits.opened('192.0.2.1');
-    limits.joined('ch_a');
+      limits.joined('ch_a');
     }
     expect(refusalOf(() => limits.assertRoom(['ch_a'], '192.0.2.1'))).toBeNull();
   });
