@@ -180,6 +180,12 @@ __all__ = [
     "Asset",
     "AssetUploaded",
     "AssetList",
+    "GraphicsUploaded",
+    "Graphic",
+    "GraphicInputsItem",
+    "GraphicInputsItemPeriodsItem",
+    "GraphicTriggersItem",
+    "GraphicList",
 ]
 
 
@@ -1808,4 +1814,82 @@ class AssetUploaded(Asset):
 class AssetList(TypedDict):
     """The ``AssetList`` object."""
     data: List[Asset]
+    nextCursor: Optional[str]
+
+
+class GraphicsUploaded(TypedDict):
+    """The ``GraphicsUploaded`` object."""
+    #: One per manifest found; `created: false`: the workspace held this id and version already.
+    data: List[Dict[str, Any]]
+    #: What was read leniently (a legacy manifest.json).
+    warnings: List[str]
+
+
+class Graphic(TypedDict):
+    """The ``Graphic`` object."""
+    id: str
+    #: The manifest's `id`.
+    graphicId: str
+    #: The manifest's `version` (empty when it has none).
+    version: str
+    name: str
+    description: Optional[str]
+    #: The module file, relative to the graphic’s files.
+    main: str
+    #: Steps `continue` walks through (1: one; -1: unknown).
+    stepCount: int
+    #: The manifest as uploaded.
+    manifest: Dict[str, Any]
+    #: The inputs a scene made from it declares (from its GDD).
+    inputs: List[GraphicInputsItem]
+    #: The triggers a scene made from it declares: one per custom action.
+    triggers: List[GraphicTriggersItem]
+    #: GDD paths no input carries (arrays).
+    unmapped: List[str]
+    files: int
+    bytes: int
+    #: SHA-256 hex over its files: the same package gives the same hash.
+    sha256: str
+    #: Where its files are served, on this server's base URL.
+    filesUrl: str
+    #: The same as a path (`/ograf/files/{capability}/`).
+    filesPath: str
+    createdAt: str
+
+
+class _GraphicInputsItemRequired(TypedDict):
+    name: str
+    type: Literal["number", "text", "boolean", "color", "image", "asset", "clock", "select", "list"]
+    label: str
+    default: Union[float, str, bool, None, List[ListRow]]
+
+
+class GraphicInputsItem(_GraphicInputsItemRequired, total=False):
+    """The ``GraphicInputsItem`` object."""
+    #: Absent: `channel`.
+    scope: Literal["channel", "item"]
+    direction: Literal["up", "down"]
+    stopAt: Optional[float]
+    #: Clocks with periods: each period's name and times, written out.
+    periods: List[GraphicInputsItemPeriodsItem]
+    #: Selects only: the values it may take.
+    options: List[str]
+
+
+class GraphicInputsItemPeriodsItem(TypedDict):
+    """The ``GraphicInputsItemPeriodsItem`` object."""
+    name: str
+    startAt: float
+    stopAt: Optional[float]
+
+
+class GraphicTriggersItem(TypedDict):
+    """The ``GraphicTriggersItem`` object."""
+    name: str
+    customAction: str
+
+
+class GraphicList(TypedDict):
+    """The ``GraphicList`` object."""
+    data: List[Graphic]
     nextCursor: Optional[str]
