@@ -1179,6 +1179,7 @@ type Scene struct {
 // SceneDefinition is the SceneDefinition schema of the onair API.
 type SceneDefinition struct {
 	Elements    []SceneElement              `json:"elements,omitempty"`
+	Graphic     *SceneGraphic               `json:"graphic,omitempty"`
 	Inputs      []SceneInput                `json:"inputs,omitempty"`
 	Layer       *int64                      `json:"layer,omitempty"`
 	Transitions *SceneDefinitionTransitions `json:"transitions,omitempty"`
@@ -1279,11 +1280,35 @@ func (u *SceneElement) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// SceneGraphic is the SceneGraphic schema of the onair API.
+type SceneGraphic struct {
+	// Base: Where the graphic's files are served (set by the server).
+	Base *string `json:"base,omitempty"`
+	// Data: Where each input goes in the graphic's data.
+	Data      []SceneGraphicDataItem `json:"data,omitempty"`
+	GraphicID *string                `json:"graphicId,omitempty"`
+	// ID: The imported graphic (`gr_…`).
+	ID        string  `json:"id"`
+	Main      *string `json:"main,omitempty"`
+	StepCount *int64  `json:"stepCount,omitempty"`
+	Version   *string `json:"version,omitempty"`
+}
+
+// SceneGraphicDataItem is part of the onair API (SceneGraphic.data[]).
+type SceneGraphicDataItem struct {
+	Input string   `json:"input"`
+	Path  []string `json:"path"`
+}
+
 // SceneIn is the SceneIn schema of the onair API.
 type SceneIn struct {
 	Definition *SceneDefinition `json:"definition,omitempty"`
-	Name       string           `json:"name"`
-	Template   *string          `json:"template,omitempty"`
+	// Graphic: An imported OGraf graphic (`gr_…`): the scene it makes draws it (docs/ograf.md).
+	Graphic *string `json:"graphic,omitempty"`
+	// Layer: With `graphic`: its layer (default 0).
+	Layer    *int64  `json:"layer,omitempty"`
+	Name     string  `json:"name"`
+	Template *string `json:"template,omitempty"`
 }
 
 // SceneInput is the SceneInput schema of the onair API.
@@ -1759,7 +1784,11 @@ const (
 
 // Trigger is the Trigger schema of the onair API.
 type Trigger struct {
-	Animation TriggerAnimation `json:"animation"`
+	// Animation: Required, except on a custom action trigger of a scene made from a graphic.
+	Animation *TriggerAnimation `json:"animation,omitempty"`
+	// CustomAction: Scenes made from a graphic: the id of the graphic's custom action the trigger runs
+	// (docs/ograf.md).
+	CustomAction *string `json:"customAction,omitempty"`
 	// DurationMs: Default 600.
 	DurationMs *float64 `json:"durationMs,omitempty"`
 	Name       string   `json:"name"`
@@ -1768,7 +1797,7 @@ type Trigger struct {
 	Targets []string `json:"targets,omitempty"`
 }
 
-// TriggerAnimation is one of several shapes. Set one field (or, for the object shape, its properties).
+// TriggerAnimation: Required, except on a custom action trigger of a scene made from a graphic.
 type TriggerAnimation struct {
 	AnimationPreset *AnimationPreset `json:"-"`
 	Keyframes       []Keyframe       `json:"keyframes,omitempty"`
@@ -1804,6 +1833,12 @@ func (u *TriggerAnimation) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	return fmt.Errorf("onair: %s is not a valid TriggerAnimation", trimmed)
+}
+
+// TriggerBody is the TriggerBody schema of the onair API.
+type TriggerBody struct {
+	// Payload: What a graphic's custom action runs with (docs/ograf.md); renderers get it with the fired trigger.
+	Payload any `json:"payload,omitempty"`
 }
 
 // UpdateIn: Name the layer or the scene when several are on air.

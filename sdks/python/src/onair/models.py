@@ -22,6 +22,8 @@ __all__ = [
     "ListRow",
     "SceneDefinition",
     "SceneDefinitionTransitions",
+    "SceneGraphic",
+    "SceneGraphicDataItem",
     "SceneInput",
     "ClockPeriod",
     "ListColumn",
@@ -67,6 +69,7 @@ __all__ = [
     "ContinueIn",
     "TakeIn",
     "ClearIn",
+    "TriggerBody",
     "ClockResult",
     "ClockResultClock",
     "ClockActionIn",
@@ -306,6 +309,7 @@ ListRow = Dict[str, Union[str, float]]
 class SceneDefinition(TypedDict, total=False):
     """The ``SceneDefinition`` object."""
     version: Literal[1]
+    graphic: SceneGraphic
     layer: int
     inputs: List[SceneInput]
     elements: List[SceneElement]
@@ -322,6 +326,29 @@ SceneDefinitionTransitions = TypedDict(
     },
     total=False,
 )
+
+
+class _SceneGraphicRequired(TypedDict):
+    #: The imported graphic (`gr_…`).
+    id: str
+
+
+class SceneGraphic(_SceneGraphicRequired, total=False):
+    """The ``SceneGraphic`` object."""
+    graphicId: str
+    version: str
+    main: str
+    stepCount: int
+    #: Where each input goes in the graphic's data.
+    data: List[SceneGraphicDataItem]
+    #: Where the graphic's files are served (set by the server).
+    base: str
+
+
+class SceneGraphicDataItem(TypedDict):
+    """The ``SceneGraphicDataItem`` object."""
+    input: str
+    path: List[str]
 
 
 class _SceneInputRequired(TypedDict):
@@ -650,11 +677,14 @@ class Transition(_TransitionRequired, _TransitionOptional):
 
 class _TriggerRequired(TypedDict):
     name: str
-    animation: Union[Literal["flash", "pulse", "highlight"], TriggerAnimationVariant2]
 
 
 class Trigger(_TriggerRequired, total=False):
     """The ``Trigger`` object."""
+    #: Required, except on a custom action trigger of a scene made from a graphic.
+    animation: Union[Literal["flash", "pulse", "highlight"], TriggerAnimationVariant2]
+    #: Scenes made from a graphic: the id of the graphic's custom action the trigger runs (docs/ograf.md).
+    customAction: str
     targets: List[str]
     #: Default 600.
     durationMs: float
@@ -689,6 +719,10 @@ class SceneIn(_SceneInRequired, total=False):
     """The ``SceneIn`` object."""
     template: str
     definition: SceneDefinition
+    #: An imported OGraf graphic (`gr_…`): the scene it makes draws it (docs/ograf.md).
+    graphic: str
+    #: With `graphic`: its layer (default 0).
+    layer: int
 
 
 class SceneList(TypedDict):
@@ -846,6 +880,12 @@ class ClearIn(TypedDict, total=False):
     layer: int
     #: Only this scene.
     sceneId: str
+
+
+class TriggerBody(TypedDict, total=False):
+    """The ``TriggerBody`` object."""
+    #: What a graphic's custom action runs with (docs/ograf.md); renderers get it with the fired trigger.
+    payload: Any
 
 
 class ClockResult(TypedDict):

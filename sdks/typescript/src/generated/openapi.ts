@@ -2710,7 +2710,11 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["TriggerBody"];
+                };
+            };
             responses: {
                 /** @description Fired */
                 200: {
@@ -12784,6 +12788,7 @@ export interface components {
              * @enum {number}
              */
             version: 1;
+            graphic?: components["schemas"]["SceneGraphic"];
             /** @default 0 */
             layer: number;
             /** @default [] */
@@ -12806,6 +12811,24 @@ export interface components {
             };
             /** @default [] */
             triggers: components["schemas"]["Trigger"][];
+        };
+        SceneGraphic: {
+            /** @description The imported graphic (`gr_…`). */
+            id: string;
+            graphicId?: string;
+            version?: string;
+            main?: string;
+            stepCount?: number;
+            /**
+             * @description Where each input goes in the graphic's data.
+             * @default []
+             */
+            data: {
+                input: string;
+                path: string[];
+            }[];
+            /** @description Where the graphic's files are served (set by the server). */
+            base?: string;
         };
         SceneInput: {
             name: string;
@@ -13095,9 +13118,12 @@ export interface components {
         };
         Trigger: {
             name: string;
-            animation: ("flash" | "pulse" | "highlight") | {
+            /** @description Required, except on a custom action trigger of a scene made from a graphic. */
+            animation?: ("flash" | "pulse" | "highlight") | {
                 keyframes: components["schemas"]["Keyframe"][];
             };
+            /** @description Scenes made from a graphic: the id of the graphic's custom action the trigger runs (docs/ograf.md). */
+            customAction?: string;
             targets?: string[];
             /** @description Default 600. */
             durationMs?: number;
@@ -13118,6 +13144,10 @@ export interface components {
             /** @example scoreboard */
             template?: string;
             definition?: components["schemas"]["SceneDefinition"];
+            /** @description An imported OGraf graphic (`gr_…`): the scene it makes draws it (docs/ograf.md). */
+            graphic?: string;
+            /** @description With `graphic`: its layer (default 0). */
+            layer?: number;
         };
         SceneList: {
             data: components["schemas"]["Scene"][];
@@ -13243,6 +13273,10 @@ export interface components {
             layer?: number;
             /** @description Only this scene. */
             sceneId?: string;
+        };
+        TriggerBody: {
+            /** @description What a graphic's custom action runs with (docs/ograf.md); renderers get it with the fired trigger. */
+            payload?: unknown;
         };
         ClockResult: {
             frame: number;
