@@ -90,6 +90,7 @@ const EnvSchema = z.object({
   ONAIR_LIMIT_ASSET_BYTES_PER_WORKSPACE: bytes(DEFAULT_LIMITS.assetBytesPerWorkspace, 2 ** 40),
   ONAIR_ASSET_MAX_BYTES: bytes(DEFAULT_LIMITS.assetMaxBytes, 512 * 1024 * 1024),
   ONAIR_ASSET_SVG_MAX_BYTES: bytes(DEFAULT_LIMITS.svgMaxBytes, 16 * 1024 * 1024),
+  ONAIR_GRAPHIC_UPLOAD_MAX_BYTES: bytes(DEFAULT_LIMITS.graphicUploadMaxBytes, 1024 * 1024 * 1024),
   // WebSocket limits (docs/api.md, "Real-time WebSocket"); 0 turns a limit off.
   ONAIR_WS_MAX_PER_CHANNEL: wsLimit(DEFAULT_SOCKET_LIMITS.connectionsPerChannel),
   ONAIR_WS_MAX_PER_ADDRESS: wsLimit(DEFAULT_SOCKET_LIMITS.connectionsPerAddress),
@@ -248,6 +249,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       assetBytesPerWorkspace: e.ONAIR_LIMIT_ASSET_BYTES_PER_WORKSPACE,
       assetMaxBytes: e.ONAIR_ASSET_MAX_BYTES,
       svgMaxBytes: e.ONAIR_ASSET_SVG_MAX_BYTES,
+      graphicUploadMaxBytes: e.ONAIR_GRAPHIC_UPLOAD_MAX_BYTES,
     },
     socketLimits: {
       connectionsPerChannel: e.ONAIR_WS_MAX_PER_CHANNEL,

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { createApiApp } from './api/app.js';
 import { createAsRunLog, type AsRunLog } from './as-run/as-run-log.js';
 import { uploadCap } from './api/assets/upload-body.js';
+import { graphicUploadCap } from './api/graphics/graphic-upload.js';
 import { createFastPatch } from './api/inputs/fast-patch.js';
 import type { ApiBindings, Health } from './api/env.js';
 import { loadRendererAssets } from './api/render/renderer-assets.js';
@@ -243,7 +244,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     limiter,
     logger,
     maxBodyBytes: MAX_BODY_BYTES,
-    upload: uploadCap(config.limits),
+    uploads: [uploadCap(config.limits), graphicUploadCap(config.limits)],
     trustedProxies: config.trustedProxies,
     socketLimits: config.socketLimits,
     heartbeatMs: options.heartbeatMs,

@@ -193,6 +193,7 @@ export const ERROR_CATALOGUE = {
   endpoint_refused: { status: 422, title: 'Endpoint refused' },
   limit_reached: { status: 422, title: 'Limit reached' },
   unknown_asset: { status: 422, title: 'Unknown asset' },
+  invalid_graphic: { status: 422, title: 'Invalid graphic' },
   rate_limited: { status: 429, title: 'Rate limited' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },
@@ -548,7 +549,8 @@ export type BuiltInAnimation = (typeof BUILT_IN_ANIMATIONS)[number];
  */
 export interface TriggerDef {
   name: string;
-  animation: BuiltInAnimation | { keyframes: Keyframe[] };
+  /** Absent only on a graphic scene's custom-action trigger (the graphic animates itself). */
+  animation?: BuiltInAnimation | { keyframes: Keyframe[] };
   /** Names of the elements it animates; default: the whole scene. */
   targets?: string[];
   /** Default 600 ms. */
