@@ -60,6 +60,9 @@ export function variableDefinitions(live: LiveChannels): Definitions {
       defs[`${p}.program.layer_${layer}`] = { name: `${n}: scene on program, layer ${layer}` };
       defs[`${p}.preview.layer_${layer}`] = { name: `${n}: scene in preview, layer ${layer}` };
     }
+    for (const scene of Object.values(channel.state.scenes)) {
+      defs[`${p}.scene.${segment(scene.name)}`] = { name: `${n}: scene ${scene.name} (program, preview or empty)` };
+    }
     for (const [name, def] of declaredInputs(channel.state.scenes)) {
       if (def.type === 'clock') defs[`${p}.clock.${segment(name)}`] = { name: `${n}: clock ${name} (m:ss)` };
       else defs[`${p}.input.${segment(name)}`] = { name: `${n}: input ${name}` };
@@ -89,6 +92,14 @@ export function variableValues(live: LiveChannels, connected: boolean, now: numb
       const cued = state.preview.find((e) => e.layer === layer);
       values[`${p}.program.layer_${layer}`] = onAir ? sceneName(onAir.sceneId) : '';
       values[`${p}.preview.layer_${layer}`] = cued ? sceneName(cued.sceneId) : '';
+    }
+    for (const scene of Object.values(state.scenes)) {
+      const where = (bus: readonly { sceneId: string }[]) => bus.some((e) => e.sceneId === scene.id);
+      values[`${p}.scene.${segment(scene.name)}`] = where(state.program)
+        ? 'program'
+        : where(state.preview)
+          ? 'preview'
+          : '';
     }
     for (const [name, value] of Object.entries(state.inputs)) values[`${p}.input.${segment(name)}`] = shown(value);
     Object.assign(values, clockValues(channel, p, now));
