@@ -113,9 +113,7 @@ export class OnairSocket {
       const status = res.statusCode ?? 0;
       res.resume();
       ws.terminate();
-      this.#dropped(ws, status === 401 ? CloseCode.unauthorized : status >= 400 && status < 500 ? 4000 : 1006, {
-        status,
-      });
+      this.#dropped(ws, upgradeRefusal(status), { status });
     });
     ws.on('error', () => undefined);
     ws.on('close', (code: number, reason: Buffer) => this.#dropped(ws, code, { reason: reason.toString() }));
@@ -167,6 +165,17 @@ export class OnairSocket {
     }
     this.#pending.clear();
   }
+}
+
+/**
+ * A refused upgrade as the close code that means the same: a refused key (401) is 4001; what the settings must fix
+ * (400 bad parameters, 403 permission, 404 channel, 422 too many channels) a 40xx; anything else (429 full, 503
+ * draining) a drop, retried soon.
+ */
+function upgradeRefusal(status: number): number {
+  if (status === 401) return CloseCode.unauthorized;
+  if ([400, 403, 404, 422].includes(status)) return CloseCode.forbidden;
+  return 1006;
 }
 
 /** `channel_removed` (a channel left the socket): read here until the shared parser knows it. */

@@ -47,7 +47,7 @@ export async function startShow(options: { key?: string } = {}): Promise<Show> {
   const channel = expectStatus(await call<Channel>('POST', '/v1/channels', { name: 'Main' }), 201);
   const channelId = channel.id;
   const score = expectStatus(
-    await call<Scene>('POST', `/v1/channels/${channelId}/scenes`, { name: 'Score', template: 'basketball' }),
+    await call<Scene>('POST', `/v1/channels/${channelId}/scenes`, { name: 'Score', template: 'basketball-scoreboard' }),
     201,
   );
   const strap = await itemStrap(call, channelId);

@@ -71,6 +71,8 @@ export class CompanionHost {
   definitionCounts = { actions: 0, feedbacks: 0, variables: 0, presets: 0 };
   /** Feedback ids the module asked to be checked, in order (for checking which kinds a change touched). */
   checkedTypes: string[] = [];
+  /** Called with each feedback result as it is stored (the benchmark times a take to its feedback with it). */
+  onFeedback: ((id: string, value: JsonValue) => void) | null = null;
   #placed = new Map<string, PlacedFeedback>();
   #results = new Map<string, JsonValue>();
   #nextId = 1;
@@ -174,10 +176,15 @@ export class CompanionHost {
     const info = { id: placed.id, controlId: 'bank:1', feedbackId: placed.feedbackId, options, previousOptions: null };
     if (def.type === 'boolean') {
       const value = await def.callback({ ...info, type: 'boolean' }, { type: 'feedback' });
-      this.#results.set(placed.id, placed.isInverted ? !value : value);
+      this.#store(placed.id, placed.isInverted ? !value : value);
     } else if (def.type === 'value') {
-      this.#results.set(placed.id, await def.callback({ ...info, type: 'value' }, { type: 'feedback' }));
+      this.#store(placed.id, await def.callback({ ...info, type: 'value' }, { type: 'feedback' }));
     }
+  }
+
+  #store(id: string, value: JsonValue): void {
+    this.#results.set(id, value);
+    this.onFeedback?.(id, value);
   }
 
   #check(filter: (p: PlacedFeedback) => boolean): void {
