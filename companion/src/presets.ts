@@ -73,8 +73,8 @@ export function presetDefinitions(
           add(
             `score.${name}.${by > 0 ? 'plus' : 'minus'}`,
             button(
-              `${name} ${sign}`,
-              `${name}\\n${variable} ${sign}`,
+              `${def.label || name} ${sign}`,
+              `${def.label || name}\\n${variable}  ${sign}`,
               [{ actionId: 'adjust_input', options: { channel, input: name, by } }],
               [],
               BLUE,
