@@ -4,8 +4,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectStatus, type Event, type List } from '../helpers/api.js';
+import { CompanionHost } from '../helpers/companion-host.js';
 import { getSource } from '../helpers/data-sources.js';
-import { startShow, untilLive, type Rundown, type Show } from './show.js';
+import { startUpgradeGate } from '../helpers/upgrade-gate.js';
+import { moduleConfig, startShow, untilLive, type Rundown, type Show } from './show.js';
 
 let show: Show;
 
@@ -140,5 +142,31 @@ describe('rundowns and data sources', () => {
     expect((await show.state()).inputs).toMatchObject({ home: 'Bears', away: 'Wolves' });
     await host.runAction('source_row_previous', { source: source.id });
     expect((await getSource(call, source)).status.cursor).toBe(1);
+  });
+});
+
+describe('the socket down, the server reachable', () => {
+  it('actions go over REST, then over the socket again once it is back', async () => {
+    const { server, score } = show;
+    const gate = await startUpgradeGate(() => server.port);
+    const host = new CompanionHost();
+    try {
+      await host.start({ ...moduleConfig(server), port: gate.port }, { apiKey: server.key });
+      await expect.poll(() => host.variables['Main.scene.Score'], { timeout: 20_000 }).toBe('');
+      gate.shut();
+      await expect.poll(() => host.status, { timeout: 20_000 }).toBe('connection_failure');
+      expect(host.variables.connected).toBe(false);
+      await host.runAction('cue', { scene: score.id });
+      expect(await onPreview()).toEqual([score.id]);
+
+      gate.open();
+      await expect.poll(() => host.status, { timeout: 20_000 }).toBe('ok');
+      await expect.poll(() => host.variables['Main.scene.Score']).toBe('preview');
+      await host.runAction('take');
+      expect(await onProgram()).toEqual([score.id]);
+    } finally {
+      await host.stop();
+      await gate.close();
+    }
   });
 });
