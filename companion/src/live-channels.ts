@@ -37,6 +37,8 @@ export interface LiveChannel {
   sources: SourceInfo[];
   /** Server time minus local time, from the last message that carried one: clocks are drawn on the server's time. */
   clockOffsetMs: number;
+  /** When its last snapshot came, in the order of snapshots (see setNames). */
+  seq: number;
 }
 
 export type Applied = { kinds: Set<Kind>; resync?: string };
@@ -44,12 +46,27 @@ export type Applied = { kinds: Set<Kind>; resync?: string };
 export class LiveChannels {
   readonly byId = new Map<string, LiveChannel>();
   #names = new Map<string, string>();
+  #seq = 0;
 
-  /** Channel names as the REST list gave them (the socket's messages carry ids only). */
-  setNames(names: Map<string, string>): boolean {
+  /** A mark taken before reading the channel list: channels whose snapshot came after it are kept whatever it says. */
+  mark(): number {
+    return this.#seq;
+  }
+
+  /**
+   * Channel names as the REST list gave them (the socket's messages carry ids only). A channel the key no longer
+   * sees (deleted while the socket was down) is dropped, unless its snapshot came after `mark` (the list was read
+   * before it was created).
+   */
+  setNames(names: Map<string, string>, mark: number): boolean {
     this.#names = names;
     let changed = false;
-    for (const channel of this.byId.values()) {
+    for (const channel of [...this.byId.values()]) {
+      if (!names.has(channel.id) && channel.seq <= mark) {
+        this.byId.delete(channel.id);
+        changed = true;
+        continue;
+      }
       const name = names.get(channel.id) ?? channel.id;
       if (name !== channel.name) changed = true;
       channel.name = name;
@@ -76,6 +93,7 @@ export class LiveChannels {
         outputs: old?.outputs ?? [],
         sources: old?.sources ?? [],
         clockOffsetMs: msg.serverTime - Date.now(),
+        seq: ++this.#seq,
       });
       for (const kind of ALL_KINDS) if (kind !== 'sources' && (old || kind !== 'outputs')) kinds.add(kind);
       if (!old) kinds.add('channels');

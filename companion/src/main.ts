@@ -38,7 +38,7 @@ const DEFINITIONS_DEBOUNCE_MS = 250;
 const CLOCK_TICK_MS = 250;
 /** Data sources have no push: their state is read over REST this often (and after each source action). */
 const SOURCES_REFRESH_MS = 10_000;
-const DEFINITION_KINDS: ReadonlySet<Kind> = new Set(['scenes', 'inputs', 'rundowns', 'channels', 'sources']);
+const DEFINITION_KINDS: ReadonlySet<Kind> = new Set(['scenes', 'rundowns', 'channels', 'sources']);
 
 export default class OnairInstance extends InstanceBase<Schema> implements ModuleApi {
   readonly live = new LiveChannels();
@@ -159,8 +159,9 @@ export default class OnairInstance extends InstanceBase<Schema> implements Modul
 
   async #loadNames(): Promise<void> {
     try {
+      const mark = this.live.mark();
       const channels = await this.#rest!.channels();
-      if (this.live.setNames(new Map(channels.map((c) => [c.id, c.name])))) this.#changed(new Set(['channels']));
+      if (this.live.setNames(new Map(channels.map((c) => [c.id, c.name])), mark)) this.#changed(new Set(['channels']));
     } catch (err) {
       this.log('debug', `Reading channel names failed: ${(err as Error).message}`);
     }

@@ -231,5 +231,10 @@ describe('definitions follow the show', () => {
     } finally {
       await only.stop();
     }
+
+    // A channel deleted leaves the socket (channel_removed): its variables and presets go.
+    expectStatus(await call('DELETE', `/v1/channels/${second.id}`), 204);
+    await expect.poll(() => host.variableDefinitions).not.toHaveProperty(['Studio_B.scene.Bug']);
+    expect(host.presetSections.map((s) => s.name)).toEqual(['Main']);
   });
 });
