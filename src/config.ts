@@ -95,6 +95,7 @@ const EnvSchema = z.object({
   ONAIR_WS_MAX_PER_ADDRESS: wsLimit(DEFAULT_SOCKET_LIMITS.connectionsPerAddress),
   ONAIR_WS_UPGRADES_PER_ADDRESS: wsLimit(DEFAULT_SOCKET_LIMITS.upgradesPerAddress),
   // uWebSockets.js takes 8 to 960 seconds.
+  ONAIR_WS_MAX_CHANNELS_PER_SOCKET: wsLimit(DEFAULT_SOCKET_LIMITS.channelsPerSocket),
   ONAIR_WS_IDLE_TIMEOUT_S: z.coerce.number().int().min(8).max(960).default(DEFAULT_SOCKET_LIMITS.idleTimeoutS),
   // Several nodes (docs/architecture/several-nodes.md): both, or neither for one node on SQLite.
   ONAIR_DATABASE_URL: z
@@ -253,6 +254,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       connectionsPerAddress: e.ONAIR_WS_MAX_PER_ADDRESS,
       upgradesPerAddress: e.ONAIR_WS_UPGRADES_PER_ADDRESS,
       idleTimeoutS: e.ONAIR_WS_IDLE_TIMEOUT_S,
+      channelsPerSocket: e.ONAIR_WS_MAX_CHANNELS_PER_SOCKET,
     },
   };
 }
