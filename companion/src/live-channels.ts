@@ -82,7 +82,7 @@ export class LiveChannels {
     return [...this.byId.values()].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
   }
 
-  apply(msg: ServerMessage | { type: 'channel_removed'; channelId: string }): Applied {
+  apply(msg: ServerMessage): Applied {
     const kinds = new Set<Kind>();
     if (msg.type === 'snapshot') {
       const old = this.byId.get(msg.channelId);

@@ -43,7 +43,7 @@ interface Pending {
 
 export interface SocketEvents {
   state(state: LinkState): void;
-  message(msg: ServerMessage | { type: 'channel_removed'; channelId: string }): void;
+  message(msg: ServerMessage): void;
 }
 
 export class OnairSocket {
@@ -122,7 +122,7 @@ export class OnairSocket {
   #receive(data: Buffer): void {
     this.#alive();
     const text = data.toString('utf8');
-    const msg = parseServerMessage(text) ?? channelRemoved(text);
+    const msg = parseServerMessage(text);
     if (!msg) return;
     if (msg.type === 'ack' || (msg.type === 'error' && msg.id !== null)) {
       const pending = this.#pending.get(msg.id!);
@@ -176,17 +176,4 @@ function upgradeRefusal(status: number): number {
   if (status === 401) return CloseCode.unauthorized;
   if ([400, 403, 404, 422].includes(status)) return CloseCode.forbidden;
   return 1006;
-}
-
-/** `channel_removed` (a channel left the socket): read here until the shared parser knows it. */
-function channelRemoved(text: string): { type: 'channel_removed'; channelId: string } | null {
-  try {
-    const msg = JSON.parse(text) as { type?: unknown; channelId?: unknown };
-    if (msg.type === 'channel_removed' && typeof msg.channelId === 'string') {
-      return { type: 'channel_removed', channelId: msg.channelId };
-    }
-  } catch {
-    return null;
-  }
-  return null;
 }
