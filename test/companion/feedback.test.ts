@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { InstanceStatus } from '@companion-module/base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectStatus, tokenOf, type Channel, type Scene } from '../helpers/api.js';
 import { CompanionHost, loadBuiltModule, PACKAGE_DIR } from '../helpers/companion-host.js';
@@ -161,6 +162,28 @@ describe('connection', () => {
     show = await startShow({ key: 'onair_sk_WrongKey0123456789abcdefghijklmnopq' });
     await expect.poll(() => show!.host.status, { timeout: 20_000 }).toBe('authentication_failure');
     expect(show.host.variables.connected).toBe(false);
+  });
+
+  it('a key revoked while connected (close 4001) gives authentication failure', async () => {
+    show = await startShow();
+    const { call, server } = show;
+    const permissions = ['channels:read', 'playout:write', 'inputs:write'];
+    const key = expectStatus(
+      await call<{ id: string; secret: string }>('POST', '/v1/keys', { name: 'deck', permissions }),
+      201,
+    );
+    const deck = new CompanionHost();
+    try {
+      await deck.start(moduleConfig(server), { apiKey: key.secret });
+      await expect.poll(() => deck.status, { timeout: 20_000 }).toBe('ok');
+      expectStatus(await call('DELETE', `/v1/keys/${key.id}`), 204);
+      await expect.poll(() => deck.status, { timeout: 20_000 }).toBe('authentication_failure');
+      expect(
+        deck.statuses.some((x) => x.status === InstanceStatus.AuthenticationFailure && /4001/.test(x.message ?? '')),
+      ).toBe(true);
+    } finally {
+      await deck.stop();
+    }
   });
 
   it('the server restarting gives connecting, then ok, with the feedbacks right again', async () => {
