@@ -40,7 +40,7 @@ async function start(): Promise<void> {
 async function uploadOnPage(name: string): Promise<void> {
   await page.goto(`${server.url}/#/assets`);
   await page.getByRole('heading', { name: 'Assets', level: 1 }).waitFor();
-  await page.locator('input[type=file]').setInputFiles({
+  await page.locator('.drop-zone input[type=file]').setInputFiles({
     name,
     mimeType: 'image/png',
     buffer: solidPng(8, 8, [255, 0, 0, 255]),

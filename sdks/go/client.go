@@ -52,6 +52,8 @@ type Client struct {
 	Keys *KeysService
 	// Assets manages the workspace's asset library (images and fonts).
 	Assets *AssetsService
+	// Graphics manages the workspace's imported OGraf graphics.
+	Graphics *GraphicsService
 	// Webhooks manages outgoing webhook subscriptions.
 	Webhooks *WebhooksService
 	// IncomingHooks manages a channel's incoming webhooks.
@@ -144,6 +146,7 @@ func NewClient(apiKey string, opts ...Option) *Client {
 	c.AsRun = &AsRunService{c}
 	c.Keys = &KeysService{c}
 	c.Assets = &AssetsService{c}
+	c.Graphics = &GraphicsService{c}
 	c.Webhooks = &WebhooksService{c}
 	c.IncomingHooks = &IncomingHooksService{c}
 	c.Sources = &SourcesService{c}

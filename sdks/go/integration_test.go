@@ -5,6 +5,8 @@ package onair_test
 // at the repository root prints them. Without them these tests skip.
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -512,6 +514,51 @@ func TestIntegrationAssets(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = client.Assets.Get(ctx, asset.ID)
+	asAPIError(t, err, 404, "not_found")
+}
+
+func TestIntegrationGraphics(t *testing.T) {
+	client, ctx := integration(t), testContext(t)
+	var buf bytes.Buffer
+	w := zip.NewWriter(&buf)
+	files := map[string]string{
+		"sdk.ograf.json": `{"$schema":"https://ograf.ebu.io/v1/specification/json-schemas/graphics/schema.json",` +
+			`"id":"com.example.sdk","version":"1","name":"SDK graphic","main":"graphic.mjs","supportsRealTime":true,` +
+			`"supportsNonRealTime":false,"schema":{"type":"object","properties":{"name":{"type":"string"}}}}`,
+		"graphic.mjs": "export default class extends HTMLElement {}",
+	}
+	for name, content := range files {
+		f, err := w.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Write([]byte(content)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	uploaded, err := client.Graphics.Upload(ctx, buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(uploaded.Data) != 1 || uploaded.Data[0].GraphicID != "com.example.sdk" || !uploaded.Data[0].Created {
+		t.Fatalf("uploaded: %+v", uploaded)
+	}
+	// One create only: the suite shares the workspace's 60 creates a minute (the graphic stays).
+	id := uploaded.Data[0].ID
+	found := false
+	for it := client.Graphics.ListAll(ctx, onair.ListOptions{Limit: 1}); it.Next(); {
+		found = found || it.Value().ID == id
+	}
+	if !found {
+		t.Fatal("the graphic is not listed")
+	}
+	if got, err := client.Graphics.Get(ctx, id); err != nil || got.Name != "SDK graphic" || len(got.Inputs) != 1 {
+		t.Fatalf("get: %+v, %v", got, err)
+	}
+	_, err = client.Graphics.Get(ctx, "gr_00000000000000000000000000000000")
 	asAPIError(t, err, 404, "not_found")
 }
 

@@ -336,6 +336,38 @@ type CrawlElement struct {
 	Y           float64      `json:"y"`
 }
 
+// DeclaredInput is part of the onair API (Graphic.inputs[]).
+type DeclaredInput struct {
+	Default   any             `json:"default"`
+	Direction *ClockDirection `json:"direction,omitempty"`
+	Label     string          `json:"label"`
+	Name      string          `json:"name"`
+	// Options: Selects only: the values it may take.
+	Options []string `json:"options,omitempty"`
+	// Periods: Clocks with periods: each period's name and times, written out.
+	Periods []DeclaredInputPeriodsItem `json:"periods,omitempty"`
+	// Scope: Absent: `channel`.
+	Scope  *DeclaredInputScope `json:"scope,omitempty"`
+	StopAt *float64            `json:"stopAt,omitempty"`
+	Type   InputType           `json:"type"`
+}
+
+// DeclaredInputPeriodsItem is part of the onair API (Graphic.inputs[].periods[]).
+type DeclaredInputPeriodsItem struct {
+	Name    string   `json:"name"`
+	StartAt float64  `json:"startAt"`
+	StopAt  *float64 `json:"stopAt"`
+}
+
+// DeclaredInputScope is one of "channel", "item".
+type DeclaredInputScope string
+
+// The values of DeclaredInputScope.
+const (
+	DeclaredInputScopeChannel DeclaredInputScope = "channel"
+	DeclaredInputScopeItem    DeclaredInputScope = "item"
+)
+
 // Event is the Event schema of the onair API.
 type Event struct {
 	ChannelID string `json:"channelId"`
@@ -481,7 +513,7 @@ type Graphic struct {
 	GraphicID string `json:"graphicId"`
 	ID        string `json:"id"`
 	// Inputs: The inputs a scene made from it declares (from its GDD).
-	Inputs []GraphicInputsItem `json:"inputs"`
+	Inputs []DeclaredInput `json:"inputs"`
 	// Main: The module file, relative to the graphic’s files.
 	Main string `json:"main"`
 	// Manifest: The manifest as uploaded.
@@ -498,38 +530,6 @@ type Graphic struct {
 	// Version: The manifest's `version` (empty when it has none).
 	Version string `json:"version"`
 }
-
-// GraphicInputsItem is part of the onair API (Graphic.inputs[]).
-type GraphicInputsItem struct {
-	Default   any             `json:"default"`
-	Direction *ClockDirection `json:"direction,omitempty"`
-	Label     string          `json:"label"`
-	Name      string          `json:"name"`
-	// Options: Selects only: the values it may take.
-	Options []string `json:"options,omitempty"`
-	// Periods: Clocks with periods: each period's name and times, written out.
-	Periods []GraphicInputsItemPeriodsItem `json:"periods,omitempty"`
-	// Scope: Absent: `channel`.
-	Scope  *GraphicInputsItemScope `json:"scope,omitempty"`
-	StopAt *float64                `json:"stopAt,omitempty"`
-	Type   InputType               `json:"type"`
-}
-
-// GraphicInputsItemPeriodsItem is part of the onair API (Graphic.inputs[].periods[]).
-type GraphicInputsItemPeriodsItem struct {
-	Name    string   `json:"name"`
-	StartAt float64  `json:"startAt"`
-	StopAt  *float64 `json:"stopAt"`
-}
-
-// GraphicInputsItemScope is one of "channel", "item".
-type GraphicInputsItemScope string
-
-// The values of GraphicInputsItemScope.
-const (
-	GraphicInputsItemScopeChannel GraphicInputsItemScope = "channel"
-	GraphicInputsItemScopeItem    GraphicInputsItemScope = "item"
-)
 
 // GraphicList is the GraphicList schema of the onair API.
 type GraphicList struct {
@@ -1163,11 +1163,11 @@ type RundownUpdate struct {
 
 // Scene is the Scene schema of the onair API.
 type Scene struct {
-	ChannelID  string              `json:"channelId"`
-	CreatedAt  string              `json:"createdAt"`
-	Definition SceneDefinition     `json:"definition"`
-	ID         string              `json:"id"`
-	Inputs     []GraphicInputsItem `json:"inputs"`
+	ChannelID  string          `json:"channelId"`
+	CreatedAt  string          `json:"createdAt"`
+	Definition SceneDefinition `json:"definition"`
+	ID         string          `json:"id"`
+	Inputs     []DeclaredInput `json:"inputs"`
 	// Layer: The layer it takes on a bus (0–99), from its definition.
 	Layer int64  `json:"layer"`
 	Name  string `json:"name"`
@@ -1330,7 +1330,7 @@ type SceneInput struct {
 	Periods []ClockPeriod `json:"periods,omitempty"`
 	// Scope: `channel` (absent): one value shared by every scene of the channel. `item`: each instance on a bus
 	// carries its own (a name, a title). A clock is always `channel`.
-	Scope *GraphicInputsItemScope `json:"scope,omitempty"`
+	Scope *DeclaredInputScope `json:"scope,omitempty"`
 	// StopAt: Clocks only: ms at which a running clock stops; default 0 down, null up.
 	StopAt *float64  `json:"stopAt,omitempty"`
 	Type   InputType `json:"type"`
@@ -1682,9 +1682,9 @@ type TakeIn struct {
 
 // Template is the Template schema of the onair API.
 type Template struct {
-	Definition SceneDefinition     `json:"definition"`
-	ID         string              `json:"id"`
-	Inputs     []GraphicInputsItem `json:"inputs"`
+	Definition SceneDefinition `json:"definition"`
+	ID         string          `json:"id"`
+	Inputs     []DeclaredInput `json:"inputs"`
 	// Layer: The layer a scene made from it takes (0–99).
 	Layer int64  `json:"layer"`
 	Name  string `json:"name"`

@@ -10,6 +10,7 @@ import { useLoad } from '../components/use-load.js';
 import { can } from '../session.js';
 import { libraryFontCss } from './asset-font.js';
 import { deleteAsset, listAssets, uploadAsset, type Asset } from './assets-api.js';
+import { GraphicsSection } from './graphics-section.js';
 
 export function AssetsPage() {
   const { data, error, reload } = useLoad(listAssets, []);
@@ -74,6 +75,7 @@ export function AssetsPage() {
           ))}
         </ul>
       )}
+      <GraphicsSection />
     </main>
   );
 }

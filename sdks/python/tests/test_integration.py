@@ -10,6 +10,7 @@ The server's ``creates`` bucket allows 60 a minute per workspace: a run of this 
 from __future__ import annotations
 
 import copy
+import io
 import json
 import os
 import queue
@@ -18,6 +19,7 @@ import threading
 import time
 import unittest
 import uuid
+import zipfile
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -517,6 +519,39 @@ class Assets(AgainstAServer):
         self.client.assets.delete(asset["id"])
         with self.assertRaises(ApiError) as caught:
             self.client.assets.get(asset["id"])
+        self.assertEqual(caught.exception.code, "not_found")
+
+
+class Graphics(AgainstAServer):
+    MANIFEST = {
+        "$schema": "https://ograf.ebu.io/v1/specification/json-schemas/graphics/schema.json",
+        "id": "com.example.sdk",
+        "version": "1",
+        "name": "SDK graphic",
+        "main": "graphic.mjs",
+        "supportsRealTime": True,
+        "supportsNonRealTime": False,
+        "schema": {"type": "object", "properties": {"name": {"type": "string"}}},
+    }
+
+    def zipped(self) -> bytes:
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as z:
+            z.writestr("sdk.ograf.json", json.dumps(self.MANIFEST))
+            z.writestr("graphic.mjs", "export default class extends HTMLElement {}")
+        return out.getvalue()
+
+    def test_import_list_read_and_delete_a_graphic(self) -> None:
+        uploaded = self.client.graphics.upload(self.zipped())
+        graphic = uploaded["data"][0]
+        self.assertEqual((graphic["graphicId"], graphic["version"], graphic["created"]), ("com.example.sdk", "1", True))
+        self.assertEqual([i["name"] for i in graphic["inputs"]], ["name"])
+        self.assertFalse(self.client.graphics.upload(self.zipped())["data"][0]["created"])
+        self.assertIn(graphic["id"], [g["id"] for g in self.client.graphics.iterate(limit=1)])
+        self.assertEqual(self.client.graphics.get(graphic["id"])["name"], "SDK graphic")
+        self.client.graphics.delete(graphic["id"])
+        with self.assertRaises(ApiError) as caught:
+            self.client.graphics.get(graphic["id"])
         self.assertEqual(caught.exception.code, "not_found")
 
 

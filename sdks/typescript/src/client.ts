@@ -19,6 +19,7 @@ import { Schedule } from './resources/schedule.js';
 import { Scenes } from './resources/scenes.js';
 import { Templates } from './resources/templates.js';
 import { Assets } from './resources/assets.js';
+import { Graphics } from './resources/graphics.js';
 import { Webhooks } from './resources/webhooks.js';
 import type { Me } from './types.js';
 import { envVar, normalizeBaseUrl } from './util.js';
@@ -52,6 +53,7 @@ export class OnairClient {
   readonly keys: Keys;
   readonly webhooks: Webhooks;
   readonly assets: Assets;
+  readonly graphics: Graphics;
   readonly incomingHooks: IncomingHooks;
   readonly sources: Sources;
   readonly hooks: Hooks;
@@ -81,6 +83,7 @@ export class OnairClient {
     this.keys = new Keys(this.http);
     this.webhooks = new Webhooks(this.http);
     this.assets = new Assets(this.http);
+    this.graphics = new Graphics(this.http);
     this.incomingHooks = new IncomingHooks(this.http);
     this.sources = new Sources(this.http);
     this.hooks = new Hooks(this.http);

@@ -64,6 +64,7 @@ export { AsRun } from './resources/as-run.js';
 export { Keys } from './resources/keys.js';
 export { Webhooks } from './resources/webhooks.js';
 export { Assets } from './resources/assets.js';
+export { Graphics } from './resources/graphics.js';
 export { IncomingHooks } from './resources/incoming-hooks.js';
 export { Sources } from './resources/sources.js';
 export { Hooks } from './resources/hooks.js';

@@ -1,4 +1,5 @@
 /** The REST client against a real onair server (its own, for this file). */
+import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OnairApiError, type FetchLike, type OnairClient } from '../src/index.js';
 import { clientFor, scoreboardChannel, startServer, type SdkServer } from './helpers.js';
@@ -278,5 +279,35 @@ describe('assets', () => {
     expect((await client.assets.get(asset.id)).sha256).toBe(asset.sha256);
     await client.assets.delete(asset.id);
     await expect(client.assets.get(asset.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+  });
+});
+
+describe('graphics', () => {
+  it('imports an OGraf zip, answers the same graphic again, lists, reads and deletes it', async () => {
+    const manifest = {
+      $schema: 'https://ograf.ebu.io/v1/specification/json-schemas/graphics/schema.json',
+      id: 'com.example.sdk',
+      version: '1',
+      name: 'SDK graphic',
+      main: 'graphic.mjs',
+      supportsRealTime: true,
+      supportsNonRealTime: false,
+      schema: { type: 'object', properties: { name: { type: 'string' } } },
+    };
+    const zip = zipSync({
+      'sdk.ograf.json': strToU8(JSON.stringify(manifest)),
+      'graphic.mjs': strToU8('export default class extends HTMLElement {}'),
+    });
+    const uploaded = await client.graphics.upload(zip);
+    const [graphic] = uploaded.data;
+    expect(graphic).toMatchObject({ graphicId: 'com.example.sdk', version: '1', created: true, stepCount: 1 });
+    expect(graphic!.inputs.map((i) => i.name)).toEqual(['name']);
+    expect((await client.graphics.upload(zip)).data[0]).toMatchObject({ id: graphic!.id, created: false });
+    const listed = [];
+    for await (const g of client.graphics.listAll({ limit: 1 })) listed.push(g.id);
+    expect(listed).toContain(graphic!.id);
+    expect((await client.graphics.get(graphic!.id)).name).toBe('SDK graphic');
+    await client.graphics.delete(graphic!.id);
+    await expect(client.graphics.get(graphic!.id)).rejects.toMatchObject({ status: 404, code: 'not_found' });
   });
 });

@@ -32,6 +32,7 @@ var typeNames = map[string]string{
 	"Problem.errors[]":      "FieldError",
 	"Scene.inputs[]":        "DeclaredInput",
 	"Template.inputs[]":     "DeclaredInput",
+	"Graphic.inputs[]":      "DeclaredInput",
 	"State.program[]":       "ProgramEntry",
 	"State.preview[]":       "PreviewEntry",
 	"Fill.gradient.stops[]": "GradientStop",

@@ -9,6 +9,7 @@ from .models import Me
 from .resources import (
     AsRun,
     Assets,
+    Graphics,
     Channels,
     Events,
     History,
@@ -45,7 +46,7 @@ class Client:
 
     Resource groups: :attr:`channels`, :attr:`scenes`, :attr:`playout`, :attr:`rundowns`, :attr:`schedule`,
     :attr:`history`, :attr:`templates`, :attr:`events`, :attr:`as_run`, :attr:`keys`, :attr:`webhooks`,
-    :attr:`incoming_hooks`, :attr:`sources`, :attr:`hooks`, :attr:`assets`; and :meth:`me`. Calls return the answer's JSON as plain dicts (typed with
+    :attr:`incoming_hooks`, :attr:`sources`, :attr:`hooks`, :attr:`assets`, :attr:`graphics`; and :meth:`me`. Calls return the answer's JSON as plain dicts (typed with
     :mod:`onair.models`) and raise :class:`onair.ApiError` or :class:`onair.TransportError`. A client holds no
     connection and may be shared by threads.
     """
@@ -81,6 +82,7 @@ class Client:
         self.sources = Sources(self._transport)
         self.hooks = Hooks(self._transport)
         self.assets = Assets(self._transport)
+        self.graphics = Graphics(self._transport)
 
     @property
     def base_url(self) -> str:

@@ -2,6 +2,7 @@
 
 from .as_run import AsRun
 from .assets import Assets
+from .graphics import Graphics
 from .channels import Channels
 from .events import Events
 from .history import History
@@ -21,6 +22,7 @@ __all__ = [
     "Assets",
     "Channels",
     "Events",
+    "Graphics",
     "History",
     "Hooks",
     "IncomingHooks",
