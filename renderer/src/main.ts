@@ -13,7 +13,7 @@ import { createFrameLoop } from './frame-loop.js';
 import { hostKind, inBroadcastHost, installHostHooks } from './host-hooks.js';
 import { createLinkCheck, type LinkCheck } from './link-check.js';
 import { createLinkNotice } from './link-notice.js';
-import { reportLoadErrorsTo } from './load-errors.js';
+import { reportFailure, reportLoadErrorsTo } from './load-errors.js';
 import { createPaintReporter, type PaintReporter } from './paint-report.js';
 import { createPaintWatch, type PaintWatch } from './paint-watch.js';
 import { accessUrl, parsePageParams, socketUrl, type PageParams } from './page-params.js';
@@ -75,7 +75,14 @@ function start(): void {
       reporter.painted({ frame: drawnFrame, layers: stage.painted(state), fps: watch?.fps() ?? 0, ...size });
     });
   const fonts = createFontLoader(document, FONT_FILES, redraw);
-  const stage = createStage({ win: window, params, fonts, now: () => Date.now(), onEntered: () => watch?.drew() });
+  const stage = createStage({
+    win: window,
+    params,
+    fonts,
+    now: () => Date.now(),
+    onEntered: () => watch?.drew(),
+    graphics: { hostUrl: GRAPHIC_HOST_URL, report: reportFailure },
+  });
   const loop = createFrameLoop(window, (time) => {
     watch?.frame(time);
     if (dirty) {
