@@ -16,6 +16,7 @@ let feed: FakeFeed | null = null;
 const pages: Page[] = [];
 
 const since = '2026-01-01T00:00:00.000Z';
+const LOGO = `/assets/${'c'.repeat(64)}.png`;
 const text = (name: string, label = name) => ({ name, type: 'text' as const, label, default: '' });
 
 const LOWER = fixtureGraphicScene({
@@ -27,7 +28,7 @@ const BUG = fixtureGraphicScene({
   id: 'bug',
   graphic: 'score-bug',
   layer: 30,
-  inputs: [text('label')],
+  inputs: [text('label'), { name: 'logo', type: 'asset', label: 'Logo', default: '' }],
   triggers: [
     { name: 'highlight', customAction: 'highlight', animation: 'flash' },
     { name: 'reset', customAction: 'reset', animation: 'flash' },
@@ -72,7 +73,15 @@ async function start(program: ProgramEntry[] = [], inputs: Record<string, string
       program,
       inputs: { name: 'Jane Doe', title: 'Reporter', label: 'LIVE', ...inputs },
     },
-    (app) => serveFixtureGraphics(app as never),
+    (app) => {
+      serveFixtureGraphics(app as never);
+      // A picture of the asset library, served only with the page's token, as onair serves one.
+      app.get(LOGO, async (c) => {
+        if (c.req.query('token') !== 'fake') return c.body(null, 401);
+        const red = await fetch(`${feed!.url}/test/red.png`);
+        return new Response(await red.arrayBuffer(), { headers: { 'Content-Type': 'image/png' } });
+      });
+    },
   );
   return feed;
 }
@@ -86,6 +95,8 @@ async function open(query = ''): Promise<{ page: Page; log: string[] }> {
     if (msg.text().startsWith('ograf ')) log.push(msg.text().slice('ograf '.length));
   });
   await page.goto(feed!.pageUrl(query));
+  // Frames sent before the page has its snapshot would be folded into it (drawn settled, not animated).
+  await expect.poll(() => page.evaluate(() => window.__onair?.state().frame ?? -1)).toBeGreaterThanOrEqual(0);
   return { page, log };
 }
 
@@ -213,6 +224,15 @@ describe('an OGraf graphic on the output page', () => {
       'customAction {"id":"highlight","payload":{"color":"#ff0000"}}',
       'customAction {"id":"reset","payload":{}}',
     ]);
+  });
+
+  it('gives a graphic a picture of the library as a data: URL, never with the page token', async () => {
+    await start([entry(BUG)], { logo: LOGO });
+    const { page, log } = await open();
+    const frame = await graphicFrame(page, 30);
+    await expect.poll(() => frame.evaluate(() => document.querySelector('img')?.naturalWidth ?? 0)).toBe(8);
+    expect(await frame.evaluate(() => document.querySelector('img')!.src)).toMatch(/^data:image\/png;base64,/);
+    expect(log.join('\n')).not.toContain('token');
   });
 
   it('gives a graphic its nested data, and the whole of it again when one field changes', async () => {

@@ -9,8 +9,9 @@
  */
 import type { BusEntry, GraphicRef, PaintedError, SceneView } from '@onair/protocol';
 import { setStyles } from './dom-writer.js';
+import type { GraphicAssets } from './graphic-assets.js';
 import { createGraphicCalls, type CallOutcome, type CallPort } from './graphic-calls.js';
-import { graphicData } from './graphic-data.js';
+import { graphicData, type GraphicData } from './graphic-data.js';
 import { clip, HOST_HELLO, type GraphicMethod } from './graphic-wire.js';
 import type { SceneDom } from './scene-dom.js';
 
@@ -32,6 +33,8 @@ export interface GraphicDomDeps {
   origin: string;
   /** The channel's frame rate, told to the graphic in `renderCharacteristics`. */
   fps: number;
+  /** The page's library pictures, given to graphics as `data:` URLs. */
+  assets: GraphicAssets;
   report(error: PaintedError): void;
   /** The graphic's first `playAction` has settled. */
   onEntered(): void;
@@ -102,6 +105,7 @@ export function createGraphicDom(
   let lastStep = 0;
   let leaving = false;
   let removed = false;
+  let latest: { raw: GraphicData; step: number } | null = null;
 
   function report(what: string, message: string): void {
     deps.report({ message: clip(`${label}: ${what}: ${message}`), url });
@@ -124,7 +128,7 @@ export function createGraphicDom(
     );
   }
 
-  function start(data: Record<string, unknown>, step: number): void {
+  function start(data: GraphicData, step: number): void {
     if (url === null) {
       report('load', 'the scene gives no location for its files');
       loaded = Promise.resolve(false);
@@ -141,15 +145,18 @@ export function createGraphicDom(
     });
   }
 
-  function follow(data: Record<string, unknown>, step: number): void {
-    const json = JSON.stringify(data);
-    if (loaded === null) {
-      lastJson = json;
-      start(data, step);
-    } else if (json !== lastJson) {
-      lastJson = json;
+  /** Brings the graphic to the latest values and step; runs again when a picture it waited for has loaded. */
+  function follow(): void {
+    if (!latest || leaving || removed) return;
+    const { raw, step } = latest;
+    const json = JSON.stringify(raw);
+    if (loaded === null || json !== lastJson) {
+      const data = deps.assets.inline(raw, follow);
+      if (data === null) return;
+      if (loaded === null) start(data, step);
       // The whole data, not just what changed: many graphics take `updateAction`'s data as their new state.
-      void act('updateAction', { data });
+      else void act('updateAction', { data });
+      lastJson = json;
     }
     if (step !== lastStep) {
       void act('playAction', step === lastStep + 1 ? { delta: 1 } : { goto: step });
@@ -168,11 +175,8 @@ export function createGraphicDom(
     root,
     live: false,
     update(values, _fits, entry?: BusEntry) {
-      if (leaving || removed) return;
-      follow(
-        graphicData(graphic.data, (name) => values.raw(name)),
-        entry?.step ?? 0,
-      );
+      latest = { raw: graphicData(graphic.data, (name) => values.raw(name)), step: entry?.step ?? 0 };
+      follow();
     },
     tick: () => undefined,
     enter(_motion, at, serverNow) {

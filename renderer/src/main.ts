@@ -17,7 +17,8 @@ import { reportFailure, reportLoadErrorsTo } from './load-errors.js';
 import { createPaintReporter, type PaintReporter } from './paint-report.js';
 import { createPaintWatch, type PaintWatch } from './paint-watch.js';
 import { accessUrl, parsePageParams, socketUrl, type PageParams } from './page-params.js';
-import { configureAssetAccess } from './asset-urls.js';
+import { assetUrl, configureAssetAccess } from './asset-urls.js';
+import { createGraphicAssets, fetchDataUrl } from './graphic-assets.js';
 import { createSketchFeed } from './sketch-feed.js';
 import { createStage } from './stage.js';
 import { mergeOverrides } from './template-data.js';
@@ -81,7 +82,11 @@ function start(): void {
     fonts,
     now: () => Date.now(),
     onEntered: () => watch?.drew(),
-    graphics: { hostUrl: GRAPHIC_HOST_URL, report: reportFailure },
+    graphics: {
+      hostUrl: GRAPHIC_HOST_URL,
+      assets: createGraphicAssets({ load: (path) => fetchDataUrl(assetUrl(path)), report: reportFailure }),
+      report: reportFailure,
+    },
   });
   const loop = createFrameLoop(window, (time) => {
     watch?.frame(time);

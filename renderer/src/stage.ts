@@ -9,6 +9,7 @@ import { setStyles } from './dom-writer.js';
 import { createDrawnEntries } from './drawn-entries.js';
 import type { Effects, LayerChange } from './effects.js';
 import type { FontLoader } from './font-loader.js';
+import type { GraphicAssets } from './graphic-assets.js';
 import { createGraphicDom } from './graphic-dom.js';
 import { planLayer } from './layer-plan.js';
 import { createLayerSlot, type LayerSlot } from './layer-slot.js';
@@ -47,7 +48,7 @@ export interface StageDeps {
   /** A scene's `in` transition has just finished. */
   onEntered?: () => void;
   /** OGraf graphic scenes: the host page their iframes load, and where their failures go (docs/ograf.md). */
-  graphics?: { hostUrl: string; report(error: PaintedError): void };
+  graphics?: { hostUrl: string; assets: GraphicAssets; report(error: PaintedError): void };
 }
 
 /**
@@ -177,6 +178,7 @@ export function createStage({ win, params, fonts, now, onEntered, graphics }: St
       hostUrl: graphics.hostUrl,
       origin: win.location.origin,
       fps,
+      assets: graphics.assets,
       report: (error) => graphics.report(error),
       onEntered: onEntered ?? (() => undefined),
     });
