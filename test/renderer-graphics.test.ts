@@ -4,11 +4,12 @@
  * serves a graphic's files: each action a bus change calls, checked in the graphic's own frame (its console lines
  * and its DOM), against the wire contract alone.
  */
-import type { Browser, ConsoleMessage, Frame, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PaintedMessage, ProgramEntry, SceneView } from '@onair/protocol';
 import { launchChromium } from './helpers/browser.js';
 import { fixtureGraphicScene, serveFixtureGraphics } from './helpers/ograf-fixtures.js';
+import { graphicFrame, graphicFrames as iframes, graphicLog, inFrame } from './helpers/ograf-page.js';
 import { startFakeFeed, type FakeFeed } from './helpers/renderer-fake-feed.js';
 
 let browser: Browser;
@@ -90,42 +91,12 @@ async function start(program: ProgramEntry[] = [], inputs: Record<string, string
 async function open(query = ''): Promise<{ page: Page; log: string[] }> {
   const page = await browser.newPage({ viewport: { width: 960, height: 540 } });
   pages.push(page);
-  const log: string[] = [];
-  page.on('console', (msg: ConsoleMessage) => {
-    if (msg.text().startsWith('ograf ')) log.push(msg.text().slice('ograf '.length));
-  });
+  const log = graphicLog(page);
   await page.goto(feed!.pageUrl(query));
   // Frames sent before the page has its snapshot would be folded into it (drawn settled, not animated).
   await expect.poll(() => page.evaluate(() => window.__onair?.state().frame ?? -1)).toBeGreaterThanOrEqual(0);
   return { page, log };
 }
-
-/** The frame of the graphic on `layer`, once its host page is there. */
-async function graphicFrame(page: Page, layer: number): Promise<Frame> {
-  let frame: Frame | null = null;
-  await expect
-    .poll(async () => {
-      const handle = await page.$(`[data-layer="${layer}"] [data-scene]:last-child iframe`);
-      frame = (await handle?.contentFrame()) ?? null;
-      return frame !== null;
-    })
-    .toBe(true);
-  return frame!;
-}
-
-const inFrame = (frame: Frame, selector: string, what: 'text' | 'opacity' | 'background' | 'visibility') =>
-  frame.evaluate(
-    ([sel, w]) => {
-      const el = document.querySelector(sel);
-      if (!el) return null;
-      if (w === 'text') return el.textContent;
-      const style = getComputedStyle(el);
-      return w === 'opacity' ? style.opacity : w === 'background' ? style.backgroundColor : style.visibility;
-    },
-    [selector, what] as const,
-  );
-
-const iframes = (page: Page, layer: number) => page.locator(`[data-layer="${layer}"] iframe`).count();
 
 function errorsReported(): string[] {
   return feed!
@@ -194,8 +165,7 @@ describe('an OGraf graphic on the output page', () => {
     ]);
 
     // A reload mid-graphic: back on step 1 at once, the in-animation never replayed.
-    const reloaded: string[] = [];
-    first.page.on('console', (msg) => msg.text().startsWith('ograf ') && reloaded.push(msg.text().slice(6)));
+    const reloaded = graphicLog(first.page);
     await first.page.reload();
     const after = await graphicFrame(first.page, 10);
     await expect.poll(() => inFrame(after, '.title', 'opacity')).toBe('1');
