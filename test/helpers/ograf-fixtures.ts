@@ -34,10 +34,10 @@ export function graphicFiles(name: FixtureGraphic): Map<string, Buffer> {
 }
 
 /** The graphic as the zip a user uploads. */
-export function graphicZip(name: FixtureGraphic): Uint8Array {
+export function graphicZip(name: FixtureGraphic): Uint8Array<ArrayBuffer> {
   const entries: Record<string, Uint8Array> = {};
   for (const [file, body] of graphicFiles(name)) entries[file] = new Uint8Array(body);
-  return zipSync(entries);
+  return new Uint8Array(zipSync(entries));
 }
 
 const TYPES: Record<string, string> = {
