@@ -247,12 +247,13 @@ describe('an OGraf graphic on the output page', () => {
       .toContain('graphic test-stuck-stop@1.0.0: stopAction: stopAction did not settle within 10000 ms');
   }, 45_000);
 
-  it('draws a graphic cued on the preview bus at its first step, settled', async () => {
+  it('draws a rundown item cued on the preview bus with its own values, at its first step, settled', async () => {
     await start();
-    feed!.channel.preview = [{ sceneId: 'lower', layer: 10, itemId: null, values: {} }];
+    feed!.channel.preview = [{ sceneId: 'lower', layer: 10, itemId: 'it_1', values: { name: 'Cued Guest' } }];
     const { page, log } = await open('bus=preview');
     const frame = await graphicFrame(page, 10);
     await expect.poll(() => inFrame(frame, '.name', 'opacity')).toBe('1');
+    expect(await inFrame(frame, '.name', 'text')).toBe('Cued Guest');
     expect(log.filter((l) => l.startsWith('playAction'))).toEqual(['playAction {"goto":0,"skipAnimation":true}']);
   });
 
