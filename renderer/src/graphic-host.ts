@@ -31,12 +31,24 @@ function post(msg: HostMessage): void {
   port?.postMessage(msg);
 }
 
+/** The graphic's tag: ours, or the one its module already defined it under (a class can have only one). */
+function define(Graphic: CustomElementConstructor): string {
+  try {
+    customElements.define(TAG, Graphic);
+    return TAG;
+  } catch (err) {
+    const registry = customElements as CustomElementRegistry & { getName?(c: CustomElementConstructor): string | null };
+    const name = registry.getName?.(Graphic);
+    if (name) return name;
+    throw err;
+  }
+}
+
 async function createElement(url: string): Promise<GraphicElement> {
   const module = (await import(url)) as { default?: unknown };
   const Graphic = module.default;
   if (typeof Graphic !== 'function') throw new Error('the module has no default export class');
-  customElements.define(TAG, Graphic as CustomElementConstructor);
-  const el = document.createElement(TAG) as GraphicElement;
+  const el = document.createElement(define(Graphic as CustomElementConstructor)) as GraphicElement;
   el.style.cssText = 'display:block;position:absolute;left:0;top:0;width:100%;height:100%';
   document.body.appendChild(el);
   return el;
