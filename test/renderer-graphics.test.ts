@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PaintedMessage, ProgramEntry, SceneView } from '@onair/protocol';
 import { launchChromium } from './helpers/browser.js';
+import { decodePng } from './helpers/png.js';
 import { fixtureGraphicScene, serveFixtureGraphics } from './helpers/ograf-fixtures.js';
 import { graphicFrame, graphicFrames as iframes, graphicLog, inFrame } from './helpers/ograf-page.js';
 import { startFakeFeed, type FakeFeed } from './helpers/renderer-fake-feed.js';
@@ -188,6 +189,10 @@ describe('an OGraf graphic on the output page', () => {
     await expect.poll(() => inFrame(frame, '.bug', 'visibility')).toBe('visible');
     feed!.frame({ triggers: [{ name: 'highlight', sceneId: 'bug', at: Date.now(), payload: { color: '#ff0000' } }] });
     await expect.poll(() => inFrame(frame, '.bug', 'background')).toBe('rgb(255, 0, 0)');
+    // On the page's own picture: the bug in red (1920×1080 drawn at half size), transparent where it draws nothing.
+    const shot = decodePng(await page.screenshot({ omitBackground: true }));
+    expect(shot.at(810, 35)).toEqual([255, 0, 0, 255]);
+    expect(shot.at(200, 400)[3]).toBe(0);
     feed!.frame({ triggers: [{ name: 'reset', sceneId: 'bug', at: Date.now() }] });
     await expect.poll(() => inFrame(frame, '.bug', 'background')).toBe('rgb(34, 34, 34)');
     expect(log.filter((l) => l.startsWith('customAction'))).toEqual([
