@@ -7,6 +7,8 @@ import { AppError } from '../errors.js';
 import { asRunRoutes } from './as-run/routes.js';
 import { assetRoutes } from './assets/routes.js';
 import { assetServeRoutes } from './assets/serve-routes.js';
+import { graphicFileRoutes } from './graphics/file-routes.js';
+import { graphicRoutes } from './graphics/routes.js';
 import { authRoutes } from './accounts/auth-routes.js';
 import { memberRoutes } from './accounts/member-routes.js';
 import { passwordRoutes } from './accounts/password-routes.js';
@@ -99,12 +101,14 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
     memberRoutes,
     serverRoutes,
     assetRoutes,
+    graphicRoutes,
   ])
     v1.route('/', routes(deps));
 
   app.route('/v1', v1);
   app.route('/', renderRoutes(deps));
   app.route('/', assetServeRoutes(deps));
+  app.route('/', graphicFileRoutes(deps));
   app.route('/', healthRoutes(deps));
   app.route('/', pageRoutes(publicDir));
   return app;

@@ -193,6 +193,7 @@ export const ERROR_CATALOGUE = {
   endpoint_refused: { status: 422, title: 'Endpoint refused' },
   limit_reached: { status: 422, title: 'Limit reached' },
   unknown_asset: { status: 422, title: 'Unknown asset' },
+  invalid_graphic: { status: 422, title: 'Invalid graphic' },
   rate_limited: { status: 429, title: 'Rate limited' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },
@@ -548,17 +549,45 @@ export type BuiltInAnimation = (typeof BUILT_IN_ANIMATIONS)[number];
  */
 export interface TriggerDef {
   name: string;
-  animation: BuiltInAnimation | { keyframes: Keyframe[] };
+  /** Absent only on a graphic scene's custom-action trigger (the graphic animates itself). */
+  animation?: BuiltInAnimation | { keyframes: Keyframe[] };
   /** Names of the elements it animates; default: the whole scene. */
   targets?: string[];
   /** Default 600 ms. */
   durationMs?: number;
   /** Name of an input: the trigger fires whenever that input's value changes. */
   on?: string;
+  /** Graphic scenes: the id of the graphic's custom action it runs (the trigger's payload is its argument). */
+  customAction?: string;
+}
+
+/**
+ * A scene drawn by an imported OGraf graphic instead of elements (its `elements` are empty). The renderer hosts the
+ * graphic's web component on the scene's layer and drives it with the OGraf actions.
+ */
+export interface GraphicRef {
+  /** The imported graphic's onair id (`gr_…`). */
+  id: string;
+  /** The manifest's `id` and `version`. */
+  graphicId: string;
+  version: string;
+  /** The module file (the manifest's `main`), relative to the graphic's files. */
+  main: string;
+  /** The manifest's `stepCount`: steps `continue` walks through (1: none; -1: as many as the graphic has). */
+  stepCount: number;
+  /** Where each input goes in the graphic's data: the input's name and the path of keys in the data object. */
+  data: { input: string; path: string[] }[];
+  /**
+   * Set by the server only in the scene views it sends (never stored): the absolute path of the graphic's files for
+   * this connection, ending in `/`. The renderer imports `base + main`.
+   */
+  base?: string;
 }
 
 export interface SceneDefinition {
   version: typeof SCENE_FORMAT_VERSION;
+  /** Present on a scene made from an OGraf graphic. */
+  graphic?: GraphicRef;
   /** 0–99: each bus holds one scene per layer; higher layers draw above lower ones. */
   layer: number;
   inputs: InputDef[];
@@ -910,6 +939,8 @@ export interface BusEntry {
   itemId: string | null;
   /** The instance's own values (item-scoped inputs only); `{}` when it has none. */
   values: Record<string, InputValue>;
+  /** Graphic scenes on program: the step the graphic is on (0 at take, +1 per `continue`); absent otherwise. */
+  step?: number;
 }
 
 /** A scene on air on one layer. */
@@ -927,6 +958,8 @@ export interface FiredTrigger {
   sceneId: string;
   /** Server epoch milliseconds when it fired (the frame's time). */
   at: number;
+  /** What the trigger was fired with (a graphic's custom action argument); absent when none. */
+  payload?: unknown;
 }
 
 export interface SnapshotMessage {
@@ -996,6 +1029,8 @@ export interface FrameMessage {
 export interface AckMessage {
   type: 'ack';
   id: string;
+  /** On a connection following several channels (`channels=`): the channel the op ran on. */
+  channelId?: string;
   frame: number;
   /** For a clock op: the clock's state after it. */
   clock?: ClockState;
@@ -1010,6 +1045,8 @@ export interface AckMessage {
 export interface ErrorMessage {
   type: 'error';
   id: string | null;
+  /** On a connection following several channels: the channel the refused op named, when it named one. */
+  channelId?: string;
   code: string;
   detail: string;
 }
@@ -1027,13 +1064,28 @@ export interface HeartbeatMessage {
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 export const HEARTBEAT_DEAD_AFTER_MS = 3 * HEARTBEAT_INTERVAL_MS;
 
+/**
+ * On a connection following several channels (`channels=`): the channel is no longer followed (deleted, or no longer
+ * visible to the credential). Nothing more comes for it; a client forgets its state.
+ */
+export interface ChannelRemovedMessage {
+  type: 'channel_removed';
+  channelId: string;
+}
+
 /** Which scene definitions a connection gets: those on the buses (the default), or every scene of the channel. */
 export type SceneScope = 'buses' | 'all';
 export const SCENE_SCOPES: readonly SceneScope[] = ['buses', 'all'];
 
 /** `outputs` (./outputs.ts) goes to key and session connections only, never to output pages. */
 export type ServerMessage =
-  SnapshotMessage | FrameMessage | AckMessage | ErrorMessage | HeartbeatMessage | OutputsMessage;
+  | SnapshotMessage
+  | FrameMessage
+  | AckMessage
+  | ErrorMessage
+  | HeartbeatMessage
+  | OutputsMessage
+  | ChannelRemovedMessage;
 
 /**
  * An operation a client asks for, before it gets the `id` its ack or error answers to (docs/api.md, "Operations over
@@ -1085,8 +1137,13 @@ export type ClientOp =
   | { op: 'rundown.play_next'; rundownId: string }
   | { op: 'rundown.stop'; rundownId: string; itemId?: string };
 
-/** `painted` (./outputs.ts) is an output page's report: output-token connections only, never answered. */
-export type ClientMessage = { op: 'resync' } | PaintedMessage | (ClientOp & { id: string });
+/**
+ * `painted` (./outputs.ts) is an output page's report: output-token connections only, never answered. On a connection
+ * following several channels every op and `resync` names its channel (`channelId`); on a one-channel connection
+ * `channelId` may be left out (given, it must be the connection's channel).
+ */
+export type ClientMessage =
+  { op: 'resync'; channelId?: string } | PaintedMessage | (ClientOp & { id: string; channelId?: string });
 
 /** The subprotocol the server answers with; a client offers it with `bearer.<key>` where headers cannot be set. */
 export const SUBPROTOCOL = 'onair.v1';
@@ -1094,7 +1151,7 @@ export const SUBPROTOCOL = 'onair.v1';
 // protocol/src/parse-server-message.ts
 /** Reading what the server sends on the real-time WebSocket. */
 
-const TYPES = ['snapshot', 'frame', 'ack', 'error', 'heartbeat', 'outputs'];
+const TYPES = ['snapshot', 'frame', 'ack', 'error', 'heartbeat', 'outputs', 'channel_removed'];
 const SERVER_MESSAGE_TYPES: ReadonlySet<string> = new Set(TYPES);
 
 /**
