@@ -136,7 +136,7 @@ function start(): void {
       stage.setShown(false);
       reporter?.host({ visible: false, active: false });
     },
-    // Scenes have no steps yet; defined so a CasparCG NEXT is not an error.
+    // A graphic's steps are the channel's (continue), never one page's; defined so a CasparCG NEXT is not an error.
     next: () => undefined,
     update(values) {
       overrides = mergeOverrides(overrides, values);
