@@ -76,7 +76,12 @@ const post = async (path: string, body?: unknown) => expectStatus(await call('PO
 
 interface Output {
   errors: { message: string }[];
+  layers: { layer: number; sceneId: string; inDone: boolean }[];
 }
+const outputLayers = async (channelId: string) =>
+  expectStatus(await call<{ data: Output[] }>('GET', `/v1/channels/${channelId}/outputs`), 200).data.flatMap(
+    (o) => o.layers,
+  );
 const outputErrors = async (channelId: string) =>
   expectStatus(await call<{ data: Output[] }>('GET', `/v1/channels/${channelId}/outputs`), 200).data.flatMap((o) =>
     o.errors.map((e) => e.message),
@@ -131,6 +136,10 @@ describe('OGraf graphics through the output URL', () => {
     await post(`/v1/channels/${ch.id}/program`, { sceneId: bug.id });
     const frame = await graphicFrame(page, bug.definition.layer);
     await expect.poll(() => inFrame(frame, '.bug', 'visibility')).toBe('visible');
+    // Once its playAction has resolved, the output reports the graphic's `in` done, as for a native scene.
+    await expect
+      .poll(async () => (await outputLayers(ch.id)).find((l) => l.sceneId === bug.id)?.inDone, { timeout: 20_000 })
+      .toBe(true);
     await post(`/v1/channels/${ch.id}/triggers/highlight`, { payload: { color: '#ff0000' } });
     await expect.poll(() => inFrame(frame, '.bug', 'background')).toBe('rgb(255, 0, 0)');
     expect(log).toContain('customAction {"id":"highlight","payload":{"color":"#ff0000"}}');
