@@ -1,6 +1,8 @@
 // Bundles the output page: renderer/src/main.ts → dist/render-<hash>.js, the bundled fonts
-// (dist/fonts/<name>-<hash>.woff2, served at /render/fonts/), the tiny HTML shell (dist/render.html) and
-// dist/manifest.json. Run by `npm run build:renderer`; idempotent.
+// (dist/fonts/<name>-<hash>.woff2, served at /render/fonts/), the tiny HTML shell (dist/render.html), the host page of
+// OGraf graphics (dist/graphic-host-<hash>.html, its script inline) and dist/manifest.json. Run by
+// `npm run build:renderer`; idempotent.
+import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
 import { mkdir, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -11,7 +13,41 @@ const dist = join(here, 'dist');
 const fontsDir = join(dist, 'fonts');
 const ASSET_PREFIX = '/render/assets/';
 
-async function bundle() {
+/**
+ * The page each OGraf graphic instance runs in, in a sandboxed iframe (renderer/src/graphic-host.ts). Its script is
+ * inline: it is served without a policy of its own (the sandbox is what isolates it), so the graphic's code may load
+ * what third-party graphics load (a CDN's library, a web font).
+ */
+async function bundleGraphicHost() {
+  const result = await build({
+    entryPoints: [join(here, 'src/graphic-host.ts')],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    minify: true,
+    target: 'chrome103',
+    legalComments: 'none',
+    charset: 'utf8',
+    logLevel: 'warning',
+  });
+  const script = result.outputFiles[0].text.replace(/<\/script/gi, '<\\/script');
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>OGraf graphic</title>
+<link rel="icon" href="data:,">
+<style>html, body { background: transparent; margin: 0; padding: 0; overflow: hidden; width: 100%; height: 100%; }</style>
+<script>${script}</script>
+</head>
+<body></body>
+</html>
+`;
+  const hash = createHash('sha256').update(html).digest('hex').slice(0, 10).toUpperCase();
+  return { name: `graphic-host-${hash}.html`, html };
+}
+
+async function bundle(graphicHost) {
   const result = await build({
     entryPoints: [join(here, 'src/main.ts')],
     outdir: dist,
@@ -30,6 +66,7 @@ async function bundle() {
     charset: 'utf8',
     metafile: true,
     logLevel: 'warning',
+    define: { GRAPHIC_HOST_URL: JSON.stringify(`${ASSET_PREFIX}${graphicHost}`) },
   });
   const script = Object.keys(result.metafile.outputs)
     .map((file) => basename(file))
@@ -92,10 +129,10 @@ async function writeAtomic(file, text) {
   await rename(tmp, file);
 }
 
-async function removeStale(script, fonts) {
-  const keep = new Set([script, `${script}.map`]);
+async function removeStale(script, fonts, graphicHost) {
+  const keep = new Set([script, `${script}.map`, graphicHost]);
   for (const file of await readdir(dist)) {
-    if (/^render-.*\.js(\.map)?$/.test(file) && !keep.has(file)) await unlink(join(dist, file));
+    if (/^(render-.*\.js(\.map)?|graphic-host-.*\.html)$/.test(file) && !keep.has(file)) await unlink(join(dist, file));
   }
   const keepFonts = new Set(fonts);
   for (const file of await readdir(fontsDir)) {
@@ -105,11 +142,14 @@ async function removeStale(script, fonts) {
 
 async function main() {
   await mkdir(fontsDir, { recursive: true });
-  const { script, fonts } = await bundle();
+  const host = await bundleGraphicHost();
+  await writeAtomic(join(dist, host.name), host.html);
+  const { script, fonts } = await bundle(host.name);
   // Shell and manifest point at the new script only once it exists; stale scripts go last.
   await writeAtomic(join(dist, 'render.html'), shell(script));
-  await writeAtomic(join(dist, 'manifest.json'), `${JSON.stringify({ script, html: 'render.html' }, null, 2)}\n`);
-  await removeStale(script, fonts);
+  const manifest = { script, html: 'render.html', graphicHost: host.name };
+  await writeAtomic(join(dist, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  await removeStale(script, fonts, host.name);
 }
 
 main().catch((err) => {

@@ -20,6 +20,11 @@ export function reportLoadErrorsTo(next: Sink | null): void {
   sink = next;
 }
 
+/** Any other failure of what the page draws (an OGraf graphic's, graphic-dom.ts): reported as it is. */
+export function reportFailure(error: PaintedError): void {
+  sink?.(error);
+}
+
 /** An element draws this image URL now. */
 export function watchImage(url: string): void {
   if (!sink) return;

@@ -13,11 +13,12 @@ import { createFrameLoop } from './frame-loop.js';
 import { hostKind, inBroadcastHost, installHostHooks } from './host-hooks.js';
 import { createLinkCheck, type LinkCheck } from './link-check.js';
 import { createLinkNotice } from './link-notice.js';
-import { reportLoadErrorsTo } from './load-errors.js';
+import { reportFailure, reportLoadErrorsTo } from './load-errors.js';
 import { createPaintReporter, type PaintReporter } from './paint-report.js';
 import { createPaintWatch, type PaintWatch } from './paint-watch.js';
 import { accessUrl, parsePageParams, socketUrl, type PageParams } from './page-params.js';
-import { configureAssetAccess } from './asset-urls.js';
+import { assetUrl, configureAssetAccess } from './asset-urls.js';
+import { createGraphicAssets, fetchDataUrl } from './graphic-assets.js';
 import { createSketchFeed } from './sketch-feed.js';
 import { createStage } from './stage.js';
 import { mergeOverrides } from './template-data.js';
@@ -75,7 +76,18 @@ function start(): void {
       reporter.painted({ frame: drawnFrame, layers: stage.painted(state), fps: watch?.fps() ?? 0, ...size });
     });
   const fonts = createFontLoader(document, FONT_FILES, redraw);
-  const stage = createStage({ win: window, params, fonts, now: () => Date.now(), onEntered: () => watch?.drew() });
+  const stage = createStage({
+    win: window,
+    params,
+    fonts,
+    now: () => Date.now(),
+    onEntered: () => watch?.drew(),
+    graphics: {
+      hostUrl: GRAPHIC_HOST_URL,
+      assets: createGraphicAssets({ load: (path) => fetchDataUrl(assetUrl(path)), report: reportFailure }),
+      report: reportFailure,
+    },
+  });
   const loop = createFrameLoop(window, (time) => {
     watch?.frame(time);
     if (dirty) {
@@ -124,7 +136,7 @@ function start(): void {
       stage.setShown(false);
       reporter?.host({ visible: false, active: false });
     },
-    // Scenes have no steps yet; defined so a CasparCG NEXT is not an error.
+    // A graphic's steps are the channel's (continue), never one page's; defined so a CasparCG NEXT is not an error.
     next: () => undefined,
     update(values) {
       overrides = mergeOverrides(overrides, values);

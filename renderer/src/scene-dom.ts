@@ -3,7 +3,7 @@
  * triggers, entrance units (its `in` plays here, see scene-units.ts) and the elements. Animations are
  * Web Animations on transform, opacity, clip-path and filter: none of them lays anything out.
  */
-import type { SceneView, TriggerDef } from '@onair/protocol';
+import type { BusEntry, SceneView, TriggerDef } from '@onair/protocol';
 import { setStyles } from './dom-writer.js';
 import { createElementView, linkFollowers, type ElementView } from './element-view.js';
 import { DEFAULT_TRIGGER_MS, elapsedInto, resolveKeyframes, triggerFrames, type Frame, type Motion } from './motion.js';
@@ -16,8 +16,8 @@ export interface SceneDom {
   readonly root: HTMLElement;
   /** True when some element follows a clock and must be redrawn each display frame while it runs. */
   readonly live: boolean;
-  /** Writes every element's values. */
-  update(values: SceneValues, fits: FitQueue): void;
+  /** Writes every element's values; `entry` is the bus entry it shows (a graphic follows its step). */
+  update(values: SceneValues, fits: FitQueue, entry?: BusEntry): void;
   /** Writes the elements that follow clocks only: the per-frame work. */
   tick(values: SceneValues, fits: FitQueue): void;
   /** Plays the `in` transition from server time `at`, each unit after its delay. */
@@ -26,8 +26,11 @@ export interface SceneDom {
   entered(): boolean;
   /** Plays the `out` transition, then takes the scene off the page and calls `gone`. */
   leave(motion: Motion | null, at: number, serverNow: number, gone: () => void): void;
-  /** Plays a trigger once, joined `serverNow - at` ms in; false when it is unknown or already over. */
-  play(name: string, at: number, serverNow: number): boolean;
+  /**
+   * Plays a trigger once, joined `serverNow - at` ms in; false when it is unknown or already over. `payload` is what
+   * it was fired with (a graphic's custom action argument).
+   */
+  play(name: string, at: number, serverNow: number, payload?: unknown): boolean;
   /** Finishes everything in motion at once: the scene as it stands, no animation. */
   settle(): void;
   /** Takes the scene off the page now. */

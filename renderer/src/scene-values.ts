@@ -36,6 +36,8 @@ export interface ValueSources {
 }
 
 export interface SceneValues {
+  /** The value itself, as the instance draws it (an override, its own, the channel's); undefined when none. */
+  raw(name: string): InputValue | undefined;
   /** The display text of an input ('' for unknown names); a clock input as m:ss. */
   text(name: string): string;
   /** A text template with its placeholders filled in. */
@@ -98,6 +100,7 @@ export function createSceneValues(scene: SceneView, sources: ValueSources): Scen
   }
 
   const values: SceneValues = {
+    raw: value,
     text(name) {
       const override = own(sources.overrides, name);
       if (override !== undefined) return formatValue(override);

@@ -3,12 +3,14 @@
  * one element per layer stacked by layer number. It is created by the first drawing of a loaded state,
  * so nothing paints before the first snapshot; a snapshot is drawn settled, with no in-animation.
  */
-import type { BusEntry, FiredTrigger, InputValue, PaintedLayer, SceneView } from '@onair/protocol';
+import type { BusEntry, FiredTrigger, InputValue, PaintedError, PaintedLayer, SceneView } from '@onair/protocol';
 import { own, type ChannelState } from './channel-state.js';
 import { setStyles } from './dom-writer.js';
 import { createDrawnEntries } from './drawn-entries.js';
 import type { Effects, LayerChange } from './effects.js';
 import type { FontLoader } from './font-loader.js';
+import type { GraphicAssets } from './graphic-assets.js';
+import { createGraphicDom } from './graphic-dom.js';
 import { planLayer } from './layer-plan.js';
 import { createLayerSlot, type LayerSlot } from './layer-slot.js';
 import { DEFAULT_TRIGGER_MS, elapsedInto } from './motion.js';
@@ -45,6 +47,8 @@ export interface StageDeps {
   now: () => number;
   /** A scene's `in` transition has just finished. */
   onEntered?: () => void;
+  /** OGraf graphic scenes: the host page their iframes load, and where their failures go (docs/ograf.md). */
+  graphics?: { hostUrl: string; assets: GraphicAssets; report(error: PaintedError): void };
 }
 
 /**
@@ -64,13 +68,14 @@ function guarded(what: string, draw: () => void): void {
   }
 }
 
-export function createStage({ win, params, fonts, now, onEntered }: StageDeps): Stage {
+export function createStage({ win, params, fonts, now, onEntered, graphics }: StageDeps): Stage {
   const doc = win.document;
   const slots = new Map<number, LayerSlot>();
   const waiting = new Map<number, LayerChange>();
   let unplayed: FiredTrigger[] = [];
   let root: HTMLElement | null = null;
   let size = { width: 1920, height: 1080 };
+  let fps = 50;
   let shown = true;
   let prefetched: ChannelState['scenes'] | null = null;
   const fits = createFitQueue();
@@ -161,9 +166,22 @@ export function createStage({ win, params, fonts, now, onEntered }: StageDeps): 
     }
     waiting.delete(layer);
     if (action.kind === 'keep') return;
-    const next: SceneDom | null = wanted ? createSceneDom(doc, wanted, size, onEntered) : null;
+    const next: SceneDom | null = wanted ? sceneDom(wanted) : null;
     const mode = action.kind === 'rebuild' ? 'cut' : action.mode;
     slotFor(layer).show(next, { mode, at: action.kind === 'change' ? action.at : 0, serverNow });
+  }
+
+  function sceneDom(scene: SceneView): SceneDom {
+    if (!scene.definition.graphic) return createSceneDom(doc, scene, size, onEntered);
+    if (!graphics) throw new Error('this page hosts no OGraf graphics');
+    return createGraphicDom(doc, scene, size, {
+      hostUrl: graphics.hostUrl,
+      origin: win.location.origin,
+      fps,
+      assets: graphics.assets,
+      report: (error) => graphics.report(error),
+      onEntered: onEntered ?? (() => undefined),
+    });
   }
 
   /**
@@ -191,7 +209,7 @@ export function createStage({ win, params, fonts, now, onEntered }: StageDeps): 
         const entry = entries.entryFor(dom, layer, bus);
         const values = createSceneValues(dom.scene, { ...state, entry, overrides, serverNow });
         if (liveOnly) dom.tick(values, fits);
-        else dom.update(values, fits);
+        else dom.update(values, fits, entry);
         moving ||= values.moving();
       });
     }
@@ -205,7 +223,7 @@ export function createStage({ win, params, fonts, now, onEntered }: StageDeps): 
     const later: FiredTrigger[] = [];
     for (const trigger of [...unplayed, ...fired]) {
       const dom = [...slots.values()].map((s) => s.current()).find((d) => d?.scene.id === trigger.sceneId);
-      if (dom) dom.play(trigger.name, trigger.at, serverNow);
+      if (dom) dom.play(trigger.name, trigger.at, serverNow, trigger.payload);
       else if (wanted.has(trigger.sceneId) && elapsedInto(trigger.at, serverNow, DEFAULT_TRIGGER_MS) !== null) {
         later.push(trigger);
       }
@@ -227,6 +245,7 @@ export function createStage({ win, params, fonts, now, onEntered }: StageDeps): 
       }
       ensureRoot();
       size = { width: state.width, height: state.height };
+      fps = state.fps;
       fit();
       const serverNow = now() + state.serverOffsetMs;
       if (effects.settle) {

@@ -61,6 +61,8 @@ export interface FakeFeed {
   dropAll(code?: number): void;
   /** While paused, new sockets are refused: the server is "down". */
   setAccepting(accepting: boolean): void;
+  /** Every message the pages sent (their `painted` reports among them), oldest first. */
+  received(): { op?: string; [key: string]: unknown }[];
   close(): Promise<void>;
 }
 
@@ -91,7 +93,11 @@ function applyChange(channel: FeedChannel, change: FrameChange): void {
   }
 }
 
-export async function startFakeFeed(initial: Partial<FeedChannel> = {}): Promise<FakeFeed> {
+/** `routes` adds routes of the test's own to the server (files a scene loads, say). */
+export async function startFakeFeed(
+  initial: Partial<FeedChannel> = {},
+  routes?: (app: Hono<ApiEnv>) => void,
+): Promise<FakeFeed> {
   const channel: FeedChannel = {
     id: 'ch_fake',
     frame: 1000,
@@ -107,11 +113,13 @@ export async function startFakeFeed(initial: Partial<FeedChannel> = {}): Promise
   const app = new Hono<ApiEnv>();
   // A picture for image elements: 8×8 opaque red.
   app.get('/test/red.png', () => new Response(redPng(), { headers: { 'Content-Type': 'image/png' } }));
+  routes?.(app);
   app.route('/', renderRoutes({ renderer: loadRendererAssets(RENDERER_DIST) } as unknown as ApiDeps));
   const server = http.createServer(getRequestListener(app.fetch));
   const wss = new WebSocketServer({ noServer: true });
   const open = new Set<WebSocket>();
   let accepting = true;
+  const received: { op?: string }[] = [];
 
   server.on('upgrade', (req, socket, head) => {
     if (!accepting || !req.url?.startsWith('/v1/ws')) {
@@ -123,6 +131,7 @@ export async function startFakeFeed(initial: Partial<FeedChannel> = {}): Promise
       ws.on('close', () => open.delete(ws));
       ws.on('message', (data: Buffer) => {
         const msg = JSON.parse(data.toString('utf8')) as { op?: string };
+        received.push(msg);
         if (msg.op === 'resync') ws.send(JSON.stringify(snapshotOf(channel)));
       });
       ws.send(JSON.stringify(snapshotOf(channel)));
@@ -162,6 +171,7 @@ export async function startFakeFeed(initial: Partial<FeedChannel> = {}): Promise
     setAccepting(value) {
       accepting = value;
     },
+    received: () => received,
     async close() {
       for (const ws of open) ws.terminate();
       wss.close();

@@ -12,6 +12,8 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'onair-render-routes-'));
 fs.mkdirSync(path.join(dir, 'fonts'));
 fs.writeFileSync(path.join(dir, 'fonts', 'inter-latin-400-normal-ABCD1234.woff2'), 'wOF2');
 fs.writeFileSync(path.join(dir, 'fonts', 'notes.txt'), 'not a font');
+fs.writeFileSync(path.join(dir, 'graphic-host-ABCD.html'), '<!doctype html>');
+fs.writeFileSync(path.join(dir, 'render-ABCD.js'), '0');
 
 function app(): Hono<ApiEnv> {
   const a = new Hono<ApiEnv>();
@@ -21,6 +23,18 @@ function app(): Hono<ApiEnv> {
 }
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('renderer asset route', () => {
+  it('serves the graphics host page sandboxed, with no Referer, and scripts without', async () => {
+    const page = await app().request('/render/assets/graphic-host-ABCD.html');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toBe('sandbox allow-scripts');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    const script = await app().request('/render/assets/render-ABCD.js');
+    expect(script.headers.get('content-security-policy')).toBeNull();
+  });
+});
 
 describe('renderer font route', () => {
   it('serves a bundled font as woff2, cached for good (its name carries its hash)', async () => {

@@ -13,6 +13,12 @@ import { rendererPageHeaders } from '../../http/page-headers.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
 import { fileResponse, IMMUTABLE, NO_CACHE, StaticDir } from '../static-file.js';
 
+/** The graphics' host page (docs/ograf.md, "Isolation"): scripts in an opaque origin, and no Referer. */
+const GRAPHIC_HOST_HEADERS = {
+  'Content-Security-Policy': 'sandbox allow-scripts',
+  'Referrer-Policy': 'no-referrer',
+} as const;
+
 export function renderRoutes(deps: ApiDeps): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
   const { renderer } = deps;
@@ -27,7 +33,9 @@ export function renderRoutes(deps: ApiDeps): Hono<ApiEnv> {
   app.get('/render/assets/:file', (c) => {
     const found = assets.get(c.req.param('file'));
     if (!found) throw new AppError('not_found', 'No such renderer asset.');
-    return fileResponse(found, IMMUTABLE);
+    // The one page among the assets is the OGraf graphics' host: sandboxed even when opened on its own.
+    const isPage = c.req.param('file').endsWith('.html');
+    return fileResponse(found, IMMUTABLE, isPage ? GRAPHIC_HOST_HEADERS : {});
   });
 
   app.get('/render/fonts/:file', (c) => {
