@@ -32,6 +32,7 @@ import {
   type Operation,
 } from './helpers/access-openapi.js';
 import { solidPng, uploadForm } from './helpers/asset-files.js';
+import { ografZip, uploadZip } from './helpers/ograf-packages.js';
 import { expectProblem } from './helpers/problem.js';
 
 const ROLE_GRANTS: Record<string, string[]> = {
@@ -60,6 +61,7 @@ beforeEach(async () => {
     ...(await sourceOf(owner.call, channelId)),
     ...(await showOf(owner.call, channelId, sceneId)),
     assetId: String((await uploadForm(server.url, server.key, solidPng(1, 1, [0, 0, 0, 255]), 'dot.png')).body.id),
+    graphicId: (await uploadZip(server.url, server.key, ografZip())).body.data[0]!.id,
   };
 });
 

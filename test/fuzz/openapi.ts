@@ -117,6 +117,8 @@ export function realId(op: Operation, param: string, ws: Workspace, world: World
       return del ? ws.victimAssetId : ws.assetId;
     case 'sourceId':
       return del ? ws.victimSourceId : ws.sourceId;
+    case 'graphicId':
+      return del ? ws.victimGraphicId : ws.graphicId;
     default:
       throw new Error(`${op.name}: no fixture for {${param}}`);
   }

@@ -38,6 +38,7 @@ describe('the oracle', () => {
         'conflict',
         'endpoint_refused',
         'forbidden',
+        'invalid_graphic',
         'invalid_request',
         'limit_reached',
         'not_found',

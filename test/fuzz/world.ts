@@ -14,6 +14,7 @@ import { newWorkspace, setupOwner, type Member } from '../helpers/access-fixture
 import { api, createChannelWithScoreboard, expectStatus, type Api } from '../helpers/api.js';
 import { showOf } from '../helpers/access-openapi.js';
 import { solidPng, uploadForm } from '../helpers/asset-files.js';
+import { manifest, ografZip, uploadZip } from '../helpers/ograf-packages.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 export interface Workspace {
@@ -44,6 +45,8 @@ export interface Workspace {
   /** A paused data source (never fetched), and another to delete. */
   sourceId: string;
   victimSourceId: string;
+  graphicId: string;
+  victimGraphicId: string;
 }
 
 export interface World {
@@ -122,6 +125,11 @@ async function fill(call: Api, orgId: string, key: string, baseUrl: string): Pro
       }),
       201,
     ).id;
+  const graphic = async (id: string) => {
+    const up = await uploadZip(baseUrl, key, ografZip({ 'lower-third.ograf.json': manifest({ id }) }));
+    if (up.status !== 201) throw new Error(`graphic: ${up.status} ${JSON.stringify(up.body)}`);
+    return up.body.data[0]!.id;
+  };
   const show = await showOf(call, channelId, sceneId);
   // The victims: another rundown with its scheduled take, and another item in the first rundown.
   const victimShow = await showOf(call, channelId, sceneId);
@@ -152,6 +160,8 @@ async function fill(call: Api, orgId: string, key: string, baseUrl: string): Pro
     victimAssetId: await asset([255, 255, 255, 255]),
     sourceId: await source(),
     victimSourceId: await source(),
+    graphicId: await graphic('com.example.fuzz'),
+    victimGraphicId: await graphic('com.example.fuzz-victim'),
   };
 }
 
