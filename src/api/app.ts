@@ -30,6 +30,7 @@ import { rundownRoutes } from './rundowns/routes.js';
 import { scheduleRoutes } from './schedule/routes.js';
 import { handleError, validationError } from './problem.js';
 import { renderRoutes } from './render/routes.js';
+import { ografExportRoutes } from './ograf/export-routes.js';
 import { sceneRoutes } from './scenes/routes.js';
 import { healthRoutes } from './system/health-routes.js';
 import { pageRoutes } from './system/page-routes.js';
@@ -99,6 +100,7 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
     memberRoutes,
     serverRoutes,
     assetRoutes,
+    ografExportRoutes,
   ])
     v1.route('/', routes(deps));
 

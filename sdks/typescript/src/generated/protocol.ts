@@ -555,10 +555,37 @@ export interface TriggerDef {
   durationMs?: number;
   /** Name of an input: the trigger fires whenever that input's value changes. */
   on?: string;
+  /** Graphic scenes: the id of the graphic's custom action it runs (the trigger's payload is its argument). */
+  customAction?: string;
+}
+
+/**
+ * A scene drawn by an imported OGraf graphic instead of elements (its `elements` are empty). The renderer hosts the
+ * graphic's web component on the scene's layer and drives it with the OGraf actions.
+ */
+export interface GraphicRef {
+  /** The imported graphic's onair id (`gr_…`). */
+  id: string;
+  /** The manifest's `id` and `version`. */
+  graphicId: string;
+  version: string;
+  /** The module file (the manifest's `main`), relative to the graphic's files. */
+  main: string;
+  /** The manifest's `stepCount`: steps `continue` walks through (1: none; -1: as many as the graphic has). */
+  stepCount: number;
+  /** Where each input goes in the graphic's data: the input's name and the path of keys in the data object. */
+  data: { input: string; path: string[] }[];
+  /**
+   * Set by the server only in the scene views it sends (never stored): the absolute path of the graphic's files for
+   * this connection, ending in `/`. The renderer imports `base + main`.
+   */
+  base?: string;
 }
 
 export interface SceneDefinition {
   version: typeof SCENE_FORMAT_VERSION;
+  /** Present on a scene made from an OGraf graphic. */
+  graphic?: GraphicRef;
   /** 0–99: each bus holds one scene per layer; higher layers draw above lower ones. */
   layer: number;
   inputs: InputDef[];
@@ -655,6 +682,28 @@ export function settledClock(state: ClockState, def: ClockShape, now: number): C
   const passed = def.direction === 'down' ? state.ms <= stop : state.ms >= stop;
   if (passed) return { ...state, running: false };
   return now >= reachedAt ? { ...state, running: false, ms: stop, at: reachedAt } : state;
+}
+
+// protocol/src/ograf-export.ts
+/**
+ * A scene exported as an OGraf graphic package (docs/ograf.md, "Export"): the file names inside the package and the
+ * scene file the graphic's module reads next to itself. The server writes the package; the module (renderer/src,
+ * ograf-graphic.ts) draws it in any OGraf renderer, with no onair server.
+ */
+
+/** The module every exported package carries: its default export is the graphic's web component. */
+export const OGRAF_MODULE_FILE = 'graphic.mjs';
+/** The scene the module draws, beside it. */
+export const OGRAF_SCENE_FILE = 'scene.json';
+/** Files of the asset library the scene names, as `assets/{sha256}.{ext}`: the library's path without its `/`. */
+export const OGRAF_ASSETS_DIR = 'assets';
+
+export interface OgrafScenePackage {
+  format: 1;
+  /** The stage the scene was designed on, in pixels: the module scales it to the graphic's element. */
+  width: number;
+  height: number;
+  scene: SceneView;
 }
 
 // protocol/src/rundown.ts
@@ -910,6 +959,8 @@ export interface BusEntry {
   itemId: string | null;
   /** The instance's own values (item-scoped inputs only); `{}` when it has none. */
   values: Record<string, InputValue>;
+  /** Graphic scenes on program: the step the graphic is on (0 at take, +1 per `continue`); absent otherwise. */
+  step?: number;
 }
 
 /** A scene on air on one layer. */
@@ -927,6 +978,8 @@ export interface FiredTrigger {
   sceneId: string;
   /** Server epoch milliseconds when it fired (the frame's time). */
   at: number;
+  /** What the trigger was fired with (a graphic's custom action argument); absent when none. */
+  payload?: unknown;
 }
 
 export interface SnapshotMessage {
