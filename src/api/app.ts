@@ -31,6 +31,7 @@ import { scheduleRoutes } from './schedule/routes.js';
 import { handleError, validationError } from './problem.js';
 import { renderRoutes } from './render/routes.js';
 import { ografExportRoutes } from './ograf/export-routes.js';
+import { ografServerRoutes } from './ograf-server/routes.js';
 import { sceneRoutes } from './scenes/routes.js';
 import { healthRoutes } from './system/health-routes.js';
 import { pageRoutes } from './system/page-routes.js';
@@ -105,6 +106,7 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
     v1.route('/', routes(deps));
 
   app.route('/v1', v1);
+  app.route('/ograf', ografServerRoutes(deps));
   app.route('/', renderRoutes(deps));
   app.route('/', assetServeRoutes(deps));
   app.route('/', healthRoutes(deps));
