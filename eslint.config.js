@@ -13,6 +13,7 @@ export default tseslint.config(
       '.tmp/',
       'sdks/typescript/dist/',
       'sdks/typescript/src/generated/',
+      'companion/pkg/',
     ],
   },
   js.configs.recommended,

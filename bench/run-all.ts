@@ -18,6 +18,7 @@ import { runFanout } from './fanout.js';
 import { runLatency } from './latency.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from '../test/helpers/services.js';
 import { runCluster } from './cluster.js';
+import { runCompanion } from './companion.js';
 import { ROOT } from './lib/child.js';
 import type { BenchOptions } from './lib/cli.js';
 import { cpuBusy, machineLine, stealMeter } from './lib/machine.js';
@@ -31,6 +32,10 @@ import { runSources } from './sources.js';
 import { runTicker } from './ticker.js';
 import { runWebhooks } from './webhooks.js';
 import { runWebhooksFairness } from './webhooks-fairness.js';
+
+const COMPANION_MISSING = fs.existsSync(path.join(ROOT, 'companion/pkg/onair/main.js'))
+  ? null
+  : 'needs the built module: npm run build:companion';
 
 const SERVICES_MISSING =
   TEST_DATABASE_URL && TEST_REDIS_URL
@@ -51,6 +56,7 @@ const BENCHES: [string, (o: BenchOptions) => Promise<Table[]>, string | null][] 
   ['webhooks-fairness', runWebhooksFairness, null],
   ['sign-in-flood', runSignInFlood, null],
   ['sources', runSources, null],
+  ['companion', runCompanion, COMPANION_MISSING],
   ['cluster', runCluster, SERVICES_MISSING],
 ];
 

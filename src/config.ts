@@ -90,11 +90,13 @@ const EnvSchema = z.object({
   ONAIR_LIMIT_ASSET_BYTES_PER_WORKSPACE: bytes(DEFAULT_LIMITS.assetBytesPerWorkspace, 2 ** 40),
   ONAIR_ASSET_MAX_BYTES: bytes(DEFAULT_LIMITS.assetMaxBytes, 512 * 1024 * 1024),
   ONAIR_ASSET_SVG_MAX_BYTES: bytes(DEFAULT_LIMITS.svgMaxBytes, 16 * 1024 * 1024),
+  ONAIR_GRAPHIC_UPLOAD_MAX_BYTES: bytes(DEFAULT_LIMITS.graphicUploadMaxBytes, 1024 * 1024 * 1024),
   // WebSocket limits (docs/api.md, "Real-time WebSocket"); 0 turns a limit off.
   ONAIR_WS_MAX_PER_CHANNEL: wsLimit(DEFAULT_SOCKET_LIMITS.connectionsPerChannel),
   ONAIR_WS_MAX_PER_ADDRESS: wsLimit(DEFAULT_SOCKET_LIMITS.connectionsPerAddress),
   ONAIR_WS_UPGRADES_PER_ADDRESS: wsLimit(DEFAULT_SOCKET_LIMITS.upgradesPerAddress),
   // uWebSockets.js takes 8 to 960 seconds.
+  ONAIR_WS_MAX_CHANNELS_PER_SOCKET: wsLimit(DEFAULT_SOCKET_LIMITS.channelsPerSocket),
   ONAIR_WS_IDLE_TIMEOUT_S: z.coerce.number().int().min(8).max(960).default(DEFAULT_SOCKET_LIMITS.idleTimeoutS),
   // Several nodes (docs/architecture/several-nodes.md): both, or neither for one node on SQLite.
   ONAIR_DATABASE_URL: z
@@ -247,12 +249,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       assetBytesPerWorkspace: e.ONAIR_LIMIT_ASSET_BYTES_PER_WORKSPACE,
       assetMaxBytes: e.ONAIR_ASSET_MAX_BYTES,
       svgMaxBytes: e.ONAIR_ASSET_SVG_MAX_BYTES,
+      graphicUploadMaxBytes: e.ONAIR_GRAPHIC_UPLOAD_MAX_BYTES,
     },
     socketLimits: {
       connectionsPerChannel: e.ONAIR_WS_MAX_PER_CHANNEL,
       connectionsPerAddress: e.ONAIR_WS_MAX_PER_ADDRESS,
       upgradesPerAddress: e.ONAIR_WS_UPGRADES_PER_ADDRESS,
       idleTimeoutS: e.ONAIR_WS_IDLE_TIMEOUT_S,
+      channelsPerSocket: e.ONAIR_WS_MAX_CHANNELS_PER_SOCKET,
     },
   };
 }

@@ -21,7 +21,8 @@ export type IdPrefix =
   | 'ast'
   | 'src'
   | 'asr'
-  | 'out';
+  | 'out'
+  | 'gr';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${uuid7Hex()}`;

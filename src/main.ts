@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { createApiApp } from './api/app.js';
 import { createAsRunLog, type AsRunLog } from './as-run/as-run-log.js';
 import { uploadCap } from './api/assets/upload-body.js';
+import { graphicUploadCap } from './api/graphics/graphic-upload.js';
 import { createFastPatch } from './api/inputs/fast-patch.js';
 import type { ApiBindings, Health } from './api/env.js';
 import { loadRendererAssets } from './api/render/renderer-assets.js';
@@ -43,7 +44,7 @@ import type { Resolve } from './webhooks/endpoint-guard/index.js';
 import { createIncomingHookDesk } from './incoming-hooks/hook-desk.js';
 import { applySourceChange, createRunner, type Runner } from './operations/index.js';
 import { createDataSources } from './sources/data-sources.js';
-import { Outputs, raiseOn } from './outputs/outputs.js';
+import { Outputs, raiseOn, type OutputsSummary } from './outputs/outputs.js';
 import { createWebhooks, type Webhooks } from './webhooks/webhooks.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -142,7 +143,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       nodeId: cluster?.nodeId,
     },
   );
-  const outputs = new Outputs({ engine, raise: raiseOn(engine), logger, counters: metrics?.outputs });
+  // Several nodes: each shares its outputs with the others, so every node lists them all (docs/outputs.md).
+  const peers = cluster
+    ? {
+        nodeId: cluster.nodeId,
+        share: (summary: OutputsSummary) =>
+          cluster.announcements.announce({ kind: 'outputs', node: cluster.nodeId, summary }),
+      }
+    : undefined;
+  const outputs = new Outputs({ engine, raise: raiseOn(engine), logger, counters: metrics?.outputs, peers });
   // What output pages confirm painting is recorded in the as-run line of what they painted (docs/as-run.md).
   outputs.onConfirmed((c) => void asRun.confirm(c));
   const stored = await store.loadChannels();
@@ -154,7 +163,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const firstRun = await bootstrapCredentials(store, config.bootstrapKey);
   const auth = createAuthenticator(store, Date.now, { cacheTtlMs: cluster ? 1_000 : undefined });
   // Other nodes' announcements are heard from before this node takes part (engine.start()) until it stops.
-  const hearing = cluster && clusterEngine ? cluster.hear({ channels: clusterEngine.heard, auth }) : null;
+  const hearing = cluster && clusterEngine ? cluster.hear({ channels: clusterEngine.heard, auth, outputs }) : null;
   const baseLimiter = cluster?.limiter ?? new MemoryRateLimiter(options.limiterClock);
   const limiter = metrics ? metrics.countRefusals(baseLimiter) : baseLimiter;
   const baseThrottle = cluster?.loginThrottle ?? new MemoryLoginThrottle();
@@ -235,7 +244,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     limiter,
     logger,
     maxBodyBytes: MAX_BODY_BYTES,
-    upload: uploadCap(config.limits),
+    uploads: [uploadCap(config.limits), graphicUploadCap(config.limits)],
     trustedProxies: config.trustedProxies,
     socketLimits: config.socketLimits,
     heartbeatMs: options.heartbeatMs,

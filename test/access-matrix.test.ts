@@ -42,6 +42,7 @@ import {
 } from './helpers/access-openapi.js';
 import { solidPng, uploadForm } from './helpers/asset-files.js';
 import { expectProblem } from './helpers/problem.js';
+import { ografZip, uploadZip } from './helpers/ograf-packages.js';
 import { makeDataDir, startTestServer, type TestServer } from './helpers/server.js';
 import { RenderClient, UpgradeRefused } from './helpers/ws-client.js';
 
@@ -69,6 +70,7 @@ beforeEach(async () => {
     ...(await sourceOf(root, channelId)),
     ...(await showOf(root, channelId, sceneId)),
     assetId: String((await uploadForm(server.url, server.key, solidPng(1, 1, [0, 0, 0, 255]), 'dot.png')).body.id),
+    graphicId: (await uploadZip(server.url, server.key, ografZip())).body.data[0]!.id,
   };
   definition = expectStatus(await root<Scene>('GET', `/v1/channels/${channelId}/scenes/${sceneId}`), 200).definition;
   ops = await operations(server.url);
@@ -90,7 +92,12 @@ const isPermission = (p: unknown): p is (typeof ALL_PERMISSIONS)[number] =>
 const send = (call: Api, op: Operation, target: Ids = ids) =>
   op.name === 'POST /assets'
     ? call(op.method, fillPath(op, target), undefined, { raw: TINY_SVG, headers: { 'content-type': 'image/svg+xml' } })
-    : call(op.method, fillPath(op, target), bodyFor(op, target, definition));
+    : op.name === 'POST /graphics'
+      ? call(op.method, fillPath(op, target), undefined, {
+          raw: ografZip(),
+          headers: { 'content-type': 'application/zip' },
+        })
+      : call(op.method, fillPath(op, target), bodyFor(op, target, definition));
 /** An upload is a file, not JSON. */
 const TINY_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>';
 

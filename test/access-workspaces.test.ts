@@ -38,6 +38,7 @@ import {
 } from './helpers/access-openapi.js';
 import { solidPng, uploadForm } from './helpers/asset-files.js';
 import { expectProblem } from './helpers/problem.js';
+import { ografZip, uploadZip } from './helpers/ograf-packages.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { RenderClient, UpgradeRefused } from './helpers/ws-client.js';
 
@@ -60,6 +61,7 @@ let b: ScoreboardChannel & {
   scheduleId: string;
   assetId: string;
   assetPath: string;
+  graphicId: string;
 };
 
 beforeEach(async () => {
@@ -88,6 +90,8 @@ beforeEach(async () => {
     ...(await sourceOf(ws.call, channel.channelId)),
     ...(await showOf(ws.call, channel.channelId, channel.sceneId)),
     ...(await assetOf(server.url, (await createKey(ws.call, ['channels:write'])).secret)),
+    graphicId: (await uploadZip(server.url, (await createKey(ws.call, ['channels:write'])).secret, ografZip())).body
+      .data[0]!.id,
   };
 });
 
@@ -116,6 +120,7 @@ const FAKE: Required<Ids> = {
   itemId: 'it_0000000000000000000000000000beef',
   scheduleId: 'sch_0000000000000000000000000000beef',
   assetId: 'ast_0000000000000000000000000000beef',
+  graphicId: 'gr_0000000000000000000000000000beef',
 };
 const PERMISSION_BASED = /:/;
 
@@ -138,6 +143,7 @@ describe('a caller of workspace A and the resources of workspace B', () => {
       itemId: b.itemId,
       scheduleId: b.scheduleId,
       assetId: b.assetId,
+      graphicId: b.graphicId,
     };
     const before = stableState(await getState(b.call, b.channelId));
     // A public route's token is the credential, whoever holds it (an incoming webhook's URL): not a workspace id.

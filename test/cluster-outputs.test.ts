@@ -1,7 +1,8 @@
 /**
  * Output pages with several nodes (docs/outputs.md, "Several nodes"), two real nodes on one Postgres and one Redis: a
- * page connected to the node that does not own its channel is listed by that node (each node knows its own outputs),
- * and its events are recorded by the owner, in the one event log every node reads.
+ * page connected to the node that does not own its channel is listed by both nodes (each shares its outputs with the
+ * others), shown in the `outputs` message of a key connected to the other node, and its events are recorded by the
+ * owner, in the one event log every node reads.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceGate } from './helpers/services.js';
@@ -32,7 +33,7 @@ describe.skipIf(postgres.skip || redis.skip)(`output pages on several nodes${pos
 
   const on = (node: ClusterNode): Api => api(node.url, CLUSTER_KEY);
 
-  it('are listed by the node they connect to, and their events recorded by the owner', async () => {
+  it('are listed by every node, and their events recorded by the owner', async () => {
     const a = on(cluster.nodes[0]!);
     const channel = expectStatus(await a<Channel>('POST', '/v1/channels', { name: 'Two nodes' }), 201);
     const scene = expectStatus(
@@ -44,6 +45,7 @@ describe.skipIf(postgres.skip || redis.skip)(`output pages on several nodes${pos
     const owner = cluster.node((await cluster.ownerOf(channel.id))!);
     const follower = cluster.nodes.find((n) => n !== owner)!;
 
+    const operator = await RenderClient.connect(owner.url, channel.id, { key: CLUSTER_KEY });
     const page = await RenderClient.connect(follower.url, channel.id, { token: tokenOf(channel.outputUrl) });
     const snapshot = await page.next((m) => m.type === 'snapshot');
     const state = expectStatus(await on(follower)<State>('GET', `/v1/channels/${channel.id}/state`), 200);
@@ -65,7 +67,11 @@ describe.skipIf(postgres.skip || redis.skip)(`output pages on several nodes${pos
     await expect.poll(() => outputs(follower)).toHaveLength(1);
     const [listed] = await outputs(follower);
     expect(listed).toMatchObject({ kind: 'vmix' });
-    expect(await outputs(owner)).toEqual([]);
+    await expect.poll(() => outputs(owner), { timeout: 15_000 }).toEqual([listed]);
+    const shown = await operator.next((m) => m.type === 'outputs' && (m as { total: number }).total === 1, {
+      timeoutMs: 15_000,
+    });
+    expect(shown).toMatchObject({ outputs: [{ id: listed!.id, kind: 'vmix' }] });
 
     const events = (type: string) =>
       on(owner)<{ data: Event[] }>('GET', `/v1/events?channelId=${channel.id}&type=${type}`).then(
@@ -74,6 +80,8 @@ describe.skipIf(postgres.skip || redis.skip)(`output pages on several nodes${pos
     await expect.poll(() => events('output.connected')).toHaveLength(1);
     page.close();
     await expect.poll(() => events('output.lost')).toHaveLength(1);
+    await expect.poll(() => outputs(owner), { timeout: 15_000 }).toEqual([]);
+    operator.close();
     expect((await events('output.lost'))[0]!.data).toMatchObject({
       outputId: listed!.id,
       kind: 'vmix',

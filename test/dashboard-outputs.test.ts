@@ -1,18 +1,20 @@
 /**
  * The dashboard's outputs and as-run log (docs/dashboard.md, "Outputs" and "As-run") in real Chromium against the
  * real server: the live view's output chips for a real output page opened beside it, gone when it closes, with the
- * loss in the event feed and the alert line; the as-run page listing a take and a clear with duration and actor,
+ * loss in the event feed and the alert line; amber and red chips, with the alert line, for an output that falls behind
+ * and one whose image failed (output connections speaking the page's protocol); the as-run page listing a take and a clear with duration and actor,
  * filtered by time, and its CSV export holding the same lines.
  */
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { setupOwner } from './helpers/access-fixtures.js';
-import { api, expectStatus, type Api, type Channel, type Scene } from './helpers/api.js';
+import { api, expectStatus, getState, tokenOf, type Api, type Channel, type Scene } from './helpers/api.js';
 import { fromCsv, type AsRunPage } from './helpers/as-run.js';
 import { launchChromium } from './helpers/browser.js';
 import { accessibilityViolations, saveScreenshot, signedInPage } from './helpers/dashboard.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { RenderClient } from './helpers/ws-client.js';
 
 let browser: Browser;
 let server: TestServer;
@@ -79,6 +81,54 @@ it('shows each output as a chip beside the program monitor; a closed output is g
   await expect
     .poll(() => page.locator('.event-feed li[data-type="output.lost"]').first().textContent(), { timeout: 20_000 })
     .toMatch(/Output lost: browser \(program\) at \S+.*by onair itself/);
+});
+
+it('shows an output that falls behind in amber and one whose image failed in red, each in the alert line', async () => {
+  expectStatus(await call('POST', path('program'), { sceneId: strap.id, values: { name: 'Ada' } }), 200);
+  const page = await openPage('live');
+  await expect.poll(() => page.getByText('No output connected').count(), { timeout: 20_000 }).toBe(1);
+  // Two output connections that say what they painted, as the output page does.
+  const token = tokenOf(channel.outputUrl);
+  const [slow, broken] = await Promise.all([0, 1].map(() => RenderClient.connect(server.url, channel.id, { token })));
+  const onAir = await getState(call, channel.id);
+  const report = (frame: number, extra: object = {}) => ({
+    op: 'painted',
+    frame,
+    layers: onAir.program.map((e) => ({ layer: e.layer, sceneId: e.sceneId, itemId: e.itemId, inDone: true })),
+    fps: 50,
+    width: 1920,
+    height: 1080,
+    kind: 'vmix',
+    bus: 'program',
+    ...extra,
+  });
+  slow!.send(report(onAir.frame));
+  broken!.send(report(onAir.frame, { kind: 'casparcg' }));
+  await expect.poll(() => chips(page, 'program', 'ok').count(), { timeout: 20_000 }).toBe(2);
+
+  // A new value goes out; the vMix page keeps reporting the old frame: it falls behind.
+  expectStatus(await call('PATCH', path('inputs'), { name: 'Grace' }), 200);
+  const behind = chips(page, 'program', 'lagging');
+  const reportOld = setInterval(() => slow!.send(report(onAir.frame)), 600);
+  try {
+    await expect.poll(() => behind.count(), { timeout: 20_000 }).toBe(1);
+  } finally {
+    clearInterval(reportOld);
+  }
+  await expect.poll(() => behind.first().textContent()).toMatch(/vMix · program · lagging · \d+ f behind/);
+  await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toMatch(/Output lagging: vMix/);
+
+  // The CasparCG page could not load an image on air.
+  const url = `${server.url}/assets/${'0'.repeat(64)}.png`;
+  broken!.send(report(onAir.frame, { kind: 'casparcg', errors: [{ message: 'image failed to load', url }] }));
+  const failing = chips(page, 'program', 'error');
+  await expect.poll(() => failing.count(), { timeout: 20_000 }).toBe(1);
+  await failing.first().locator('summary').click();
+  await expect.poll(() => failing.first().locator('.output-details').textContent()).toContain(`${url}: image failed`);
+  await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toMatch(/Output error: CasparCG/);
+  expect(await accessibilityViolations(page)).toEqual([]);
+  slow!.close();
+  broken!.close();
 });
 
 /** A `datetime-local` value for `iso` in the page's own time zone, to the second. */

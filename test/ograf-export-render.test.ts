@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, expectStatus, type Channel } from './helpers/api.js';
 import { sha256, solidPng, uploadForm } from './helpers/asset-files.js';
 import { launchChromium } from './helpers/browser.js';
-import { downloadPackage } from './helpers/ograf-packages.js';
+import { downloadPackage } from './helpers/ograf-export-packages.js';
 import { decodePng } from './helpers/png.js';
 import { startTestServer } from './helpers/server.js';
 import { serveFolder, type StaticServer } from './helpers/static-server.js';

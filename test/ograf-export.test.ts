@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, expectStatus, type Api, type Channel } from './helpers/api.js';
 import { sha256, solidPng, uploadForm } from './helpers/asset-files.js';
-import { downloadPackage, MANIFEST_SCHEMA, ografSchemas } from './helpers/ograf-packages.js';
+import { downloadPackage, MANIFEST_SCHEMA, ografSchemas } from './helpers/ograf-export-packages.js';
+import { ografZip, uploadZip } from './helpers/ograf-packages.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -153,5 +154,19 @@ describe('scene export', () => {
   it('answers 404 for a scene of another channel or none', async () => {
     const channel = expectStatus(await call<Channel>('POST', '/v1/channels', { name: 'Empty' }), 201);
     expect((await call('GET', `/v1/channels/${channel.id}/scenes/sc_nope/ograf`)).status).toBe(404);
+  });
+
+  it('refuses to export a scene that is an imported OGraf graphic (409): the graphic itself is the package', async () => {
+    const up = await uploadZip(server.url, server.key, ografZip());
+    expect(up.status).toBe(201);
+    const channel = expectStatus(await call<Channel>('POST', '/v1/channels', { name: 'Imported' }), 201);
+    const scene = expectStatus(
+      await call<{ id: string }>('POST', `/v1/channels/${channel.id}/scenes`, {
+        name: 'L3',
+        graphic: up.body.data[0]!.id,
+      }),
+      201,
+    );
+    expect((await call('GET', `/v1/channels/${channel.id}/scenes/${scene.id}/ograf`)).status).toBe(409);
   });
 });

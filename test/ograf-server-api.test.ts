@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { api, expectStatus, type Api, type Channel } from './helpers/api.js';
 import { createKey } from './helpers/access-fixtures.js';
+import { manifest, ografZip, uploadZip } from './helpers/ograf-packages.js';
 import * as Draft from './helpers/ograf-server-api.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -197,5 +198,70 @@ describe('the OGraf Server API', () => {
       params: { data: {} },
     });
     expect(refused.status).toBe(403);
+  });
+
+  it('lists, reads and deletes imported graphics, and plays one on any layer through its steps', async () => {
+    const up = await uploadZip(server.url, server.key, ografZip());
+    expect(up.status).toBe(201);
+    const graphicId = up.body.data[0]!.id;
+    const { graphics } = await draft(Draft.GraphicList, 'GET', '/ograf/v1/graphics');
+    expect(graphics).toEqual([{ id: graphicId, name: 'Lower third', description: 'A name and a title' }]);
+    const info = await draft(Draft.GraphicInfo, 'GET', `/ograf/v1/graphics/${graphicId}`);
+    expect(info.graphic).toEqual(manifest());
+    expect(info.manifest).toEqual(manifest());
+
+    // A channel of its own: the graphic's inputs would clash with the templates' on the other.
+    const studio = expectStatus(await call<Channel>('POST', '/v1/channels', { name: 'Studio B' }), 201);
+    const R = () => `/ograf/v1/renderers/${studio.id}`;
+    const program = async () =>
+      expectStatus(
+        await call<{ program: unknown[]; preview: { layer: number; sceneId: string }[] }>(
+          'GET',
+          `/v1/channels/${studio.id}/state`,
+        ),
+        200,
+      );
+    const target = { layer: 7 };
+    const { graphicInstanceId } = await draft(Draft.ActionAnswer, 'POST', `${R()}/target/graphicInstance/load`, {
+      renderTarget: target,
+      graphicId,
+      params: { data: { name: 'Ada' } },
+    });
+    const loaded = await program();
+    expect(loaded.preview).toMatchObject([{ layer: 7 }]);
+    const play = (params: object) =>
+      draft(Draft.PlayActionAnswer, 'POST', `${R()}/target/graphicInstance/playAction`, {
+        renderTarget: target,
+        graphicInstanceId,
+        params,
+      });
+    expect(await play({})).toMatchObject({ currentStep: 0 });
+    expect(await play({ delta: 1 })).toMatchObject({ currentStep: 1 });
+    const info7 = await draft(
+      Draft.RenderTargetInfo,
+      'GET',
+      `${R()}/target?renderTarget=${encodeURIComponent('{"layer":7}')}`,
+    );
+    expect(info7.graphicInstances).toEqual([{ graphicInstanceId, graphic: { id: graphicId, name: 'Lower third' } }]);
+    await draft(Draft.ActionAnswer, 'POST', `${R()}/target/graphicInstance/customActions/highlight`, {
+      renderTarget: target,
+      graphicInstanceId,
+      params: { payload: { color: 'red' } },
+    });
+    await draft(Draft.ActionAnswer, 'POST', `${R()}/target/graphicInstance/stopAction`, {
+      renderTarget: target,
+      graphicInstanceId,
+      params: {},
+    });
+    expect((await program()).program).toEqual([]);
+
+    // In use by the scene the load made: refused, as DELETE /v1/graphics/{id} refuses it.
+    const inUse = await call('DELETE', `/ograf/v1/graphics/${graphicId}`);
+    expect(inUse.status).toBe(409);
+    Draft.ErrorResponse.parse(inUse.body);
+    const scene = loaded.preview[0]!.sceneId;
+    expectStatus(await call('DELETE', `/v1/channels/${studio.id}/scenes/${scene}`), 204);
+    await draft(Draft.Empty, 'DELETE', `/ograf/v1/graphics/${graphicId}`);
+    expect((await call('GET', `/ograf/v1/graphics/${graphicId}`)).status).toBe(404);
   });
 });

@@ -2,7 +2,8 @@
  * Output pages in headless Chromium against the real server report what they painted (docs/outputs.md): the API
  * lists the page with the frame of a take soon after it; a page that cannot paint (its main thread busy, or hidden:
  * no display frames) shows as lagging; an image that 404s on air is an output error; a page in OBS (window.obsstudio, stubbed) says
- * whether its source is visible; and the output events reach a real HTTPS receiver.
+ * whether its source is visible, a page in CasparCG (its global remove(), stubbed) reports its PLAY and STOP; and the
+ * output events reach a real HTTPS receiver.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -207,5 +208,18 @@ describe('output pages', () => {
     });
     const output = await outputWhere(channel.id, (o) => o.visible !== null && o.active !== null);
     expect(output).toMatchObject({ kind: 'obs', visible: false, active: false });
+  });
+
+  it('inside CasparCG report its PLAY and STOP, and no layers while stopped', async () => {
+    const { channel } = await channelOnAir();
+    // CasparCG's HTML producer gives the page a global remove(); CG PLAY and CG STOP call play() and stop().
+    const page = await openPage(channel.outputUrl, () => Object.assign(window, { remove: () => undefined }));
+    const listed = await outputWhere(channel.id, (o) => o.layers.length > 0);
+    expect(listed).toMatchObject({ kind: 'casparcg', visible: null, active: null });
+    await page.evaluate(() => (window as unknown as { play(): void }).play());
+    await outputWhere(channel.id, (o) => o.active === true && o.visible === true);
+    await page.evaluate(() => (window as unknown as { stop(): void }).stop());
+    const stopped = await outputWhere(channel.id, (o) => o.active === false && o.layers.length === 0);
+    expect(stopped).toMatchObject({ kind: 'casparcg', visible: false });
   });
 });

@@ -88,6 +88,23 @@ describe('a session on /v1/ws', () => {
     ).toEqual({ status: 404, code: 'not_found' });
   });
 
+  it('follows several channels of its workspace with channels=, and is refused one of another workspace', async () => {
+    const second = (await createChannelWithScoreboard(api(server.url, server.key), 'Second')).channelId;
+    const headers = { cookie: owner.cookie, origin: server.url };
+    for (const channels of [`${channelId},${second}`, '*']) {
+      const client = await RenderClient.connect(server.url, '', { headers, channels });
+      open.push(client);
+      await client.next((m) => m.type === 'snapshot' && m.channelId === channelId);
+      await client.next((m) => m.type === 'snapshot' && m.channelId === second);
+      client.send({ op: 'patch', id: 'p1', channelId: second, inputs: { scoreA: 2 } });
+      expect(await client.reply('p1')).toMatchObject({ type: 'ack', channelId: second });
+    }
+    const other = await newWorkspace(server.url, owner);
+    const stranger = await addMember(server.url, other.session, 'stranger@example.com', 'owner');
+    const foreign = { headers: { cookie: stranger.cookie, origin: server.url }, channels: `${channelId},${second}` };
+    expect(await refusal(RenderClient.connect(server.url, '', foreign))).toEqual({ status: 404, code: 'not_found' });
+  });
+
   it('lets a viewer watch but not write, and applies a demotion to the very next op', async () => {
     const viewer = await addMember(server.url, owner.call, 'viewer@example.com', 'viewer');
     const watching = await connectAs(viewer);

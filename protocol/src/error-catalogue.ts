@@ -19,6 +19,7 @@ export const ERROR_CATALOGUE = {
   endpoint_refused: { status: 422, title: 'Endpoint refused' },
   limit_reached: { status: 422, title: 'Limit reached' },
   unknown_asset: { status: 422, title: 'Unknown asset' },
+  invalid_graphic: { status: 422, title: 'Invalid graphic' },
   rate_limited: { status: 429, title: 'Rate limited' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },

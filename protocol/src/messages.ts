@@ -112,6 +112,8 @@ export interface FrameMessage {
 export interface AckMessage {
   type: 'ack';
   id: string;
+  /** On a connection following several channels (`channels=`): the channel the op ran on. */
+  channelId?: string;
   frame: number;
   /** For a clock op: the clock's state after it. */
   clock?: ClockState;
@@ -126,6 +128,8 @@ export interface AckMessage {
 export interface ErrorMessage {
   type: 'error';
   id: string | null;
+  /** On a connection following several channels: the channel the refused op named, when it named one. */
+  channelId?: string;
   code: string;
   detail: string;
 }
@@ -143,13 +147,28 @@ export interface HeartbeatMessage {
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 export const HEARTBEAT_DEAD_AFTER_MS = 3 * HEARTBEAT_INTERVAL_MS;
 
+/**
+ * On a connection following several channels (`channels=`): the channel is no longer followed (deleted, or no longer
+ * visible to the credential). Nothing more comes for it; a client forgets its state.
+ */
+export interface ChannelRemovedMessage {
+  type: 'channel_removed';
+  channelId: string;
+}
+
 /** Which scene definitions a connection gets: those on the buses (the default), or every scene of the channel. */
 export type SceneScope = 'buses' | 'all';
 export const SCENE_SCOPES: readonly SceneScope[] = ['buses', 'all'];
 
 /** `outputs` (./outputs.ts) goes to key and session connections only, never to output pages. */
 export type ServerMessage =
-  SnapshotMessage | FrameMessage | AckMessage | ErrorMessage | HeartbeatMessage | OutputsMessage;
+  | SnapshotMessage
+  | FrameMessage
+  | AckMessage
+  | ErrorMessage
+  | HeartbeatMessage
+  | OutputsMessage
+  | ChannelRemovedMessage;
 
 /**
  * An operation a client asks for, before it gets the `id` its ack or error answers to (docs/api.md, "Operations over
@@ -201,8 +220,13 @@ export type ClientOp =
   | { op: 'rundown.play_next'; rundownId: string }
   | { op: 'rundown.stop'; rundownId: string; itemId?: string };
 
-/** `painted` (./outputs.ts) is an output page's report: output-token connections only, never answered. */
-export type ClientMessage = { op: 'resync' } | PaintedMessage | (ClientOp & { id: string });
+/**
+ * `painted` (./outputs.ts) is an output page's report: output-token connections only, never answered. On a connection
+ * following several channels every op and `resync` names its channel (`channelId`); on a one-channel connection
+ * `channelId` may be left out (given, it must be the connection's channel).
+ */
+export type ClientMessage =
+  { op: 'resync'; channelId?: string } | PaintedMessage | (ClientOp & { id: string; channelId?: string });
 
 /** The subprotocol the server answers with; a client offers it with `bearer.<key>` where headers cannot be set. */
 export const SUBPROTOCOL = 'onair.v1';

@@ -8,6 +8,8 @@
 /** Where an output page runs: told by the page from what its host exposes (docs/outputs.md, "Kinds"). */
 export const OUTPUT_KINDS = ['obs', 'casparcg', 'vmix', 'browser'] as const;
 export type OutputKind = (typeof OUTPUT_KINDS)[number];
+/** The hosts that tell a page whether it is shown: only their reports carry `visible` and `active`. */
+export const HOST_FLAG_KINDS: readonly OutputKind[] = ['obs', 'casparcg'];
 
 /** `ok` green, `lagging` amber, `error` red (docs/outputs.md, "Health"). */
 export const OUTPUT_HEALTHS = ['ok', 'lagging', 'error'] as const;
@@ -72,7 +74,10 @@ export interface PaintedMessage {
   height: number;
   kind?: OutputKind;
   bus?: OutputBus;
-  /** OBS only: the source is shown in some view (`visible`), on program (`active`); null while OBS has not said. */
+  /**
+   * OBS: the source is shown in some view (`visible`), on program (`active`). CasparCG: both true after its PLAY,
+   * false after its STOP. Null while the host has not said, and outside those two hosts.
+   */
   visible?: boolean | null;
   active?: boolean | null;
   /** Load failures since the previous report. */
@@ -113,7 +118,7 @@ export interface OutputView {
   layers: PaintedLayer[];
 }
 
-/** Output pages whose token the server refused (a rotated or mistyped output URL), on this server. */
+/** Output pages whose token the server refused (a rotated or mistyped output URL), on every node. */
 export interface RefusedOutputs {
   count: number;
   /** ISO 8601 */
@@ -123,13 +128,13 @@ export interface RefusedOutputs {
 
 /**
  * Sent to key and session connections (never to output pages) when a channel's outputs change, at most twice a
- * second: the outputs connected to this server (the 100 least healthy when there are more), and the refused pages.
+ * second: the channel's outputs on every node (the 100 least healthy when there are more), and the refused pages.
  */
 export interface OutputsMessage {
   type: 'outputs';
   channelId: string;
   outputs: OutputView[];
-  /** How many outputs are connected to this server (`outputs` holds at most 100 of them). */
+  /** How many outputs the channel has (`outputs` holds at most 100 of them). */
   total: number;
   refused: RefusedOutputs | null;
 }

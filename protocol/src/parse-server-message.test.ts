@@ -20,6 +20,11 @@ describe('parseServerMessage', () => {
     expect(parseServerMessage(JSON.stringify(outputs))).toEqual(outputs);
   });
 
+  it('reads channel_removed, sent on a connection following several channels', () => {
+    const removed = { type: 'channel_removed', channelId: 'ch_1' };
+    expect(parseServerMessage(JSON.stringify(removed))).toEqual(removed);
+  });
+
   it('answers null for what is not a known JSON message', () => {
     for (const data of ['not json', '42', 'null', '[]', '{"type":"gossip"}', '{}', 7, null, undefined]) {
       expect(parseServerMessage(data), String(data)).toBeNull();

@@ -331,7 +331,8 @@ export type BuiltInAnimation = (typeof BUILT_IN_ANIMATIONS)[number];
  */
 export interface TriggerDef {
   name: string;
-  animation: BuiltInAnimation | { keyframes: Keyframe[] };
+  /** Absent only on a graphic scene's custom-action trigger (the graphic animates itself). */
+  animation?: BuiltInAnimation | { keyframes: Keyframe[] };
   /** Names of the elements it animates; default: the whole scene. */
   targets?: string[];
   /** Default 600 ms. */

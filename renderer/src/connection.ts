@@ -94,8 +94,8 @@ export function createConnection(options: ConnectionOptions): Connection {
       console.warn('onair: ignoring a message that is not a known JSON message');
       return;
     }
-    // Output pages are never sent `outputs`; should a server send one anyway, it is nothing to draw.
-    if (msg.type === 'ack' || msg.type === 'outputs') return;
+    // Output pages are never sent `outputs` nor `channel_removed` (one channel each); either is nothing to draw.
+    if (msg.type === 'ack' || msg.type === 'outputs' || msg.type === 'channel_removed') return;
     if (msg.type === 'error') {
       console.warn(`onair: server error ${msg.code}: ${msg.detail}`);
       return;

@@ -115,8 +115,15 @@ function start(): void {
       });
 
   installHostHooks(window, {
-    play: () => stage.setShown(true),
-    stop: () => stage.setShown(false),
+    // CasparCG's PLAY and STOP: what the page reports as its host's state (docs/outputs.md).
+    play() {
+      stage.setShown(true);
+      reporter?.host({ visible: true, active: true });
+    },
+    stop() {
+      stage.setShown(false);
+      reporter?.host({ visible: false, active: false });
+    },
     // Scenes have no steps yet; defined so a CasparCG NEXT is not an error.
     next: () => undefined,
     update(values) {

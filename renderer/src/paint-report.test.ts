@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PaintedMessage } from '@onair/protocol';
 import { createPaintReporter, type Painted } from './paint-report.js';
 
-function harness(kind: 'obs' | 'browser' = 'browser') {
+function harness(kind: 'obs' | 'casparcg' | 'browser' = 'browser') {
   let now = 1_000;
   let open = true;
   const sent: PaintedMessage[] = [];
@@ -87,5 +87,16 @@ describe('paint reporter', () => {
     advance(600);
     reporter.host({ visible: false });
     expect(sent[1]).toMatchObject({ visible: false, active: null });
+  });
+
+  it('in CasparCG says what its PLAY and STOP said; a browser never says', () => {
+    const caspar = harness('casparcg');
+    caspar.reporter.painted(caspar.picture(1));
+    caspar.advance(600);
+    caspar.reporter.host({ visible: false, active: false });
+    expect(caspar.sent[1]).toMatchObject({ kind: 'casparcg', visible: false, active: false });
+    const browser = harness('browser');
+    browser.reporter.painted(browser.picture(1));
+    expect(browser.sent[0]).not.toHaveProperty('visible');
   });
 });

@@ -7,6 +7,7 @@
  * and the clock.
  */
 import {
+  HOST_FLAG_KINDS,
   REPORT_ALIVE_MS,
   REPORT_LIMITS,
   REPORT_MIN_INTERVAL_MS,
@@ -41,7 +42,7 @@ export interface PaintReporter {
   /** The browser has drawn this picture. */
   painted(picture: Painted): void;
   failed(error: PaintedError): void;
-  /** OBS told the page whether the source is shown (`visible`) or on program (`active`). */
+  /** The host told the page whether it is shown (`visible`) or on program (`active`): OBS, or CasparCG's PLAY/STOP. */
   host(flags: { visible?: boolean; active?: boolean }): void;
   /** A new connection (a new output for the server): everything again, the last minute's failures too. */
   reconnected(): void;
@@ -68,7 +69,7 @@ export function createPaintReporter(deps: PaintReportDeps): PaintReporter {
 
   function message(p: Painted): PaintedMessage {
     const msg: PaintedMessage = { op: 'painted', ...p, kind: deps.kind, bus: deps.bus };
-    if (deps.kind === 'obs') Object.assign(msg, flags);
+    if (HOST_FLAG_KINDS.includes(deps.kind)) Object.assign(msg, flags);
     if (pending.length > 0) msg.errors = pending.slice(0, REPORT_LIMITS.errors);
     return msg;
   }

@@ -122,7 +122,8 @@ export function createSceneDom(
     },
     play(name, at, serverNow) {
       const def = triggerDef(name);
-      if (!def) return false;
+      // A graphic's custom action has no animation of ours: the graphic plays it.
+      if (!def || def.animation === undefined) return false;
       const duration = def.durationMs ?? DEFAULT_TRIGGER_MS;
       const elapsed = elapsedInto(at, serverNow, duration);
       if (elapsed === null) return false;

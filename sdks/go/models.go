@@ -336,38 +336,6 @@ type CrawlElement struct {
 	Y           float64      `json:"y"`
 }
 
-// DeclaredInput is part of the onair API (Scene.inputs[]).
-type DeclaredInput struct {
-	Default   any             `json:"default"`
-	Direction *ClockDirection `json:"direction,omitempty"`
-	Label     string          `json:"label"`
-	Name      string          `json:"name"`
-	// Options: Selects only: the values it may take.
-	Options []string `json:"options,omitempty"`
-	// Periods: Clocks with periods: each period's name and times, written out.
-	Periods []DeclaredInputPeriodsItem `json:"periods,omitempty"`
-	// Scope: Absent: `channel`.
-	Scope  *DeclaredInputScope `json:"scope,omitempty"`
-	StopAt *float64            `json:"stopAt,omitempty"`
-	Type   InputType           `json:"type"`
-}
-
-// DeclaredInputPeriodsItem is part of the onair API (Scene.inputs[].periods[]).
-type DeclaredInputPeriodsItem struct {
-	Name    string   `json:"name"`
-	StartAt float64  `json:"startAt"`
-	StopAt  *float64 `json:"stopAt"`
-}
-
-// DeclaredInputScope is one of "channel", "item".
-type DeclaredInputScope string
-
-// The values of DeclaredInputScope.
-const (
-	DeclaredInputScopeChannel DeclaredInputScope = "channel"
-	DeclaredInputScopeItem    DeclaredInputScope = "item"
-)
-
 // Event is the Event schema of the onair API.
 type Event struct {
 	ChannelID string `json:"channelId"`
@@ -497,6 +465,96 @@ type FrameResult struct {
 type GradientStop struct {
 	At    float64  `json:"at"`
 	Color ColorRef `json:"color"`
+}
+
+// Graphic is the Graphic schema of the onair API.
+type Graphic struct {
+	Bytes       int64   `json:"bytes"`
+	CreatedAt   string  `json:"createdAt"`
+	Description *string `json:"description"`
+	Files       int64   `json:"files"`
+	// FilesPath: The same as a path (`/ograf/files/{capability}/`).
+	FilesPath string `json:"filesPath"`
+	// FilesURL: Where its files are served, on this server's base URL.
+	FilesURL string `json:"filesUrl"`
+	// GraphicID: The manifest's `id`.
+	GraphicID string `json:"graphicId"`
+	ID        string `json:"id"`
+	// Inputs: The inputs a scene made from it declares (from its GDD).
+	Inputs []GraphicInputsItem `json:"inputs"`
+	// Main: The module file, relative to the graphic’s files.
+	Main string `json:"main"`
+	// Manifest: The manifest as uploaded.
+	Manifest map[string]any `json:"manifest"`
+	Name     string         `json:"name"`
+	// Sha256: SHA-256 hex over its files: the same package gives the same hash.
+	Sha256 string `json:"sha256"`
+	// StepCount: Steps `continue` walks through (1: one; -1: unknown).
+	StepCount int64 `json:"stepCount"`
+	// Triggers: The triggers a scene made from it declares: one per custom action.
+	Triggers []GraphicTriggersItem `json:"triggers"`
+	// Unmapped: GDD paths no input carries (arrays).
+	Unmapped []string `json:"unmapped"`
+	// Version: The manifest's `version` (empty when it has none).
+	Version string `json:"version"`
+}
+
+// GraphicInputsItem is part of the onair API (Graphic.inputs[]).
+type GraphicInputsItem struct {
+	Default   any             `json:"default"`
+	Direction *ClockDirection `json:"direction,omitempty"`
+	Label     string          `json:"label"`
+	Name      string          `json:"name"`
+	// Options: Selects only: the values it may take.
+	Options []string `json:"options,omitempty"`
+	// Periods: Clocks with periods: each period's name and times, written out.
+	Periods []GraphicInputsItemPeriodsItem `json:"periods,omitempty"`
+	// Scope: Absent: `channel`.
+	Scope  *GraphicInputsItemScope `json:"scope,omitempty"`
+	StopAt *float64                `json:"stopAt,omitempty"`
+	Type   InputType               `json:"type"`
+}
+
+// GraphicInputsItemPeriodsItem is part of the onair API (Graphic.inputs[].periods[]).
+type GraphicInputsItemPeriodsItem struct {
+	Name    string   `json:"name"`
+	StartAt float64  `json:"startAt"`
+	StopAt  *float64 `json:"stopAt"`
+}
+
+// GraphicInputsItemScope is one of "channel", "item".
+type GraphicInputsItemScope string
+
+// The values of GraphicInputsItemScope.
+const (
+	GraphicInputsItemScopeChannel GraphicInputsItemScope = "channel"
+	GraphicInputsItemScopeItem    GraphicInputsItemScope = "item"
+)
+
+// GraphicList is the GraphicList schema of the onair API.
+type GraphicList struct {
+	Data       []Graphic `json:"data"`
+	NextCursor *string   `json:"nextCursor"`
+}
+
+// GraphicTriggersItem is part of the onair API (Graphic.triggers[]).
+type GraphicTriggersItem struct {
+	CustomAction string `json:"customAction"`
+	Name         string `json:"name"`
+}
+
+// GraphicsUploaded is the GraphicsUploaded schema of the onair API.
+type GraphicsUploaded struct {
+	// Data: One per manifest found; `created: false`: the workspace held this id and version already.
+	Data []GraphicsUploadedDataItem `json:"data"`
+	// Warnings: What was read leniently (a legacy manifest.json).
+	Warnings []string `json:"warnings"`
+}
+
+// GraphicsUploadedDataItem is part of the onair API.
+type GraphicsUploadedDataItem struct {
+	Graphic
+	Created bool `json:"created"`
 }
 
 // GroupElement is the GroupElement schema of the onair API.
@@ -1105,11 +1163,11 @@ type RundownUpdate struct {
 
 // Scene is the Scene schema of the onair API.
 type Scene struct {
-	ChannelID  string          `json:"channelId"`
-	CreatedAt  string          `json:"createdAt"`
-	Definition SceneDefinition `json:"definition"`
-	ID         string          `json:"id"`
-	Inputs     []DeclaredInput `json:"inputs"`
+	ChannelID  string              `json:"channelId"`
+	CreatedAt  string              `json:"createdAt"`
+	Definition SceneDefinition     `json:"definition"`
+	ID         string              `json:"id"`
+	Inputs     []GraphicInputsItem `json:"inputs"`
 	// Layer: The layer it takes on a bus (0–99), from its definition.
 	Layer int64  `json:"layer"`
 	Name  string `json:"name"`
@@ -1121,6 +1179,7 @@ type Scene struct {
 // SceneDefinition is the SceneDefinition schema of the onair API.
 type SceneDefinition struct {
 	Elements    []SceneElement              `json:"elements,omitempty"`
+	Graphic     *SceneGraphic               `json:"graphic,omitempty"`
 	Inputs      []SceneInput                `json:"inputs,omitempty"`
 	Layer       *int64                      `json:"layer,omitempty"`
 	Transitions *SceneDefinitionTransitions `json:"transitions,omitempty"`
@@ -1221,11 +1280,35 @@ func (u *SceneElement) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// SceneGraphic is the SceneGraphic schema of the onair API.
+type SceneGraphic struct {
+	// Base: Where the graphic's files are served (set by the server).
+	Base *string `json:"base,omitempty"`
+	// Data: Where each input goes in the graphic's data.
+	Data      []SceneGraphicDataItem `json:"data,omitempty"`
+	GraphicID *string                `json:"graphicId,omitempty"`
+	// ID: The imported graphic (`gr_…`).
+	ID        string  `json:"id"`
+	Main      *string `json:"main,omitempty"`
+	StepCount *int64  `json:"stepCount,omitempty"`
+	Version   *string `json:"version,omitempty"`
+}
+
+// SceneGraphicDataItem is part of the onair API (SceneGraphic.data[]).
+type SceneGraphicDataItem struct {
+	Input string   `json:"input"`
+	Path  []string `json:"path"`
+}
+
 // SceneIn is the SceneIn schema of the onair API.
 type SceneIn struct {
 	Definition *SceneDefinition `json:"definition,omitempty"`
-	Name       string           `json:"name"`
-	Template   *string          `json:"template,omitempty"`
+	// Graphic: An imported OGraf graphic (`gr_…`): the scene it makes draws it (docs/ograf.md).
+	Graphic *string `json:"graphic,omitempty"`
+	// Layer: With `graphic`: its layer (default 0).
+	Layer    *int64  `json:"layer,omitempty"`
+	Name     string  `json:"name"`
+	Template *string `json:"template,omitempty"`
 }
 
 // SceneInput is the SceneInput schema of the onair API.
@@ -1247,7 +1330,7 @@ type SceneInput struct {
 	Periods []ClockPeriod `json:"periods,omitempty"`
 	// Scope: `channel` (absent): one value shared by every scene of the channel. `item`: each instance on a bus
 	// carries its own (a name, a title). A clock is always `channel`.
-	Scope *DeclaredInputScope `json:"scope,omitempty"`
+	Scope *GraphicInputsItemScope `json:"scope,omitempty"`
 	// StopAt: Clocks only: ms at which a running clock stops; default 0 down, null up.
 	StopAt *float64  `json:"stopAt,omitempty"`
 	Type   InputType `json:"type"`
@@ -1599,9 +1682,9 @@ type TakeIn struct {
 
 // Template is the Template schema of the onair API.
 type Template struct {
-	Definition SceneDefinition `json:"definition"`
-	ID         string          `json:"id"`
-	Inputs     []DeclaredInput `json:"inputs"`
+	Definition SceneDefinition     `json:"definition"`
+	ID         string              `json:"id"`
+	Inputs     []GraphicInputsItem `json:"inputs"`
 	// Layer: The layer a scene made from it takes (0–99).
 	Layer int64  `json:"layer"`
 	Name  string `json:"name"`
@@ -1701,7 +1784,11 @@ const (
 
 // Trigger is the Trigger schema of the onair API.
 type Trigger struct {
-	Animation TriggerAnimation `json:"animation"`
+	// Animation: Required, except on a custom action trigger of a scene made from a graphic.
+	Animation *TriggerAnimation `json:"animation,omitempty"`
+	// CustomAction: Scenes made from a graphic: the id of the graphic's custom action the trigger runs
+	// (docs/ograf.md).
+	CustomAction *string `json:"customAction,omitempty"`
 	// DurationMs: Default 600.
 	DurationMs *float64 `json:"durationMs,omitempty"`
 	Name       string   `json:"name"`
@@ -1710,7 +1797,7 @@ type Trigger struct {
 	Targets []string `json:"targets,omitempty"`
 }
 
-// TriggerAnimation is one of several shapes. Set one field (or, for the object shape, its properties).
+// TriggerAnimation: Required, except on a custom action trigger of a scene made from a graphic.
 type TriggerAnimation struct {
 	AnimationPreset *AnimationPreset `json:"-"`
 	Keyframes       []Keyframe       `json:"keyframes,omitempty"`
@@ -1746,6 +1833,12 @@ func (u *TriggerAnimation) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	return fmt.Errorf("onair: %s is not a valid TriggerAnimation", trimmed)
+}
+
+// TriggerBody is the TriggerBody schema of the onair API.
+type TriggerBody struct {
+	// Payload: What a graphic's custom action runs with (docs/ograf.md); renderers get it with the fired trigger.
+	Payload any `json:"payload,omitempty"`
 }
 
 // UpdateIn: Name the layer or the scene when several are on air.

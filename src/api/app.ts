@@ -7,6 +7,8 @@ import { AppError } from '../errors.js';
 import { asRunRoutes } from './as-run/routes.js';
 import { assetRoutes } from './assets/routes.js';
 import { assetServeRoutes } from './assets/serve-routes.js';
+import { graphicFileRoutes } from './graphics/file-routes.js';
+import { graphicRoutes } from './graphics/routes.js';
 import { authRoutes } from './accounts/auth-routes.js';
 import { memberRoutes } from './accounts/member-routes.js';
 import { passwordRoutes } from './accounts/password-routes.js';
@@ -102,6 +104,7 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
     serverRoutes,
     assetRoutes,
     ografExportRoutes,
+    graphicRoutes,
   ])
     v1.route('/', routes(deps));
 
@@ -109,6 +112,7 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
   app.route('/ograf', ografServerRoutes(deps));
   app.route('/', renderRoutes(deps));
   app.route('/', assetServeRoutes(deps));
+  app.route('/', graphicFileRoutes(deps));
   app.route('/', healthRoutes(deps));
   app.route('/', pageRoutes(publicDir));
   return app;

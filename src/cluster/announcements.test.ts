@@ -44,6 +44,7 @@ describe.skipIf(gate.skip)(`Announcements${gate.label}`, () => {
       sceneRemoved: on('sceneRemoved'),
       keyRevoked: on('keyRevoked'),
       webhooksChanged: on('webhooksChanged'),
+      outputsShared: on('outputsShared'),
     };
     return { heard, handlers };
   }
@@ -54,6 +55,7 @@ describe.skipIf(gate.skip)(`Announcements${gate.label}`, () => {
     b.hear(handlers);
     const record = channelRecord('ch_1');
     const scene = sceneRecord('sc_1', 'ch_1', []);
+    const summary = { channelId: 'ch_1', views: [], total: 0, refused: null, programOutputs: 0, painted: [] };
     const sent: Announcement[] = [
       { kind: 'channel-added', record, frame: 7 },
       { kind: 'channel-updated', record },
@@ -62,6 +64,7 @@ describe.skipIf(gate.skip)(`Announcements${gate.label}`, () => {
       { kind: 'channel-removed', channelId: 'ch_1' },
       { kind: 'key-revoked', keyId: 'key_1' },
       { kind: 'webhooks-changed' },
+      { kind: 'outputs', node: 'a', summary },
     ];
     for (const message of sent) a.announce(message);
     await expect.poll(() => heard.length).toBe(sent.length);
@@ -73,6 +76,7 @@ describe.skipIf(gate.skip)(`Announcements${gate.label}`, () => {
       ['channelRemoved', 'ch_1'],
       ['keyRevoked', 'key_1'],
       ['webhooksChanged'],
+      ['outputsShared', 'a', summary],
     ]);
   });
 

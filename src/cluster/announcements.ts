@@ -10,7 +10,8 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { isFrameRate, type ChannelRecord, type FrameRate, type SceneRecord } from '../engine/index.js';
-import type { SceneDefinition } from '@onair/protocol';
+import type { OutputView, RefusedOutputs, SceneDefinition } from '@onair/protocol';
+import type { OutputsSummary } from '../outputs/outputs.js';
 import type { ClusterBus } from './cluster-bus.js';
 
 const Channel = z.object({
@@ -35,6 +36,16 @@ const Scene = z.object({
   updatedAt: z.string(),
 }) satisfies z.ZodType<SceneRecord>;
 
+// Built by the node whose outputs they are: nodes trust each other (as for scenes), the shape is checked here.
+const OutputsSummary = z.object({
+  channelId: z.string(),
+  views: z.array(z.custom<OutputView>((v) => typeof v === 'object' && v !== null)),
+  total: z.number(),
+  refused: z.custom<RefusedOutputs | null>((v) => typeof v === 'object'),
+  programOutputs: z.number(),
+  painted: z.array(z.string()),
+}) satisfies z.ZodType<OutputsSummary>;
+
 const Announcement = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('channel-added'), record: Channel, frame: z.number() }),
   z.object({ kind: z.literal('channel-updated'), record: Channel }),
@@ -43,6 +54,7 @@ const Announcement = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('scene-removed'), channelId: z.string(), sceneId: z.string() }),
   z.object({ kind: z.literal('key-revoked'), keyId: z.string() }),
   z.object({ kind: z.literal('webhooks-changed') }),
+  z.object({ kind: z.literal('outputs'), node: z.string(), summary: OutputsSummary }),
 ]);
 export type Announcement = z.infer<typeof Announcement>;
 
@@ -59,6 +71,8 @@ export interface ChannelAnnouncementHandlers {
 export interface AnnouncementHandlers extends ChannelAnnouncementHandlers {
   keyRevoked(keyId: string): void;
   webhooksChanged(): void;
+  /** A node's outputs of a channel (docs/outputs.md, "Several nodes"). */
+  outputsShared(node: string, summary: OutputsSummary): void;
 }
 
 export class Announcements {
@@ -99,6 +113,8 @@ export class Announcements {
             return handlers.keyRevoked(message.keyId);
           case 'webhooks-changed':
             return handlers.webhooksChanged();
+          case 'outputs':
+            return handlers.outputsShared(message.node, message.summary);
         }
       } catch (err) {
         this.logger.warn({ err, kind: message.kind, from }, 'announcement not applied');

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
+import type { Outputs } from '../outputs/outputs.js';
 import { AppError } from '../errors.js';
 import type { LoginThrottle } from '../limits/login-throttle.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
@@ -39,6 +40,8 @@ export interface Listeners {
   channels: ChannelAnnouncementHandlers;
   /** Revocations made on this node reach the others' caches (and theirs reach this one). */
   auth: Pick<Authenticator, 'revoked' | 'onRevoked'>;
+  /** The other nodes' outputs (outputs/outputs.ts). */
+  outputs: Pick<Outputs, 'heard'>;
 }
 
 export interface Hearing {
@@ -139,7 +142,7 @@ async function openParts(
 }
 
 /** Every announcement of the other nodes, to its listener; this node's revocations and webhook changes, to them. */
-function hear(announcements: Announcements, { channels, auth }: Listeners, logger: Logger): Hearing {
+function hear(announcements: Announcements, { channels, auth, outputs }: Listeners, logger: Logger): Hearing {
   let hearing = false;
   let resync = () => {};
   let timer: NodeJS.Timeout | undefined;
@@ -155,6 +158,7 @@ function hear(announcements: Announcements, { channels, auth }: Listeners, logge
       }
     },
     webhooksChanged: () => resync(),
+    outputsShared: (node, summary) => outputs.heard(node, summary),
   });
   const stopTelling = auth.onRevoked((keyId) => {
     if (!hearing) announcements.announce({ kind: 'key-revoked', keyId });

@@ -72,10 +72,28 @@ export function updateOnAir(
   for (const name of changed) d.fireBound(name, by, (id) => id === sceneId);
 }
 
-/** The next step of the scenes on air (on `layer`): their `next` trigger (unknown_trigger when none has one). */
+/**
+ * The next step of the scenes on air (on `layer`): a graphic scene's step, one more up to its last (a graphic on its
+ * last step stays there: `clear` takes it out), and native scenes' `next` trigger. unknown_trigger when nothing on air
+ * has a next step.
+ */
 export function continueScenes(d: Draft, layer: number | undefined, by: Origin): void {
-  const onAir = new Set(d.live.program.filter((e) => layer === undefined || e.layer === layer).map((e) => e.sceneId));
-  d.trigger('next', by, (sceneId) => onAir.has(sceneId));
+  const onAir = d.live.program.filter((e) => layer === undefined || e.layer === layer);
+  const graphics = onAir.filter((e) => d.requireScene(e.sceneId).graphic !== undefined);
+  for (const e of graphics) {
+    const step = nextStep(e.step ?? 0, d.requireScene(e.sceneId).graphic!.stepCount);
+    if (step !== e.step) d.setProgram(withEntry(d.live.program, { ...e, step }));
+  }
+  const natives = new Set(onAir.filter((e) => !graphics.includes(e)).map((e) => e.sceneId));
+  const hasNext = [...natives].some((id) => d.requireScene(id).triggers.some((t) => t.name === 'next'));
+  if (graphics.length > 0 && !hasNext) return;
+  d.trigger('next', by, (sceneId) => natives.has(sceneId));
+}
+
+/** Steps are 0-based; a graphic of n steps ends on n - 1, one of -1 (unknown) steps never ends, one of 0 has none. */
+export function nextStep(step: number, stepCount: number): number {
+  if (stepCount < 0) return step + 1;
+  return Math.max(0, Math.min(step + 1, stepCount - 1));
 }
 
 /** Takes the selected program entries off air; `cut` when they vanish at once (their scene is gone). */
@@ -102,7 +120,11 @@ export function toAir(d: Draft, entry: Omit<ProgramEntry, 'since'>, by: Origin):
   const previousSceneId = entryAt(d.live.program, layer)?.sceneId ?? null;
   if (previousSceneId !== null) d.actors.leftAir(layer, by.actor);
   const since = d.tick.nowIso;
-  d.setProgram(withEntry(d.live.program, { ...entry, since }));
+  // A graphic starts on its first step (docs/ograf.md); the step of an entry taken again starts over.
+  const onAir: ProgramEntry = { ...entry, since };
+  if (d.requireScene(sceneId).graphic !== undefined) onAir.step = 0;
+  else delete onAir.step;
+  d.setProgram(withEntry(d.live.program, onAir));
   d.event('channel.scene_loaded', { sceneId, bus: 'program', layer, itemId, ...by });
   const played = d.event('channel.played', { sceneId, previousSceneId, layer, itemId, ...by });
   d.actors.tookAir(layer, by.actor, played);

@@ -8,6 +8,7 @@ import type {
   Actor,
   ClockAction,
   ClockState,
+  FiredTrigger,
   InputValue,
   PreviewEntry,
   ProgramEntry,
@@ -157,7 +158,7 @@ export class Draft {
       case 'clock':
         return { clock: this.clock(op.name, op.action, { ms: op.ms, period: op.period }, op.by) };
       case 'trigger':
-        this.trigger(op.name, op.by);
+        this.trigger(op.name, op.by, undefined, op.payload);
         return {};
       case 'cue':
         cueInstance(this, op, op.by);
@@ -376,11 +377,11 @@ export class Draft {
   // ---- triggers
 
   /** Fires `name` on every scene on air or cued (or only those `among`) that declares it; unknown_trigger if none. */
-  trigger(name: string, by: Origin, among?: (sceneId: string) => boolean): void {
+  trigger(name: string, by: Origin, among?: (sceneId: string) => boolean, payload?: unknown): void {
     const onAir = this.scenesOnAir().filter((s) => !among || among(s.id));
     const firing = onAir.filter((s) => s.definition.triggers.some((t) => t.name === name));
     if (firing.length === 0) throw unknownTrigger(name, onAir);
-    for (const scene of firing) this.fire(name, scene.id, by);
+    for (const scene of firing) this.fire(name, scene.id, by, payload);
   }
 
   /** Triggers bound to an input (`on`) fire, on every scene on air or cued, when its value changes. */
@@ -392,11 +393,13 @@ export class Draft {
   }
 
   /** Renderers get each trigger once per frame; every firing has its event. */
-  private fire(name: string, sceneId: string, by: Origin): void {
+  private fire(name: string, sceneId: string, by: Origin, payload?: unknown): void {
     const key = `${sceneId}\u0000${name}`;
     if (!this.fired.has(key)) {
       this.fired.add(key);
-      (this.change.triggers ??= []).push({ name, sceneId, at: this.tick.now });
+      const fired: FiredTrigger = { name, sceneId, at: this.tick.now };
+      if (payload !== undefined) fired.payload = payload;
+      (this.change.triggers ??= []).push(fired);
     }
     this.event('channel.trigger_fired', { sceneId, trigger: name, ...by });
     this.touched = true;

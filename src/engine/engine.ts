@@ -111,6 +111,13 @@ export interface Engine {
   stop(): Promise<void>;
 
   channelCount(): number;
+  /** Every channel this node holds (one node: every channel; several: every channel too, owned or followed). */
+  channelIds(): string[];
+  /**
+   * Calls `listener` with each channel added from now on (created here, or announced by another node), once it can
+   * be read; returns what stops the calls. What follows every channel (`channels=*` sockets) learns of new ones here.
+   */
+  onChannelAdded(listener: (channelId: string) => void): () => void;
   has(channelId: string): boolean;
   /**
    * Whether this node ticks the channel now (it holds it, and its placement says so): what a node does for a
@@ -163,6 +170,8 @@ export function passThrough(inner: Engine): Engine {
     start: () => inner.start(),
     stop: () => inner.stop(),
     channelCount: () => inner.channelCount(),
+    channelIds: () => inner.channelIds(),
+    onChannelAdded: (listener) => inner.onChannelAdded(listener),
     has: (channelId) => inner.has(channelId),
     ticks: (channelId) => inner.ticks(channelId),
     channelRecord: (channelId) => inner.channelRecord(channelId),

@@ -61,6 +61,7 @@ export class FrameEngine implements Engine {
   private running = false;
   /** Per channel with a schedule: the timer that puts it on the clock shortly before its next entry is due. */
   private readonly wakeups = new Map<string, () => void>();
+  private readonly addedListeners = new Set<(channelId: string) => void>();
 
   constructor(private readonly deps: EngineDeps) {
     this.placement = deps.placement ?? EVERYWHERE;
@@ -138,6 +139,15 @@ export class FrameEngine implements Engine {
     return this.channels.size;
   }
 
+  channelIds(): string[] {
+    return [...this.channels.keys()];
+  }
+
+  onChannelAdded(listener: (channelId: string) => void): () => void {
+    this.addedListeners.add(listener);
+    return () => this.addedListeners.delete(listener);
+  }
+
   has(channelId: string): boolean {
     return this.channels.has(channelId);
   }
@@ -172,6 +182,7 @@ export class FrameEngine implements Engine {
       updatedAt: record.createdAt,
     };
     this.channels.set(record.id, new ChannelRuntime(record, [], live));
+    for (const listener of this.addedListeners) listener(record.id);
   }
 
   updateChannel(record: ChannelRecord): void {

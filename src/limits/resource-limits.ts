@@ -40,6 +40,8 @@ export interface ResourceLimits {
   /** The largest file one upload takes, and the largest SVG (it is parsed and rewritten). */
   assetMaxBytes: number;
   svgMaxBytes: number;
+  /** The largest OGraf graphic upload (a zip or a form of files); its files may take 4 times as much unzipped. */
+  graphicUploadMaxBytes: number;
 }
 
 export const DEFAULT_LIMITS: ResourceLimits = {
@@ -58,6 +60,7 @@ export const DEFAULT_LIMITS: ResourceLimits = {
   assetBytesPerWorkspace: 512 * 1024 * 1024,
   assetMaxBytes: 10 * 1024 * 1024,
   svgMaxBytes: 1024 * 1024,
+  graphicUploadMaxBytes: 50 * 1024 * 1024,
   ...DEFAULT_SHOW_LIMITS,
 };
 

@@ -26,3 +26,4 @@ export * from './scene-versions.js';
 export * from './templates.js';
 export * from './assets.js';
 export * from './ograf-export.js';
+export * from './graphics.js';

@@ -18,7 +18,12 @@ import { originOf, type ChannelOperation } from './operation.js';
 
 const Name = z.string().regex(NAME_PATTERN, NAME_RULE);
 
-export const TriggerIn = z.strictObject({ name: Name });
+export const TriggerIn = z.strictObject({
+  name: Name,
+  payload: z.unknown().optional().meta({
+    description: "What a graphic's custom action runs with (docs/ograf.md); renderers get it with the fired trigger.",
+  }),
+});
 
 export const fireTrigger: ChannelOperation<z.infer<typeof TriggerIn>, { frame: number }> = {
   name: 'trigger',
@@ -26,8 +31,9 @@ export const fireTrigger: ChannelOperation<z.infer<typeof TriggerIn>, { frame: n
   permission: 'playout:write',
   bucket: 'updates',
   input: TriggerIn,
-  async run({ services: { engine }, channel, caller }, { name }) {
-    const { frame } = await engine.submit(channel.id, { kind: 'trigger', name, by: originOf(caller) });
+  async run({ services: { engine }, channel, caller }, { name, payload }) {
+    const op = { kind: 'trigger', name, by: originOf(caller), ...(payload === undefined ? {} : { payload }) } as const;
+    const { frame } = await engine.submit(channel.id, op);
     return { frame };
   },
 };

@@ -11,6 +11,7 @@ import { assertDeletable } from '../scenes/on-air-checks.js';
 import { sceneView, type SceneView } from '../scenes/scene-view.js';
 import { DRY_RUN_SCENE_ID, findScene, sceneToCreate, sceneToReplace } from '../scenes/scene-writes.js';
 import { assertAssetsHeld, definitionAssets } from './asset-refs.js';
+import { graphicDefinition, withGraphicRef } from './graphic-scenes.js';
 import type { ChannelOperation } from './operation.js';
 import { PageQuery, page, ResourceId, type Page } from './paging.js';
 
@@ -31,7 +32,13 @@ export const createScene: ChannelOperation<z.infer<typeof SceneIn>, SceneView> =
       'A channel has at most {limit} scenes',
       'ONAIR_LIMIT_SCENES_PER_CHANNEL',
     );
-    const scene = sceneToCreate(engine, channel.id, body, dryRun ? DRY_RUN_SCENE_ID : newId('sc'));
+    const { graphic, layer, ...rest } = body;
+    const source =
+      graphic === undefined
+        ? rest
+        : { ...rest, definition: await graphicDefinition(services, channel.orgId, graphic, layer) };
+    const made = sceneToCreate(engine, channel.id, source, dryRun ? DRY_RUN_SCENE_ID : newId('sc'));
+    const scene = { ...made, definition: await withGraphicRef(services, channel.orgId, made.definition) };
     await assertAssetsHeld(services, channel.orgId, definitionAssets(scene.definition));
     if (dryRun) return sceneView(scene);
     await services.store.insertScene(scene, caller.actor);
@@ -64,7 +71,8 @@ export const replaceScene: ChannelOperation<z.infer<typeof SceneUpdate> & { scen
   name: 'scenes.replace',
   input: SceneUpdate.extend(SceneRef.shape),
   async run({ channel, services, dryRun, caller }, { sceneId, ...body }) {
-    const scene = sceneToReplace(services.engine, channel.id, sceneId, body);
+    const replaced = sceneToReplace(services.engine, channel.id, sceneId, body);
+    const scene = { ...replaced, definition: await withGraphicRef(services, channel.orgId, replaced.definition) };
     await assertAssetsHeld(services, channel.orgId, definitionAssets(scene.definition));
     if (dryRun) return sceneView(scene);
     await services.store.updateScene(scene, caller.actor);

@@ -5,11 +5,10 @@
  */
 import type { OutputView, RefusedOutputs } from '@onair/protocol';
 import { FrameLog } from './frame-log.js';
+import { byHealth, byId } from './output-order.js';
+import type { OutputsSummary } from './remote-outputs.js';
 import { OnAirWatch } from './on-air-watch.js';
 import type { OutputState } from './output-state.js';
-
-/** Least healthy first, then oldest connection first. */
-const HEALTH_ORDER = { error: 0, lagging: 1, ok: 2 } as const;
 
 export class ChannelOutputs {
   readonly outputs = new Map<string, OutputState>();
@@ -31,18 +30,31 @@ export class ChannelOutputs {
     return n;
   }
 
-  /** In connection order (ids sort by creation). */
+  /** In connection order. */
   views(): OutputView[] {
     return this.listed()
-      .sort((a, b) => (a.id < b.id ? -1 : 1))
-      .map((o) => o.view());
+      .map((o) => o.view())
+      .sort(byId);
   }
 
-  /** The `max` least healthy, for the WebSocket message. */
+  /** The `max` least healthy, oldest first within a health. */
   worst(max: number): OutputView[] {
-    return this.views()
-      .sort((a, b) => HEALTH_ORDER[a.health] - HEALTH_ORDER[b.health])
-      .slice(0, max);
+    return this.views().sort(byHealth).slice(0, max);
+  }
+
+  /** What this server shares of the channel's outputs with the other nodes (its `max` least healthy). */
+  summary(max: number): OutputsSummary {
+    const total = this.listed().length;
+    const views = total > max ? this.worst(max) : this.views();
+    const painted = this.watch.paintedKeys();
+    return {
+      channelId: this.channelId,
+      views,
+      total,
+      refused: this.refused,
+      programOutputs: this.programOutputs(),
+      painted,
+    };
   }
 
   refusedOne(address: string, now: number): void {

@@ -55,10 +55,19 @@ export class OnAirWatch {
     return instance && instance.sceneId === sceneId && instance.itemId === itemId ? instance : undefined;
   }
 
-  /** Instances past their deadline that nothing painted; each is answered once. */
-  overdue(now: number): WatchedInstance[] {
+  /** The keys of the instances on air that were painted. */
+  paintedKeys(): string[] {
+    return [...this.byLayer.values()].filter((i) => i.painted).map((i) => i.key);
+  }
+
+  /**
+   * Instances past their deadline that nothing painted, neither here nor, by key, `paintedElsewhere` (other nodes'
+   * outputs); each is answered once.
+   */
+  overdue(now: number, paintedElsewhere: ReadonlySet<string> = new Set()): WatchedInstance[] {
     const late: WatchedInstance[] = [];
     for (const instance of this.byLayer.values()) {
+      if (paintedElsewhere.has(instance.key)) instance.painted = true;
       if (instance.painted || instance.alerted || now < instance.deadline) continue;
       instance.alerted = true;
       late.push(instance);

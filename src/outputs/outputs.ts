@@ -4,7 +4,8 @@
  * health, the output events, the alert for what is on program but painted by none of them, and confirmations (an
  * output painted an on-air instance with its `in` done) for whoever listens.
  *
- * Each server knows the outputs connected to it; with several nodes, a channel's outputs are split among them. A
+ * Each server holds the outputs connected to it; with several nodes, a channel's outputs are split among them, and each
+ * node shares a summary of its own with the others (`peers`, RemoteOutputs), so that every node lists them all. A
  * report is checked against the channel its connection opened: it cannot name another channel, a frame this server
  * never sent (dropped), or a scene that is not on the output's bus (that layer is dropped). Reports over the
  * connection's rate are dropped. What was dropped or clipped is counted (OutputCounters), never answered.
@@ -33,8 +34,18 @@ import { OutputCounters, type ReportRejection } from './output-counters.js';
 import * as events from './output-events.js';
 import { OutputState, type OutputHandle } from './output-state.js';
 import { readPaintedReport, type PaintedReport } from './painted-report.js';
+import {
+  allOutputs,
+  emptySummary,
+  RemoteOutputs,
+  SUMMARY_OUTPUTS,
+  worstOutputs,
+  type OutputsSummary,
+} from './remote-outputs.js';
+import { ShareSchedule } from './share-schedule.js';
 
 export type { OutputHandle } from './output-state.js';
+export type { OutputsSummary } from './remote-outputs.js';
 
 /** Something on program no output has painted this many frames after it went on air raises `channel.unconfirmed`. */
 export const UNCONFIRMED_FRAMES = 150;
@@ -71,6 +82,13 @@ export interface OutputsDeps {
   logger: Logger;
   now?: () => number;
   counters?: OutputCounters;
+  /** Several nodes: how this node's summaries reach the others (theirs come back through `heard`). */
+  peers?: OutputPeers;
+}
+
+export interface OutputPeers {
+  nodeId: string;
+  share(summary: OutputsSummary): void;
 }
 
 /** Output events come from the server itself, watching its outputs. */
@@ -87,6 +105,8 @@ export class Outputs {
   private readonly confirmedListeners = new Set<(c: Confirmation) => void>();
   private readonly changes: ChangeThrottle;
   private readonly caps = new events.EventCaps();
+  private readonly remote = new RemoteOutputs();
+  private readonly shares = new ShareSchedule();
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
   private stopped = false;
@@ -166,16 +186,22 @@ export class Outputs {
     this.changed(channelId);
   }
 
+  /** The channel's outputs on every node (each other node's least healthy SUMMARY_OUTPUTS). */
   list(channelId: string): OutputList {
-    const ch = this.channels.get(channelId);
-    return { data: ch?.views() ?? [], refused: ch?.refused ?? null };
+    return allOutputs(this.channels.get(channelId), [...this.remote.of(channelId).values()]);
   }
 
-  /** The `outputs` message for the channel (empty when it has neither outputs nor refused pages here). */
+  /** The `outputs` message for the channel (empty when it has neither outputs nor refused pages on any node). */
   message(channelId: string): OutputsMessage {
-    const ch = this.channels.get(channelId);
-    const outputs = ch?.worst(MESSAGE_OUTPUTS) ?? [];
-    return { type: 'outputs', channelId, outputs, total: ch?.listed().length ?? 0, refused: ch?.refused ?? null };
+    const remote = [...this.remote.of(channelId).values()];
+    return { type: 'outputs', channelId, ...worstOutputs(this.channels.get(channelId), remote, MESSAGE_OUTPUTS) };
+  }
+
+  /** Another node's summary of its outputs of a channel (OutputPeers). */
+  heard(nodeId: string, summary: OutputsSummary): void {
+    if (this.stopped || nodeId === this.deps.peers?.nodeId) return;
+    this.remote.put(nodeId, summary, this.now());
+    this.changes.changed(summary.channelId);
   }
 
   /** See Confirmation. A listener that throws is logged; the others are still called. */
@@ -224,6 +250,7 @@ export class Outputs {
     for (const l of layers) {
       const instance = ch.watch.match(l.layer, l.sceneId, l.itemId);
       if (!instance) continue;
+      if (!instance.painted) this.changed(ch.channelId);
       instance.painted = true;
       if (l.inDone && o.confirm(l.layer, instance.key)) {
         const { layer, sceneId, itemId, since } = instance;
@@ -256,6 +283,8 @@ export class Outputs {
   /** Health, alerts and expiries: run every SWEEP_MS by itself (public for tests on a manual clock). */
   sweep(): void {
     const now = this.now();
+    for (const channelId of this.remote.expire(now)) this.changes.changed(channelId);
+    for (const channelId of this.remote.channels()) if (!this.deps.engine.has(channelId)) this.remote.forget(channelId);
     for (const ch of [...this.channels.values()]) {
       if (!this.deps.engine.has(ch.channelId)) {
         this.channels.delete(ch.channelId);
@@ -271,16 +300,32 @@ export class Outputs {
       if (changed) this.changed(ch.channelId);
       this.checkUnconfirmed(ch, now);
     }
+    this.share(now);
   }
 
-  /** What is on program and painted by none of this server's program outputs within UNCONFIRMED_FRAMES. */
+  /** This node's summaries that are due, to the other nodes. */
+  private share(now: number): void {
+    const peers = this.deps.peers;
+    if (!peers) return;
+    for (const channelId of this.shares.due(now, this.channels.keys())) {
+      peers.share(this.channels.get(channelId)?.summary(SUMMARY_OUTPUTS) ?? emptySummary(channelId));
+      if (!this.channels.has(channelId)) this.shares.forget(channelId);
+    }
+  }
+
+  /**
+   * What is on program and painted by no program output of any node within UNCONFIRMED_FRAMES. Of the nodes with
+   * program outputs, the one with the smallest id raises it (each of them watches).
+   */
   private checkUnconfirmed(ch: ChannelOutputs, now: number): void {
-    const outputs = ch.programOutputs();
-    if (outputs === 0) return ch.watch.pause();
+    const here = ch.programOutputs();
+    if (here === 0) return ch.watch.pause();
     const air = this.deps.engine.onAir(ch.channelId);
     ch.watch.follow(air.program, now, this.unconfirmedMs(air));
-    for (const instance of ch.watch.overdue(now))
-      this.raise(ch, events.unconfirmed(instance, UNCONFIRMED_FRAMES, outputs));
+    const elsewhere = this.remote.programElsewhere(ch.channelId, this.deps.peers?.nodeId ?? '');
+    const outputs = here + elsewhere.outputs;
+    for (const instance of ch.watch.overdue(now, elsewhere.painted))
+      if (!elsewhere.judgedThere) this.raise(ch, events.unconfirmed(instance, UNCONFIRMED_FRAMES, outputs));
   }
 
   private unconfirmedMs(air: OnAir): number {
@@ -307,7 +352,9 @@ export class Outputs {
     this.counters.rejected[reason] += 1;
   }
 
+  /** This node's outputs of the channel changed: its listeners and the other nodes are told. */
   private changed(channelId: string): void {
     this.changes.changed(channelId);
+    this.shares.changed(channelId);
   }
 }

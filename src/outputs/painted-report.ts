@@ -1,11 +1,12 @@
 /**
  * Reading an output page's `painted` report (docs/outputs.md, "What a page reports"). What is too long is clipped
  * first (a string to its limit, a list to its first entries), then zod checks the shape: a page that sends too much
- * is cut down and counted, not refused. An error's URL never keeps an output token, and only OBS says whether a
- * source is visible or active.
+ * is cut down and counted, not refused. An error's URL never keeps an output token, and only OBS and CasparCG
+ * say whether a source is visible or active (HOST_FLAG_KINDS).
  */
 import { z } from 'zod';
 import {
+  HOST_FLAG_KINDS,
   OUTPUT_KINDS,
   REPORT_LIMITS,
   withoutToken,
@@ -54,7 +55,7 @@ export function readPaintedReport(raw: unknown): ReadReport {
   if (!parsed.success) return { ok: false };
   const r = parsed.data;
   const kind = r.kind ?? 'browser';
-  const obs = kind === 'obs';
+  const flagged = HOST_FLAG_KINDS.includes(kind);
   return {
     ok: true,
     clipped: clipping.clipped,
@@ -66,8 +67,8 @@ export function readPaintedReport(raw: unknown): ReadReport {
       height: r.height,
       kind,
       bus: r.bus ?? 'program',
-      visible: obs ? (r.visible ?? null) : null,
-      active: obs ? (r.active ?? null) : null,
+      visible: flagged ? (r.visible ?? null) : null,
+      active: flagged ? (r.active ?? null) : null,
       errors: r.errors ?? [],
     },
   };

@@ -12,6 +12,7 @@ import {
   WHOLE_PLACEHOLDER,
   type ColorRef,
   type Fill,
+  type GraphicRef,
   type InputDef,
   type InputType,
   type ListColumn,
@@ -21,6 +22,7 @@ import {
 } from '@onair/protocol';
 import { checkClockInput, type ClockPeriodLike } from './clock-checks.js';
 import { SCENE_LIMITS } from './element-schemas.js';
+import { checkGraphic } from './graphic-checks.js';
 import { checkListShape, rowScope } from './list-checks.js';
 
 const notInText = (type: InputType | undefined): string =>
@@ -45,6 +47,7 @@ export interface InputDefLike {
 }
 
 export interface DefinitionLike {
+  graphic?: Pick<GraphicRef, 'data'> | undefined;
   inputs: InputDefLike[];
   elements: SceneElement[];
   triggers: TriggerDef[];
@@ -58,6 +61,7 @@ export function checkDefinition(def: DefinitionLike, ctx: z.core.$RefinementCtx)
   checkTriggers(def.triggers, inputs, names, report);
   const withPeriods = new Set(def.inputs.filter((i) => i.type === 'clock' && i.periods).map((i) => i.name));
   checkPeriodFormats(def.elements, ['elements'], inputs, withPeriods, report);
+  checkGraphic(def, report);
 }
 
 /** A clock element showing `period` needs a clock with periods (one without has no name to show). */

@@ -14,6 +14,7 @@ import {
   LIST_COLUMN_TYPES,
   SCENE_FORMAT_VERSION,
   clockStop,
+  type GraphicRef,
   type InputDef,
   type SceneDefinition,
   type Transition,
@@ -140,12 +141,47 @@ const TriggerDefIn = z
       z.enum(BUILT_IN_ANIMATIONS),
       z.strictObject({ keyframes: z.array(KeyframeIn).min(1).max(SCENE_LIMITS.keyframes) }),
       `one of ${BUILT_IN_ANIMATIONS.join(', ')}, or { keyframes }`,
-    ),
+    )
+      .optional()
+      .meta({ description: 'Required, except on a custom action trigger of a scene made from a graphic.' }),
+    customAction: z.string().min(1).max(200).optional().meta({
+      description:
+        "Scenes made from a graphic: the id of the graphic's custom action the trigger runs (docs/ograf.md).",
+    }),
     targets: z.array(InputName).min(1).max(SCENE_LIMITS.elements).optional(),
     durationMs: DurationMs.optional().meta({ description: 'Default 600.' }),
     on: InputName.optional().meta({ description: 'An input: the trigger fires whenever its value changes.' }),
   })
   .meta({ id: 'Trigger' });
+
+/**
+ * A scene drawn by an imported OGraf graphic (docs/ograf.md). The server fills it in from the graphic (`POST …/scenes`
+ * with `graphic`); in a definition sent back, only `id` and `data` count: the rest is read again from the graphic.
+ */
+const GraphicRefIn = z
+  .strictObject({
+    id: z.string().min(1).max(100).meta({ description: 'The imported graphic (`gr_…`).' }),
+    graphicId: z.string().max(500).optional(),
+    version: z.string().max(500).optional(),
+    main: z.string().max(500).optional(),
+    stepCount: z.number().int().min(-1).optional(),
+    data: z
+      .array(
+        z.strictObject({
+          input: InputName,
+          path: z.array(z.string().min(1).max(200)).min(1).max(8),
+        }),
+      )
+      .max(SCENE_LIMITS.inputs)
+      .default([])
+      .meta({ description: "Where each input goes in the graphic's data." }),
+    base: z
+      .string()
+      .max(500)
+      .optional()
+      .meta({ description: "Where the graphic's files are served (set by the server)." }),
+  })
+  .meta({ id: 'SceneGraphic' });
 
 export const SceneDefinitionIn = z
   .strictObject({
@@ -154,6 +190,7 @@ export const SceneDefinitionIn = z
         error: `this server reads scene format version ${SCENE_FORMAT_VERSION} (docs/scenes.md)`,
       })
       .default(SCENE_FORMAT_VERSION),
+    graphic: GraphicRefIn.optional(),
     layer: z.number().int().min(0).max(99).default(0),
     inputs: z.array(InputDefIn).max(SCENE_LIMITS.inputs).default([]),
     elements: z.preprocess(guardGroupDepth, z.array(SceneElementIn).max(SCENE_LIMITS.elements)).default([]),
@@ -172,10 +209,18 @@ export const SceneIn = z
     name: z.string().trim().min(1).max(200),
     template: z.string().max(100).optional().meta({ example: 'scoreboard' }),
     definition: SceneDefinitionIn.optional(),
+    graphic: z.string().min(1).max(100).optional().meta({
+      description: 'An imported OGraf graphic (`gr_…`): the scene it makes draws it (docs/ograf.md).',
+    }),
+    layer: z.number().int().min(0).max(99).optional().meta({ description: 'With `graphic`: its layer (default 0).' }),
   })
-  .refine((s) => (s.template === undefined) !== (s.definition === undefined), {
-    message: 'give exactly one of "template" or "definition"',
+  .refine((s) => [s.template, s.definition, s.graphic].filter((x) => x !== undefined).length === 1, {
+    message: 'give exactly one of "template", "definition" or "graphic"',
     path: ['template'],
+  })
+  .refine((s) => s.layer === undefined || s.graphic !== undefined, {
+    message: 'only a scene made from a graphic takes "layer" here (a definition has its own)',
+    path: ['layer'],
   })
   .meta({ id: 'SceneIn' });
 
@@ -187,6 +232,7 @@ export const SceneUpdate = z
 export function normaliseDefinition(def: SceneDefinitionInput): SceneDefinition {
   return {
     version: SCENE_FORMAT_VERSION,
+    ...(def.graphic === undefined ? {} : { graphic: def.graphic as GraphicRef }),
     layer: def.layer,
     inputs: normaliseInputs(def.inputs),
     elements: def.elements,
@@ -238,7 +284,8 @@ function normaliseTransition(t: z.infer<typeof TransitionIn> | undefined, way: '
   return t.type === 'fade' ? out : { ...out, from: t.from ?? 'left' };
 }
 
-/** The trigger's duration is written out (600 ms unless given). */
+/** The trigger's duration is written out (600 ms unless given); a custom action's is the graphic's own. */
 function normaliseTrigger(t: z.infer<typeof TriggerDefIn>): TriggerDef {
+  if (t.customAction !== undefined) return t;
   return { ...t, durationMs: t.durationMs ?? 600 };
 }

@@ -9,6 +9,7 @@ import type { InputValue } from '@onair/protocol';
 import { accountStoreContract } from './account-store.contract.js';
 import { idempotencyStoreContract } from './idempotency-store.contract.js';
 import { assetStoreContract } from './asset-store.contract.js';
+import { graphicStoreContract } from './graphic-store.contract.js';
 import { incomingHookStoreContract } from './incoming-hook-store.contract.js';
 import { showStoreContract } from './show-store.contract.js';
 import { sourceStoreContract } from './source-store.contract.js';
@@ -49,6 +50,7 @@ export function storeContracts(name: string, harness: () => StoreHarness): void 
   incomingHookStoreContract(name, harness);
   sourceStoreContract(name, harness);
   assetStoreContract(name, harness);
+  graphicStoreContract(name, harness);
   idempotencyStoreContract(name, harness);
   asRunStoreContract(name, harness);
 }

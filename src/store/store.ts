@@ -13,6 +13,7 @@
 import type { AccountStore, OrgRecord } from './account-store.js';
 import type { AsRunStore } from './as-run-store.js';
 import type { AssetStore } from './asset-store.js';
+import type { GraphicStore } from './graphic-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { IncomingHookStore } from './incoming-hook-store.js';
 import type { SourceStore } from './source-store.js';
@@ -113,6 +114,8 @@ export interface Store extends TickCommitter {
   readonly incomingHooks: IncomingHookStore;
   readonly sources: SourceStore;
   readonly assets: AssetStore;
+  /** Imported OGraf graphics and their files. */
+  readonly graphics: GraphicStore;
   readonly idempotency: IdempotencyStore;
   /** The as-run log; commitTick writes each tick's lines (ChannelChange.asRun) in the tick's transaction. */
   readonly asRun: AsRunStore;

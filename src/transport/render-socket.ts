@@ -16,7 +16,14 @@ import type { Runner } from '../operations/index.js';
 import { AppError, toProblem } from '../errors.js';
 import { decodeChannelMessage, frameNumberOf } from '../engine/index.js';
 import type { Outputs } from '../outputs/outputs.js';
-import { CloseCode, HEARTBEAT_INTERVAL_MS, MAX_BODY_BYTES, type ErrorMessage, type SceneScope } from '@onair/protocol';
+import {
+  CloseCode,
+  HEARTBEAT_INTERVAL_MS,
+  MAX_BODY_BYTES,
+  type ChannelRemovedMessage,
+  type ErrorMessage,
+  type SceneScope,
+} from '@onair/protocol';
 import { admitCustom } from '../limits/enforce.js';
 import { ErrorBudget } from './error-budget.js';
 import { admitsMore } from './slow-consumer.js';
@@ -24,7 +31,8 @@ import { SnapshotEncoder } from './snapshot-encoder.js';
 import type { SocketData } from './socket-data.js';
 import { ClientMessageError, parseClientMessage, runOp } from './socket-ops.js';
 import { ConnectionLimits, DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits.js';
-import { linkOutputs } from './socket-outputs.js';
+import { channelOfMessage, mayFollow, tooManyChannels } from './socket-channels.js';
+import { linkOutputs, outputsTopic } from './socket-outputs.js';
 import { createUpgradeHandler } from './socket-upgrade.js';
 import { uWS, type TemplatedApp, type WebSocket } from './uws.js';
 
@@ -86,8 +94,12 @@ const HEARTBEAT_TOPIC = 'heartbeat';
 type Socket = WebSocket<SocketData>;
 
 export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
-  /** Open sockets by channel, with their data (read without a call into uWS). */
+  /** Every open socket, with its data (read without a call into uWS). */
+  const all = new Map<Socket, SocketData>();
+  /** Open sockets by channel followed (a socket following several channels is under each). */
   const sockets = new Map<string, Map<Socket, SocketData>>();
+  /** `channels=*` sockets: the channels created while they are open join them. */
+  const followingAll = new Map<Socket, SocketData>();
   const counters = deps.counters;
   const socketLimits = deps.socketLimits ?? DEFAULT_SOCKET_LIMITS;
   const limits = new ConnectionLimits(socketLimits, deps.limiter);
@@ -99,15 +111,19 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     ws.send(text, false);
     counters?.sent(kind, 1, text);
   };
-  const sendSnapshot = (ws: Socket, data: SocketData) => {
+  /**
+   * `joining`: one of the snapshots a connection is sent as it starts following its channels; the grace covers all
+   * of them, not only the last (a `resync` is one snapshot again).
+   */
+  const sendSnapshot = (ws: Socket, data: SocketData, channelId: string, joining = false) => {
     if (!admitsMore(ws, data)) return;
-    const bytes = encoder.encode(deps.engine.snapshot(data.channelId, data.scenes), data.scenes);
+    const bytes = encoder.encode(deps.engine.snapshot(channelId, data.scenes), data.scenes);
     ws.send(bytes, false);
-    data.snapshotGrace = bytes.byteLength;
+    data.snapshotGrace = (joining ? data.snapshotGrace : 0) + bytes.byteLength;
     counters?.sent('snapshot', 1, bytes);
   };
   /** Answers with an error, unless the connection has used its error budget: then it is closed instead. */
-  const sendError = (ws: Socket, data: SocketData, id: string | null, err: unknown) => {
+  const sendError = (ws: Socket, data: SocketData, id: string | null, err: unknown, channelId?: string) => {
     // A bug is logged with what finds it, as on REST (under the request id there): the connection and the op id.
     if (!(err instanceof AppError) || err.code === 'internal') {
       deps.logger.error(
@@ -117,7 +133,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     }
     if (data.closed) return;
     if (!(data.errors ??= new ErrorBudget()).take()) return ws.end(CloseCode.tooManyErrors, 'too many bad messages');
-    send(ws, data, errorMessage(id, err), 'reply');
+    send(ws, data, errorMessage(id, err, data.follows === 'one' ? undefined : channelId), 'reply');
   };
   /** Publishes to every subscriber of a topic (uWS fans out natively) and counts one copy per subscriber. */
   const publish = (topic: string, msg: object, kind: SentKind) => publishText(topic, JSON.stringify(msg), kind);
@@ -137,7 +153,8 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       return;
     }
     for (const [ws, data] of [...(sockets.get(channelId) ?? [])]) {
-      if (msg.reason === 'channel_deleted') ws.end(CloseCode.channelDeleted, 'channel deleted');
+      if (msg.reason === 'channel_deleted' && data.follows !== 'one') drop(ws, data, channelId);
+      else if (msg.reason === 'channel_deleted') ws.end(CloseCode.channelDeleted, 'channel deleted');
       else if (data.principal.kind === 'output' && data.token !== currentToken(channelId))
         ws.end(CloseCode.tokenRotated, 'output token rotated');
     }
@@ -160,6 +177,59 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     (topic) => app.numSubscribers(topic),
   );
 
+  /** Starts following a channel on a connection: its frames, a snapshot now, its outputs. One path for every channel. */
+  const follow = (ws: Socket, data: SocketData, channelId: string) => {
+    data.channels.add(channelId);
+    limits.joined(channelId);
+    let channel = sockets.get(channelId);
+    if (!channel) {
+      sockets.set(channelId, (channel = new Map<Socket, SocketData>()));
+      subscriptions.set(
+        channelId,
+        deps.broker.subscribe(channelId, (payload) => onChannelMessage(channelId, payload)),
+      );
+    }
+    channel.set(ws, data);
+    // Subscribe and snapshot in one turn: no frame can fall between them.
+    ws.subscribe(topicOf(channelId, data.scenes));
+    sendSnapshot(ws, data, channelId, true);
+    outputs.opened(
+      data,
+      channelId,
+      (topic) => ws.subscribe(topic),
+      (msg) => send(ws, data, msg, 'outputs'),
+    );
+  };
+  /** Stops following a channel: the connection closed, or the channel left a connection following several. */
+  const unfollow = (ws: Socket, data: SocketData, channelId: string) => {
+    data.channels.delete(channelId);
+    limits.left(channelId);
+    const channel = sockets.get(channelId);
+    channel?.delete(ws);
+    if (channel?.size !== 0) return;
+    sockets.delete(channelId);
+    encoder.forget(channelId);
+    subscriptions.get(channelId)?.();
+    subscriptions.delete(channelId);
+  };
+  /** A channel leaves an open connection following several (deleted, no longer visible): it is told so. */
+  const drop = (ws: Socket, data: SocketData, channelId: string) => {
+    if (data.closed || !data.channels.has(channelId)) return;
+    unfollow(ws, data, channelId);
+    ws.unsubscribe(topicOf(channelId, data.scenes));
+    ws.unsubscribe(outputsTopic(channelId));
+    send(ws, data, { type: 'channel_removed', channelId } satisfies ChannelRemovedMessage, 'snapshot');
+  };
+  // A channel created while `channels=*` connections are open joins those that may see it.
+  const stopAdded = deps.engine.onChannelAdded((channelId) => {
+    const limit = socketLimits.channelsPerSocket;
+    for (const [ws, data] of [...followingAll]) {
+      if (data.closed || data.channels.has(channelId) || !mayFollow(deps.runner, data.principal, channelId)) continue;
+      if (limit > 0 && data.channels.size >= limit) ws.end(CloseCode.forbidden, tooManyChannels(limit).message);
+      else follow(ws, data, channelId);
+    }
+  });
+
   app.ws<SocketData>('/v1/ws', {
     compression: uWS.DISABLED,
     maxPayloadLength: MAX_BODY_BYTES,
@@ -176,33 +246,24 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       logger: deps.logger,
       accepting: deps.accepting,
       limits,
+      channelsPerSocket: socketLimits.channelsPerSocket,
       trustedProxies: deps.trustedProxies ?? new Set(),
     }),
     open: (ws) => {
       const data = ws.getUserData();
       // Counted before anything can end it: close() always follows open() and takes it off again.
       if (counters) counters.open[KIND_OF[data.principal.kind]]++;
-      limits.opened(data.channelId, data.address);
-      if (!deps.engine.has(data.channelId)) return ws.end(CloseCode.channelDeleted, 'channel deleted');
-      let channel = sockets.get(data.channelId);
-      if (!channel) {
-        sockets.set(data.channelId, (channel = new Map<Socket, SocketData>()));
-        const id = data.channelId;
-        subscriptions.set(
-          id,
-          deps.broker.subscribe(id, (payload) => onChannelMessage(id, payload)),
-        );
-      }
-      channel.set(ws, data);
-      // Subscribe and snapshot in one turn: no frame can fall between them.
-      ws.subscribe(topicOf(data.channelId, data.scenes));
+      limits.opened(data.address);
+      all.set(ws, data);
+      if (data.follows === 'one' && !deps.engine.has(data.channelId))
+        return ws.end(CloseCode.channelDeleted, 'channel deleted');
+      if (data.follows === 'all') followingAll.set(ws, data);
       ws.subscribe(HEARTBEAT_TOPIC);
-      sendSnapshot(ws, data);
-      outputs.opened(
-        data,
-        (topic) => ws.subscribe(topic),
-        (msg) => send(ws, data, msg, 'outputs'),
-      );
+      for (const channelId of data.opening) {
+        // Deleted since the upgrade was granted: the connection hears it as it would have a moment later.
+        if (deps.engine.has(channelId)) follow(ws, data, channelId);
+        else send(ws, data, { type: 'channel_removed', channelId } satisfies ChannelRemovedMessage, 'snapshot');
+      }
     },
     message: (ws, message, isBinary) => {
       const data = ws.getUserData();
@@ -221,20 +282,27 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
         }
         return;
       }
+      const id = msg.op === 'resync' ? null : msg.id;
+      let channelId: string;
+      try {
+        channelId = channelOfMessage(data, msg.channelId);
+      } catch (err) {
+        return sendError(ws, data, id, err, msg.channelId);
+      }
       if (msg.op === 'resync') {
         admitCustom(deps.limiter, `resync:${data.connectionId}`, RESYNC_LIMIT).then(
-          () => sendSnapshot(ws, data),
-          (err: unknown) => sendError(ws, data, null, err),
+          () => (data.channels.has(channelId) ? sendSnapshot(ws, data, channelId) : undefined),
+          (err: unknown) => sendError(ws, data, null, err, channelId),
         );
         return;
       }
-      const id = msg.id;
+      const named = data.follows === 'one' ? {} : { channelId };
       currentPrincipal(data)
-        .then((principal) => runOp(msg, principal, data.channelId, deps.runner))
+        .then((principal) => runOp(msg, principal, channelId, deps.runner))
         .then(
-          (ack) => send(ws, data, ack, 'reply'),
+          (ack) => send(ws, data, { ...ack, ...named }, 'reply'),
           (err: unknown) => {
-            sendError(ws, data, id, err);
+            sendError(ws, data, id, err, channelId);
             if (err instanceof AppError && err.code === 'unauthorized' && !data.closed)
               ws.end(CloseCode.unauthorized, 'session ended');
           },
@@ -245,15 +313,10 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       data.closed = true;
       outputs.closed(data, code);
       if (counters) counters.open[KIND_OF[data.principal.kind]]--;
-      limits.closed(data.channelId, data.address);
-      const channel = sockets.get(data.channelId);
-      channel?.delete(ws);
-      if (channel?.size === 0) {
-        sockets.delete(data.channelId);
-        encoder.forget(data.channelId);
-        subscriptions.get(data.channelId)?.();
-        subscriptions.delete(data.channelId);
-      }
+      limits.closed(data.address);
+      all.delete(ws);
+      followingAll.delete(ws);
+      for (const channelId of [...data.channels]) unfollow(ws, data, channelId);
     },
   });
 
@@ -273,13 +336,11 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
 
   /** Closes session sockets whose session ended or lost the channel's workspace (checked every heartbeat). */
   const sweepSessions = () => {
-    for (const channel of sockets.values()) {
-      for (const [ws, data] of channel) {
-        if (data.principal.kind !== 'user') continue;
-        currentPrincipal(data).catch(() => {
-          if (!data.closed) ws.end(CloseCode.unauthorized, 'session ended');
-        });
-      }
+    for (const [ws, data] of all) {
+      if (data.principal.kind !== 'user') continue;
+      currentPrincipal(data).catch(() => {
+        if (!data.closed) ws.end(CloseCode.unauthorized, 'session ended');
+      });
     }
   };
 
@@ -292,21 +353,20 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
 
   // A revoked key loses its open connections at once, not at its next operation.
   const stopRevokes = deps.auth.onRevoked((keyId) => {
-    for (const channel of sockets.values()) {
-      for (const [ws, { principal: p }] of [...channel]) {
-        if (p.kind === 'key' && p.keyId === keyId) ws.end(CloseCode.unauthorized, 'API key revoked');
-      }
+    for (const [ws, { principal: p }] of [...all]) {
+      if (p.kind === 'key' && p.keyId === keyId) ws.end(CloseCode.unauthorized, 'API key revoked');
     }
   });
 
   return {
-    connections: () => [...sockets.values()].reduce((n, s) => n + s.size, 0),
+    connections: () => all.size,
     /** Closes every socket with 1001 so renderers reconnect (to this node after restart, or another). */
     closeAll(code: number = CloseCode.goingAway, reason = 'server restarting'): void {
-      for (const channel of sockets.values()) for (const ws of [...channel.keys()]) ws.end(code, reason);
+      for (const ws of [...all.keys()]) ws.end(code, reason);
       for (const unsubscribe of subscriptions.values()) unsubscribe();
       subscriptions.clear();
       stopRevokes();
+      stopAdded();
       outputs.stop();
       clearInterval(heartbeat);
     },
@@ -318,7 +378,8 @@ function unwrap(err: unknown): unknown {
   return err instanceof ClientMessageError ? err.error : err;
 }
 
-function errorMessage(id: string | null, err: unknown): ErrorMessage {
+function errorMessage(id: string | null, err: unknown, channelId: string | undefined): ErrorMessage {
   const problem = toProblem(err);
-  return { type: 'error', id, code: problem.code, detail: problem.detail };
+  const named = channelId === undefined ? {} : { channelId };
+  return { type: 'error', id, ...named, code: problem.code, detail: problem.detail };
 }

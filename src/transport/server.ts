@@ -24,8 +24,8 @@ export interface TransportDeps {
   limiter: RateLimiter;
   logger: Logger;
   maxBodyBytes: number;
-  /** Asset uploads (POST /v1/assets) have their own cap on the body, and what a 413 past it says. */
-  upload?: { path: string; maxBodyBytes: number; rule: string } | undefined;
+  /** Uploads (POST /v1/assets, POST /v1/graphics) have their own caps on the body, and what a 413 past each says. */
+  uploads?: readonly { path: string; maxBodyBytes: number; rule: string }[] | undefined;
   /** Proxies whose X-Forwarded-For is believed (canonical addresses); empty: none. */
   trustedProxies?: ReadonlySet<string> | undefined;
   heartbeatMs?: number | undefined;
@@ -61,13 +61,13 @@ export function createTransport(deps: TransportDeps): Transport {
       }),
     );
   }
-  if (deps.upload) {
+  for (const upload of deps.uploads ?? []) {
     app.post(
-      deps.upload.path,
+      upload.path,
       createHttpBridge({
         fetch: deps.fetch,
-        maxBodyBytes: deps.upload.maxBodyBytes,
-        bodyLimitRule: deps.upload.rule,
+        maxBodyBytes: upload.maxBodyBytes,
+        bodyLimitRule: upload.rule,
         trustedProxies: deps.trustedProxies ?? new Set(),
         accepting: () => accepting,
         onError: (err) => deps.logger.error({ err }, 'http bridge error'),

@@ -1,12 +1,20 @@
 /** What the render socket keeps per connection (uWS user data): copied at the upgrade, never a uWS object. */
 import type { Principal } from '../auth/permissions.js';
+import type { Follows } from './socket-auth.js';
 import type { SceneScope } from '@onair/protocol';
 import type { OutputHandle } from '../outputs/outputs.js';
 import type { ErrorBudget } from './error-budget.js';
 
 export interface SocketData {
   principal: Principal;
+  /** The connection's channel (`channel=`); for one following several, the first it was opened with ('' for none). */
   channelId: string;
+  /** One channel (`channel=`), the channels named (`channels=<ids>`), or every channel it may see (`channels=*`). */
+  follows: Follows;
+  /** The channels granted at the upgrade, followed at open. */
+  opening: readonly string[];
+  /** The channels followed now: each one's frames, snapshots and ops. */
+  channels: Set<string>;
   /** Which scene definitions it is sent (engine/scene-scope.ts). */
   scenes: SceneScope;
   /** The client's address as the connection limits count it (socket-limits.ts). */

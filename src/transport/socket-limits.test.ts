@@ -19,31 +19,37 @@ const refusalOf = (fn: () => unknown): unknown => {
 describe('ConnectionLimits', () => {
   it('counts open connections per channel and per address, and frees them on close', () => {
     const limits = limitsWith({ connectionsPerChannel: 2, connectionsPerAddress: 3 });
-    limits.opened('ch_a', '192.0.2.1');
-    limits.opened('ch_a', '192.0.2.2');
-    expect(refusalOf(() => limits.assertRoom('ch_a', '192.0.2.3'))).toEqual({
+    limits.opened('192.0.2.1');
+    limits.joined('ch_a');
+    limits.opened('192.0.2.2');
+    limits.joined('ch_a');
+    expect(refusalOf(() => limits.assertRoom(['ch_a'], '192.0.2.3'))).toEqual({
       code: 'rate_limited',
       retryAfter: 5,
       limit: 2,
       setting: 'ONAIR_WS_MAX_PER_CHANNEL',
     });
-    limits.opened('ch_b', '192.0.2.1');
-    limits.opened('ch_c', '192.0.2.1');
-    expect(refusalOf(() => limits.assertRoom('ch_d', '192.0.2.1'))).toMatchObject({
+    limits.opened('192.0.2.1');
+    limits.joined('ch_b');
+    limits.opened('192.0.2.1');
+    limits.joined('ch_c');
+    expect(refusalOf(() => limits.assertRoom(['ch_d'], '192.0.2.1'))).toMatchObject({
       limit: 3,
       setting: 'ONAIR_WS_MAX_PER_ADDRESS',
     });
-    limits.closed('ch_a', '192.0.2.1');
-    expect(refusalOf(() => limits.assertRoom('ch_a', '192.0.2.1'))).toBeNull();
+    limits.closed('192.0.2.1');
+    limits.left('ch_a');
+    expect(refusalOf(() => limits.assertRoom(['ch_a'], '192.0.2.1'))).toBeNull();
   });
 
   it('takes 0 as no limit', async () => {
     const limits = limitsWith({ connectionsPerChannel: 0, connectionsPerAddress: 0, upgradesPerAddress: 0 });
     for (let i = 0; i < 5_000; i++) {
       await limits.admitUpgrade('192.0.2.1');
-      limits.opened('ch_a', '192.0.2.1');
+      limits.opened('192.0.2.1');
+      limits.joined('ch_a');
     }
-    expect(refusalOf(() => limits.assertRoom('ch_a', '192.0.2.1'))).toBeNull();
+    expect(refusalOf(() => limits.assertRoom(['ch_a'], '192.0.2.1'))).toBeNull();
   });
 
   it('admits the upgrades of a window, then refuses with the wait', async () => {

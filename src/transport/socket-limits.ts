@@ -21,6 +21,8 @@ export interface SocketLimits {
   upgradesPerAddress: number;
   /** Seconds without anything from the client (a pong included) before the connection is dropped. */
   idleTimeoutS: number;
+  /** Channels one connection may follow (`channels=`); 0: no limit. */
+  channelsPerSocket: number;
 }
 
 /**
@@ -34,6 +36,7 @@ export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
   connectionsPerAddress: 200,
   upgradesPerAddress: 100,
   idleTimeoutS: 32,
+  channelsPerSocket: 100,
 };
 
 export const UPGRADE_WINDOW_MS = 10_000;
@@ -72,8 +75,11 @@ export class ConnectionLimits {
     );
   }
 
-  /** Throws rate_limited when one more connection would pass the channel's or the address's limit. */
-  assertRoom(channelId: string, address: string): void {
+  /**
+   * Throws rate_limited when one more connection would pass the address's limit, or the limit of one of the channels
+   * it follows (a connection following several channels counts once for each).
+   */
+  assertRoom(channelIds: readonly string[], address: string): void {
     const { connectionsPerChannel: perChannel, connectionsPerAddress: perAddress } = this.limits;
     if (perAddress > 0 && (this.byAddress.get(address) ?? 0) >= perAddress) {
       throw refusal(
@@ -83,7 +89,7 @@ export class ConnectionLimits {
         FULL_RETRY_AFTER_S,
       );
     }
-    if (perChannel > 0 && (this.byChannel.get(channelId) ?? 0) >= perChannel) {
+    if (perChannel > 0 && channelIds.some((id) => (this.byChannel.get(id) ?? 0) >= perChannel)) {
       throw refusal(
         'ONAIR_WS_MAX_PER_CHANNEL',
         perChannel,
@@ -93,14 +99,21 @@ export class ConnectionLimits {
     }
   }
 
-  opened(channelId: string, address: string): void {
-    increment(this.byChannel, channelId, 1);
+  opened(address: string): void {
     increment(this.byAddress, address, 1);
   }
 
-  closed(channelId: string, address: string): void {
-    increment(this.byChannel, channelId, -1);
+  closed(address: string): void {
     increment(this.byAddress, address, -1);
+  }
+
+  /** A connection follows the channel from now on (at its open, or a channel that joined a `channels=*` one). */
+  joined(channelId: string): void {
+    increment(this.byChannel, channelId, 1);
+  }
+
+  left(channelId: string): void {
+    increment(this.byChannel, channelId, -1);
   }
 }
 

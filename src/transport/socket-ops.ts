@@ -68,11 +68,15 @@ type OpName = keyof typeof OPERATIONS;
 const Envelope = z.object({
   op: z.enum(['resync', 'painted', ...(Object.keys(OPERATIONS) as OpName[])]),
   id: z.string().min(1).max(100).optional(),
+  /** The channel the op is for: required on a connection following several channels. */
+  channelId: z.string().min(1).max(100).optional(),
 });
 
 /** `painted`: an output page's report, read by the outputs (src/outputs/painted-report.ts), never answered. */
 export type ParsedMessage =
-  { op: 'resync' } | { op: 'painted'; input: unknown } | { op: OpName; id: string; input: unknown };
+  | { op: 'resync'; channelId?: string }
+  | { op: 'painted'; input: unknown }
+  | { op: OpName; id: string; input: unknown; channelId?: string };
 
 /** A message that could not be read; `id` is the client's when the envelope had one. */
 export class ClientMessageError extends Error {
@@ -98,15 +102,17 @@ export function parseClientMessage(text: string): ParsedMessage {
   const envelope = Envelope.safeParse(raw);
   const id = readableId(raw);
   if (!envelope.success) throw new ClientMessageError(id, validationError(envelope.error));
-  const { op } = envelope.data;
-  if (op === 'resync') return { op };
+  const { op, channelId } = envelope.data;
+  const named = channelId === undefined ? {} : { channelId };
+  if (op === 'resync') return { op, ...named };
   if (op === 'painted') return { op, input: raw };
   if (id === null) throw new ClientMessageError(null, new AppError('invalid_request', 'id: required for this op'));
   const fields = { ...(raw as Record<string, unknown>) };
   delete fields.op;
   delete fields.id;
+  delete fields.channelId;
   try {
-    return { op, id, input: op === 'patch' ? patchInput(fields) : fields };
+    return { op, id, input: op === 'patch' ? patchInput(fields) : fields, ...named };
   } catch (err) {
     // The reply names the op it refuses, so a client waiting for its id hears about it.
     throw err instanceof AppError ? new ClientMessageError(id, err) : err;
@@ -129,8 +135,10 @@ function readableId(raw: unknown): string | null {
   return typeof id === 'string' && id.length > 0 && id.length <= 100 ? id : null;
 }
 
+export type OpMessage = Exclude<ParsedMessage, { op: 'resync' } | { op: 'painted' }>;
+
 export async function runOp(
-  msg: Exclude<ParsedMessage, { op: 'resync' } | { op: 'painted' }>,
+  msg: OpMessage,
   principal: Principal,
   channelId: string,
   runner: Runner,

@@ -10,8 +10,11 @@ import type { SocketData } from './socket-data.js';
 export const outputsTopic = (channelId: string) => `ch/${channelId}/outputs`;
 
 export interface OutputsLink {
-  /** At open: an output-token connection becomes an output; any other follows the outputs (the current ones at once). */
-  opened(data: SocketData, follow: (topic: string) => void, send: (msg: object) => void): void;
+  /**
+   * At open (and for each channel a connection starts following): an output-token connection becomes an output; any
+   * other follows the channel's outputs (the current ones at once).
+   */
+  opened(data: SocketData, channelId: string, follow: (topic: string) => void, send: (msg: object) => void): void;
   /** A `painted` report; throws forbidden for a connection that is not an output page's. */
   painted(data: SocketData, input: unknown): void;
   closed(data: SocketData, code: number): void;
@@ -34,14 +37,14 @@ export function linkOutputs(
     if (subscribers(topic) > 0) publish(channelId, topic, JSON.stringify(outputs.message(channelId)));
   });
   return {
-    opened(data, follow, send) {
+    opened(data, channelId, follow, send) {
       if (!outputs) return;
       if (data.principal.kind === 'output') {
-        data.output = outputs.open({ channelId: data.channelId, address: data.address });
+        data.output = outputs.open({ channelId, address: data.address });
         return;
       }
-      follow(outputsTopic(data.channelId));
-      const now = outputs.message(data.channelId);
+      follow(outputsTopic(channelId));
+      const now = outputs.message(channelId);
       if (now.total > 0 || now.refused) send(now);
     },
     painted(data, input) {

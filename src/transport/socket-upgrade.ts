@@ -1,7 +1,7 @@
 /**
  * The HTTP upgrade to the render WebSocket (docs/api.md, "Real-time WebSocket", "Connecting"), checked in this order:
- * the server is accepting (503), the address's upgrade window (429), the credentials (socket-auth.ts: 400, 401, 403,
- * 404), room on the channel and for the address (429). A refusal is an HTTP answer with a problem+json body. Request
+ * the server is accepting (503), the address's upgrade window (429), the credentials (socket-auth.ts, or
+ * socket-channels.ts for several channels: 400, 401, 403, 404, 422), room on the channels and for the address (429). A refusal is an HTTP answer with a problem+json body. Request
  * data is copied before the first await: uWS objects die with their callback.
  */
 import { STATUS_CODES } from 'node:http';
@@ -11,6 +11,7 @@ import type { Outputs } from '../outputs/outputs.js';
 import { clientAddress } from '../http/client-address.js';
 import { requestIdFrom } from '../http/request-id.js';
 import { authorizeUpgrade, type SocketGrant, type UpgradeAuth, type UpgradeRequest } from './socket-auth.js';
+import { authorizeChannels } from './socket-channels.js';
 import type { SocketData } from './socket-data.js';
 import { limitAddress, type ConnectionLimits } from './socket-limits.js';
 import type { HttpRequest, HttpResponse, us_socket_context_t } from './uws.js';
@@ -48,13 +49,16 @@ export function createUpgradeHandler(deps: UpgradeDeps) {
       if (aborted.value) return;
       // Checked here and counted in open(), which res.upgrade calls at once: no other upgrade can come between.
       try {
-        deps.limits.assertRoom(grant.channelId, copied.address);
+        deps.limits.assertRoom(grant.channelIds, copied.address);
       } catch (err) {
         return refuse(err);
       }
       const data: SocketData = {
         principal: grant.principal,
         channelId: grant.channelId,
+        follows: grant.follows,
+        opening: grant.channelIds,
+        channels: new Set(),
         scenes: grant.scenes,
         address: copied.address,
         closed: false,
@@ -63,7 +67,8 @@ export function createUpgradeHandler(deps: UpgradeDeps) {
         token: grant.principal.kind === 'output' ? (copied.request.token ?? undefined) : undefined,
         snapshotGrace: 0,
       };
-      const log = { reqId: copied.requestId, channelId: grant.channelId, as: grant.principal.kind };
+      const channels = grant.follows === 'one' ? undefined : grant.channelIds.length;
+      const log = { reqId: copied.requestId, channelId: grant.channelId, channels, as: grant.principal.kind };
       deps.logger.info(log, 'websocket open');
       // Not inside res.cork(): this uWS build mishandles an upgrade made while corked.
       res.upgrade(data, copied.key, grant.protocol, copied.extensions, context);
@@ -72,7 +77,11 @@ export function createUpgradeHandler(deps: UpgradeDeps) {
       return refuse(new AppError('unavailable', 'The server is shutting down.', { retryAfter: 1 }));
     deps.limits
       .admitUpgrade(copied.address)
-      .then(() => authorizeUpgrade(copied.request, deps))
+      .then(() =>
+        copied.request.channels === null
+          ? authorizeUpgrade(copied.request, deps)
+          : authorizeChannels(copied.request, deps),
+      )
       .then(upgrade, refuse);
   };
 }
@@ -90,6 +99,7 @@ function copyUpgrade(res: HttpResponse, req: HttpRequest, trustedProxies: Readon
   return {
     request: {
       channelId: params.get('channel'),
+      channels: params.get('channels'),
       scenes: params.get('scenes'),
       token: params.get('token'),
       authorization: req.getHeader('authorization') || undefined,

@@ -88,6 +88,7 @@ export interface Ids {
   itemId?: string;
   scheduleId?: string;
   assetId?: string;
+  graphicId?: string;
   sourceId?: string;
   /** An incoming webhook's URL token. */
   token?: string;

@@ -92,7 +92,7 @@ export interface ApiResponse<T> {
 
 export interface CallOptions {
   /** Sent as is instead of JSON-encoding `body` (malformed JSON, huge bodies). */
-  raw?: string;
+  raw?: string | Uint8Array;
   headers?: Record<string, string>;
   /** Leave out the Authorization header. */
   noAuth?: boolean;
@@ -114,10 +114,11 @@ export function api(baseUrl: string | (() => string), key: string): Api {
     if (!options.noAuth) headers.authorization = `Bearer ${key}`;
     const payload = body !== undefined ? JSON.stringify(body) : options.raw;
     if (payload !== undefined) headers['content-type'] = 'application/json';
+    const sent = payload instanceof Uint8Array ? (payload as Uint8Array<ArrayBuffer>) : payload;
     Object.assign(headers, options.headers);
     // Bounded, so a request the server never answers fails the test instead of hanging it.
     const signal = AbortSignal.timeout(10_000);
-    const res = await fetch(`${base()}${path}`, { method, headers, body: payload, signal });
+    const res = await fetch(`${base()}${path}`, { method, headers, body: sent, signal });
     const text = await res.text();
     const isJson = /json/.test(res.headers.get('content-type') ?? '') && text.length > 0;
     return { status: res.status, headers: res.headers, body: (isJson ? JSON.parse(text) : text) as T };

@@ -71,3 +71,14 @@ export const ActionAnswer = z.object({
 export const PlayActionAnswer = ActionAnswer.extend({ currentStep: z.number() });
 
 export const RendererCustomActionAnswer = z.object({ result: z.unknown().optional() });
+
+export const GraphicList = z.object({ graphics: z.array(GraphicListInfo) });
+
+/** The draft lists both `graphic` (the manifest) and `manifest` as required. */
+export const GraphicInfo = z.object({
+  graphic: z.record(z.string(), z.unknown()),
+  manifest: z.record(z.string(), z.unknown()),
+  metadata: z.object({ createdAt: z.string() }).optional(),
+});
+
+export const Empty = z.object({});

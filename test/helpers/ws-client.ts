@@ -34,6 +34,8 @@ export interface WsAuth {
   headers?: Record<string, string>;
   /** The `scenes` query parameter: which scene definitions the connection gets (default: the server's, `buses`). */
   scenes?: string;
+  /** The `channels` query parameter (several channels on one connection); the channel argument is then left out when ''. */
+  channels?: string;
 }
 
 /** The upgrade was answered with an HTTP status instead of 101. */
@@ -47,9 +49,10 @@ export class UpgradeRefused extends Error {
   }
 }
 
-export function wsUrl(baseUrl: string, channelId: string, token?: string, scenes?: string): string {
+export function wsUrl(baseUrl: string, channelId: string, token?: string, scenes?: string, channels?: string): string {
   const url = new URL('/v1/ws', baseUrl.replace(/^http/, 'ws'));
-  url.searchParams.set('channel', channelId);
+  if (channelId !== '' || channels === undefined) url.searchParams.set('channel', channelId);
+  if (channels !== undefined) url.searchParams.set('channels', channels);
   if (token !== undefined) url.searchParams.set('token', token);
   if (scenes !== undefined) url.searchParams.set('scenes', scenes);
   return url.toString();
@@ -98,7 +101,7 @@ export class RenderClient {
       ...(auth.key ? { authorization: `Bearer ${auth.key}` } : {}),
       ...auth.headers,
     };
-    const ws = new WebSocket(wsUrl(baseUrl, channelId, auth.token, auth.scenes), { headers });
+    const ws = new WebSocket(wsUrl(baseUrl, channelId, auth.token, auth.scenes, auth.channels), { headers });
     const client = new RenderClient(ws);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(client));

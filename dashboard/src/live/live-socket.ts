@@ -120,6 +120,8 @@ export function openLiveChannel(channelId: string): LiveChannel {
       return;
     }
     if (msg.type === 'ack') return settle(msg.id, (w) => w.resolve(msg));
+    // Sent only on a connection following several channels; the live view follows one.
+    if (msg.type === 'channel_removed') return;
     if (msg.type === 'error') {
       if (msg.id) settle(msg.id, (w) => w.reject(new OpError(msg.code, msg.detail)));
       return;

@@ -7,6 +7,7 @@ import type { MiddlewareHandler } from 'hono';
 import { bufferedBody } from '../../http/buffered-body.js';
 import { AppError } from '../../errors.js';
 import { readUpload } from '../assets/upload-body.js';
+import { GRAPHIC_UPLOAD_PATH, readGraphicUpload } from '../graphics/graphic-upload.js';
 import type { ApiEnv } from '../env.js';
 
 /** Routes that read their body themselves, as bytes. */
@@ -24,6 +25,11 @@ export function jsonBody(): MiddlewareHandler<ApiEnv> {
       const raw = buffered ?? new Uint8Array(await c.req.arrayBuffer());
       const upload = await readUpload(raw, c.req.header('content-type'), c.req.url);
       c.set('body', upload);
+      return next();
+    }
+    if (c.req.method === 'POST' && c.req.path === GRAPHIC_UPLOAD_PATH) {
+      const raw = buffered ?? new Uint8Array(await c.req.arrayBuffer());
+      c.set('body', await readGraphicUpload(raw, c.req.header('content-type')));
       return next();
     }
     if (c.req.path.startsWith(RAW_BODY_PREFIX)) {

@@ -22,6 +22,8 @@ import type { ApiEnv } from '../env.js';
 
 export interface ChannelCalls {
   run<I, O>(op: Operation<I, O>, channelId: string | undefined, input: unknown): Promise<O>;
+  /** Every item of a paged list. */
+  pages<T>(list: (cursor?: string) => Promise<{ data: T[]; nextCursor: string | null }>): Promise<T[]>;
   channels(): Promise<ChannelView[]>;
   channel(id: string): Promise<ChannelView>;
   state(id: string): Promise<ChannelState>;
@@ -34,9 +36,7 @@ export function channelCalls(runner: Runner, c: Context<ApiEnv>): ChannelCalls {
   const caller = callerOf(c.get('principal'), c.req.header(CLIENT_ADDRESS_HEADER));
   const run = async <I, O>(op: Operation<I, O>, channelId: string | undefined, input: unknown) =>
     (await runner.run(op, caller, { channelId, input })).body;
-  async function pages<T extends { id: string }>(
-    list: (cursor?: string) => Promise<{ data: T[]; nextCursor: string | null }>,
-  ) {
+  async function pages<T>(list: (cursor?: string) => Promise<{ data: T[]; nextCursor: string | null }>) {
     const all: T[] = [];
     let cursor: string | undefined;
     for (;;) {
@@ -48,6 +48,7 @@ export function channelCalls(runner: Runner, c: Context<ApiEnv>): ChannelCalls {
   }
   return {
     run,
+    pages,
     channels: () => pages((cursor) => run(listChannels, undefined, { limit: 100, ...(cursor ? { cursor } : {}) })),
     channel: (id) => run(getChannel, id, {}),
     state: (id) => run(channelState, id, {}),

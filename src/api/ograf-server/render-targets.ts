@@ -28,6 +28,11 @@ export function sceneGraphicId(sceneId: string): string {
   return `onair.scene.${sceneId}`;
 }
 
+/** The graphic a scene plays: the imported graphic (`gr_…`) it is made from, or the native scene itself. */
+export function graphicIdOf(scene: { id: string; definition: { graphic?: { id: string } | undefined } }): string {
+  return scene.definition.graphic?.id ?? sceneGraphicId(scene.id);
+}
+
 /** The scene an OGraf graphic id names, or null when it names no native scene. */
 export function sceneOfGraphicId(graphicId: string): string | null {
   return graphicId.startsWith('onair.scene.') ? graphicId.slice('onair.scene.'.length) : null;

@@ -2,12 +2,13 @@
 import type { ChannelState } from '../../engine/index.js';
 import type { ChannelView } from '../../operations/index.js';
 import type { SceneView } from '../../scenes/scene-view.js';
-import { instanceId, RENDER_TARGET_SCHEMA, sceneGraphicId } from './render-targets.js';
+import { graphicIdOf, instanceId, RENDER_TARGET_SCHEMA, sceneGraphicId } from './render-targets.js';
 
 type Scenes = readonly SceneView[];
 
 function graphicOf(sceneId: string, scenes: Scenes) {
-  return { id: sceneGraphicId(sceneId), name: scenes.find((s) => s.id === sceneId)?.name ?? sceneId };
+  const scene = scenes.find((s) => s.id === sceneId);
+  return scene ? { id: graphicIdOf(scene), name: scene.name } : { id: sceneGraphicId(sceneId), name: sceneId };
 }
 
 /** A layer: what is loaded on it (preview) and playing (program), each instance once. */

@@ -27,7 +27,9 @@ import {
 import type { Answer } from './answers.js';
 import { channelCalls, type ChannelCalls } from './channel-calls.js';
 import { findInstance, rendererInfo, targetInfo } from './renderer-views.js';
-import { instanceId, renderTargetOf, sceneGraphicId, sceneOfGraphicId } from './render-targets.js';
+import { graphicRoutes } from './graphic-routes.js';
+import { sceneToLoad } from './load-scene.js';
+import { graphicIdOf, instanceId, renderTargetOf, sceneGraphicId } from './render-targets.js';
 
 export const OGRAF_SERVER_API_VERSION = '1.0.0';
 
@@ -47,8 +49,11 @@ function bodyOf<T>(c: Context<ApiEnv>, schema: z.ZodType<T>): T {
 
 export function ografServerRoutes(deps: ApiDeps): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
-  app.use('*', authenticate(deps.auth));
-  app.use('*', jsonBody());
+  // Only the API: graphic files under /ograf/files are read with their own capability (graphic-file routes).
+  for (const path of ['/v1', '/v1/*']) {
+    app.use(path, authenticate(deps.auth));
+    app.use(path, jsonBody());
+  }
   const calls = (c: Context<ApiEnv>) => channelCalls(deps.runner, c);
 
   // The draft's base URL is …/ograf/v1 and its first path `/`: both spellings answer.
@@ -61,6 +66,8 @@ export function ografServerRoutes(deps: ApiDeps): Hono<ApiEnv> {
     });
   app.get('/v1', serverInfo);
   app.get('/v1/', serverInfo);
+
+  graphicRoutes(app, calls, answer);
 
   app.get('/v1/renderers', async (c) => {
     const channels = await calls(c).channels();
@@ -96,8 +103,14 @@ export function ografServerRoutes(deps: ApiDeps): Hono<ApiEnv> {
     const { filters } = bodyOf(c, ClearBody);
     const api = calls(c);
     const id = c.req.param('rendererId');
-    const state = await api.state(id);
-    const cleared = state.program.filter((e) => filters.length === 0 || filters.some((f) => matches(f, e)));
+    const [state, scenes] = await Promise.all([api.state(id), api.scenes(id)]);
+    const graphicOf = (sceneId: string) => {
+      const scene = scenes.find((s) => s.id === sceneId);
+      return scene ? graphicIdOf(scene) : sceneGraphicId(sceneId);
+    };
+    const cleared = state.program.filter(
+      (e) => filters.length === 0 || filters.some((f) => matches(f, e, graphicOf(e.sceneId))),
+    );
     for (const entry of cleared) await api.run(clear, id, { layer: entry.layer });
     return answer<'/renderers/{rendererId}/target/graphicInstance/clear', 'put'>(c, {
       graphicInstances: cleared.map((e) => ({ renderTarget: { layer: e.layer }, graphicInstanceId: instanceId(e) })),
@@ -109,12 +122,7 @@ export function ografServerRoutes(deps: ApiDeps): Hono<ApiEnv> {
     const api = calls(c);
     const id = c.req.param('rendererId');
     const target = renderTargetOf(body.renderTarget);
-    const sceneId = sceneOfGraphicId(body.graphicId);
-    const scene = (await api.scenes(id)).find((s) => s.id === sceneId);
-    if (!scene) throw new AppError('not_found', `No graphic ${body.graphicId} on this renderer.`);
-    if (scene.layer !== target.layer) {
-      throw new AppError('not_found', `The graphic ${body.graphicId} plays on { "layer": ${scene.layer} } only.`);
-    }
+    const scene = await sceneToLoad(api, id, body.graphicId, target.layer);
     const values = await api.splitData(id, scene, body.params.data);
     await api.run(cue, id, { sceneId: scene.id, values });
     return answer<'/renderers/{rendererId}/target/graphicInstance/load', 'post'>(c, {
@@ -163,7 +171,7 @@ export function ografServerRoutes(deps: ApiDeps): Hono<ApiEnv> {
   app.post('/v1/renderers/:rendererId/target/graphicInstance/customActions/:customActionId', async (c) => {
     const body = bodyOf(c, CustomActionBody);
     const { api, id } = await addressed(c, body);
-    await api.run(fireTrigger, id, { name: c.req.param('customActionId') });
+    await api.run(fireTrigger, id, { name: c.req.param('customActionId'), payload: body.params.payload });
     return answer<'/renderers/{rendererId}/target/graphicInstance/customActions/{customActionId}', 'post'>(c, {
       graphicInstanceId: body.graphicInstanceId,
       statusCode: 200,
@@ -188,8 +196,8 @@ function description(channel: { width: number; height: number; fps: number }): s
   return `An onair channel: ${channel.width}×${channel.height} at ${channel.fps} fps; render targets are its layers 0–99.`;
 }
 
-function matches(filter: ClearFilter, entry: { layer: number; sceneId: string }): boolean {
+function matches(filter: ClearFilter, entry: { layer: number; sceneId: string }, graphicId: string): boolean {
   if (filter.renderTarget !== undefined && renderTargetOf(filter.renderTarget).layer !== entry.layer) return false;
-  if (filter.graphicId !== undefined && filter.graphicId !== sceneGraphicId(entry.sceneId)) return false;
+  if (filter.graphicId !== undefined && filter.graphicId !== graphicId) return false;
   return filter.graphicInstanceId === undefined || filter.graphicInstanceId === instanceId(entry);
 }

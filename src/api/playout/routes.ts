@@ -30,6 +30,13 @@ import { ChannelIdParam, pathParam } from '../schemas/common.js';
 
 const NamedParam = ChannelIdParam.extend({ name: pathParam('name') });
 const FrameOut = z.object({ frame: z.number().int() }).openapi('FrameResult');
+const TriggerBody = z
+  .object({
+    payload: z.unknown().optional().openapi({
+      description: "What a graphic's custom action runs with (docs/ograf.md); renderers get it with the fired trigger.",
+    }),
+  })
+  .openapi('TriggerBody');
 const ClockOut = z
   .object({
     frame: z.number().int(),
@@ -86,9 +93,10 @@ export function playoutRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
     summary: 'Fire a trigger of the scenes on program or preview',
     params: NamedParam,
     ok: [200, 'Fired', FrameOut],
+    body: TriggerBody,
+    optionalBody: true,
     more: { 404: 'unknown_trigger' },
-    // The name is the whole input: a body is refused like on every route that takes none.
-    input: ({ params }) => ({ name: params.name }),
+    input: ({ params, body }) => ({ ...(body as object), name: params.name }),
   });
   route(clockAction, 'post /channels/{id}/clocks/{name}', {
     summary: 'Start, stop, set, reset or adjust a clock input',

@@ -503,6 +503,40 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX as_run_end ON as_run(end_at);
     `,
   },
+  {
+    version: 18,
+    name: 'ograf graphics',
+    // Imported OGraf graphics (docs/ograf.md): one per workspace, manifest id and version; their files' bytes beside
+    // them, gone with the graphic.
+    sql: `
+      CREATE TABLE graphics (
+        id text COLLATE "C" PRIMARY KEY,
+        org_id text COLLATE "C" NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        graphic_id text COLLATE "C" NOT NULL,
+        version text COLLATE "C" NOT NULL,
+        name text NOT NULL,
+        main text NOT NULL,
+        step_count integer NOT NULL,
+        manifest text NOT NULL,
+        sha256 text NOT NULL,
+        capability text COLLATE "C" NOT NULL UNIQUE,
+        files integer NOT NULL,
+        bytes bigint NOT NULL,
+        created_at text COLLATE "C" NOT NULL,
+        UNIQUE (org_id, graphic_id, version)
+      );
+      CREATE INDEX graphics_org ON graphics(org_id, id);
+      CREATE TABLE graphic_files (
+        graphic_id text COLLATE "C" NOT NULL REFERENCES graphics(id) ON DELETE CASCADE,
+        path text COLLATE "C" NOT NULL,
+        type text NOT NULL,
+        sha256 text NOT NULL,
+        bytes bigint NOT NULL,
+        data bytea NOT NULL,
+        PRIMARY KEY (graphic_id, path)
+      );
+    `,
+  },
 ];
 
 /** Applies the migrations this database lacks, all in one transaction; a second process waits, then has none. */

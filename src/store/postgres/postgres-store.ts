@@ -32,6 +32,7 @@ import { PostgresAsRun } from './postgres-as-run.js';
 import { PostgresEventLog } from './postgres-event-log.js';
 import { PostgresIdempotency } from './postgres-idempotency.js';
 import { PostgresAssets } from './postgres-assets.js';
+import { PostgresGraphics } from './postgres-graphics.js';
 import { PostgresIncomingHooks } from './postgres-incoming-hooks.js';
 import { PostgresSources } from './postgres-sources.js';
 import { PostgresScenes } from './postgres-scenes.js';
@@ -105,6 +106,7 @@ export class PostgresStore implements Store {
   readonly incomingHooks: PostgresIncomingHooks;
   readonly sources: PostgresSources;
   readonly assets: PostgresAssets;
+  readonly graphics: PostgresGraphics;
   readonly idempotency: PostgresIdempotency;
   readonly asRun: PostgresAsRun;
   private readonly events = new PostgresEventLog();
@@ -119,6 +121,7 @@ export class PostgresStore implements Store {
     this.incomingHooks = new PostgresIncomingHooks(db);
     this.sources = new PostgresSources(db);
     this.assets = new PostgresAssets(db);
+    this.graphics = new PostgresGraphics(db);
     this.idempotency = new PostgresIdempotency(db);
     this.asRun = new PostgresAsRun(db);
     this.scenes = new PostgresScenes(db);

@@ -538,6 +538,40 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX as_run_end ON as_run(end_at);
     `,
   },
+  {
+    version: 18,
+    name: 'ograf graphics',
+    // Imported OGraf graphics (docs/ograf.md): one per workspace, manifest id and version; their files' bytes beside
+    // them, gone with the graphic.
+    sql: `
+      CREATE TABLE graphics (
+        id TEXT PRIMARY KEY,
+        org_id TEXT NOT NULL REFERENCES orgs(id) ON DELETE CASCADE,
+        graphic_id TEXT NOT NULL,
+        version TEXT NOT NULL,
+        name TEXT NOT NULL,
+        main TEXT NOT NULL,
+        step_count INTEGER NOT NULL,
+        manifest TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        capability TEXT NOT NULL UNIQUE,
+        files INTEGER NOT NULL,
+        bytes INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        UNIQUE (org_id, graphic_id, version)
+      );
+      CREATE INDEX graphics_org ON graphics(org_id, id);
+      CREATE TABLE graphic_files (
+        graphic_id TEXT NOT NULL REFERENCES graphics(id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        type TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        bytes INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (graphic_id, path)
+      );
+    `,
+  },
 ];
 
 function upgradeSceneDefinitions(db: Database.Database): void {

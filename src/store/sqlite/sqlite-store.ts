@@ -35,6 +35,7 @@ import { SqliteIdempotency } from './sqlite-idempotency.js';
 import { SqliteAccounts } from './sqlite-accounts.js';
 import { SqliteAsRun } from './sqlite-as-run.js';
 import { SqliteAssets } from './sqlite-assets.js';
+import { SqliteGraphics } from './sqlite-graphics.js';
 import { SqliteIncomingHooks } from './sqlite-incoming-hooks.js';
 import { SqliteSources } from './sqlite-sources.js';
 import { SqliteScenes } from './sqlite-scenes.js';
@@ -75,6 +76,7 @@ export class SqliteStore implements Store {
   readonly incomingHooks: SqliteIncomingHooks;
   readonly sources: SqliteSources;
   readonly assets: SqliteAssets;
+  readonly graphics: SqliteGraphics;
   readonly idempotency: SqliteIdempotency;
   readonly asRun: SqliteAsRun;
   private readonly st: Statements;
@@ -124,6 +126,7 @@ export class SqliteStore implements Store {
       this.incomingHooks = new SqliteIncomingHooks(guarded);
       this.sources = new SqliteSources(guarded, (write) => this.writeFlushed(write));
       this.assets = new SqliteAssets(guarded);
+      this.graphics = new SqliteGraphics(guarded);
       this.idempotency = new SqliteIdempotency(guarded);
       this.asRun = new SqliteAsRun(guarded);
       this.commitTx = guarded.transaction((changes: readonly ChannelChange[]) => this.writeTick(changes));

@@ -22,6 +22,8 @@ __all__ = [
     "ListRow",
     "SceneDefinition",
     "SceneDefinitionTransitions",
+    "SceneGraphic",
+    "SceneGraphicDataItem",
     "SceneInput",
     "ClockPeriod",
     "ListColumn",
@@ -67,6 +69,7 @@ __all__ = [
     "ContinueIn",
     "TakeIn",
     "ClearIn",
+    "TriggerBody",
     "ClockResult",
     "ClockResultClock",
     "ClockActionIn",
@@ -180,6 +183,12 @@ __all__ = [
     "Asset",
     "AssetUploaded",
     "AssetList",
+    "GraphicsUploaded",
+    "Graphic",
+    "GraphicInputsItem",
+    "GraphicInputsItemPeriodsItem",
+    "GraphicTriggersItem",
+    "GraphicList",
 ]
 
 
@@ -300,6 +309,7 @@ ListRow = Dict[str, Union[str, float]]
 class SceneDefinition(TypedDict, total=False):
     """The ``SceneDefinition`` object."""
     version: Literal[1]
+    graphic: SceneGraphic
     layer: int
     inputs: List[SceneInput]
     elements: List[SceneElement]
@@ -316,6 +326,29 @@ SceneDefinitionTransitions = TypedDict(
     },
     total=False,
 )
+
+
+class _SceneGraphicRequired(TypedDict):
+    #: The imported graphic (`gr_…`).
+    id: str
+
+
+class SceneGraphic(_SceneGraphicRequired, total=False):
+    """The ``SceneGraphic`` object."""
+    graphicId: str
+    version: str
+    main: str
+    stepCount: int
+    #: Where each input goes in the graphic's data.
+    data: List[SceneGraphicDataItem]
+    #: Where the graphic's files are served (set by the server).
+    base: str
+
+
+class SceneGraphicDataItem(TypedDict):
+    """The ``SceneGraphicDataItem`` object."""
+    input: str
+    path: List[str]
 
 
 class _SceneInputRequired(TypedDict):
@@ -644,11 +677,14 @@ class Transition(_TransitionRequired, _TransitionOptional):
 
 class _TriggerRequired(TypedDict):
     name: str
-    animation: Union[Literal["flash", "pulse", "highlight"], TriggerAnimationVariant2]
 
 
 class Trigger(_TriggerRequired, total=False):
     """The ``Trigger`` object."""
+    #: Required, except on a custom action trigger of a scene made from a graphic.
+    animation: Union[Literal["flash", "pulse", "highlight"], TriggerAnimationVariant2]
+    #: Scenes made from a graphic: the id of the graphic's custom action the trigger runs (docs/ograf.md).
+    customAction: str
     targets: List[str]
     #: Default 600.
     durationMs: float
@@ -683,6 +719,10 @@ class SceneIn(_SceneInRequired, total=False):
     """The ``SceneIn`` object."""
     template: str
     definition: SceneDefinition
+    #: An imported OGraf graphic (`gr_…`): the scene it makes draws it (docs/ograf.md).
+    graphic: str
+    #: With `graphic`: its layer (default 0).
+    layer: int
 
 
 class SceneList(TypedDict):
@@ -840,6 +880,12 @@ class ClearIn(TypedDict, total=False):
     layer: int
     #: Only this scene.
     sceneId: str
+
+
+class TriggerBody(TypedDict, total=False):
+    """The ``TriggerBody`` object."""
+    #: What a graphic's custom action runs with (docs/ograf.md); renderers get it with the fired trigger.
+    payload: Any
 
 
 class ClockResult(TypedDict):
@@ -1808,4 +1854,82 @@ class AssetUploaded(Asset):
 class AssetList(TypedDict):
     """The ``AssetList`` object."""
     data: List[Asset]
+    nextCursor: Optional[str]
+
+
+class GraphicsUploaded(TypedDict):
+    """The ``GraphicsUploaded`` object."""
+    #: One per manifest found; `created: false`: the workspace held this id and version already.
+    data: List[Dict[str, Any]]
+    #: What was read leniently (a legacy manifest.json).
+    warnings: List[str]
+
+
+class Graphic(TypedDict):
+    """The ``Graphic`` object."""
+    id: str
+    #: The manifest's `id`.
+    graphicId: str
+    #: The manifest's `version` (empty when it has none).
+    version: str
+    name: str
+    description: Optional[str]
+    #: The module file, relative to the graphic’s files.
+    main: str
+    #: Steps `continue` walks through (1: one; -1: unknown).
+    stepCount: int
+    #: The manifest as uploaded.
+    manifest: Dict[str, Any]
+    #: The inputs a scene made from it declares (from its GDD).
+    inputs: List[GraphicInputsItem]
+    #: The triggers a scene made from it declares: one per custom action.
+    triggers: List[GraphicTriggersItem]
+    #: GDD paths no input carries (arrays).
+    unmapped: List[str]
+    files: int
+    bytes: int
+    #: SHA-256 hex over its files: the same package gives the same hash.
+    sha256: str
+    #: Where its files are served, on this server's base URL.
+    filesUrl: str
+    #: The same as a path (`/ograf/files/{capability}/`).
+    filesPath: str
+    createdAt: str
+
+
+class _GraphicInputsItemRequired(TypedDict):
+    name: str
+    type: Literal["number", "text", "boolean", "color", "image", "asset", "clock", "select", "list"]
+    label: str
+    default: Union[float, str, bool, None, List[ListRow]]
+
+
+class GraphicInputsItem(_GraphicInputsItemRequired, total=False):
+    """The ``GraphicInputsItem`` object."""
+    #: Absent: `channel`.
+    scope: Literal["channel", "item"]
+    direction: Literal["up", "down"]
+    stopAt: Optional[float]
+    #: Clocks with periods: each period's name and times, written out.
+    periods: List[GraphicInputsItemPeriodsItem]
+    #: Selects only: the values it may take.
+    options: List[str]
+
+
+class GraphicInputsItemPeriodsItem(TypedDict):
+    """The ``GraphicInputsItemPeriodsItem`` object."""
+    name: str
+    startAt: float
+    stopAt: Optional[float]
+
+
+class GraphicTriggersItem(TypedDict):
+    """The ``GraphicTriggersItem`` object."""
+    name: str
+    customAction: str
+
+
+class GraphicList(TypedDict):
+    """The ``GraphicList`` object."""
+    data: List[Graphic]
     nextCursor: Optional[str]

@@ -2710,7 +2710,11 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["TriggerBody"];
+                };
+            };
             responses: {
                 /** @description Fired */
                 200: {
@@ -12385,6 +12389,500 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/graphics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspace's imported graphics */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description In creation order */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GraphicList"];
+                    };
+                };
+                /** @description invalid_request or unknown_input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unsupported_media_type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description rate_limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description internal */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Import OGraf graphics: a zip, or the files of a package (one graphic per *.ograf.json found)
+         * @description The zip as the body (`Content-Type: application/zip`), or a multipart form with `graphic` parts (one zip, or the package's files named by their paths). Each manifest is checked against the OGraf v1 schema. Size: ONAIR_GRAPHIC_UPLOAD_MAX_BYTES (default 50 MiB); unzipped, at most 4 times that and 2,000 files.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Up to 255 visible ASCII characters, unique per request you mean (a UUID). A repeat within 24 hours answers the first response without acting again (`Idempotent-Replayed: true`); the same key for another request is 409 `conflict`. */
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/zip": string;
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description A zip, or (repeated) the package's files, each named by its path in the package.
+                         */
+                        graphic: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The workspace held every graphic already */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GraphicsUploaded"];
+                    };
+                };
+                /** @description Imported */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["GraphicsUploaded"];
+                    };
+                };
+                /** @description invalid_request or unknown_input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description conflict (the workspace holds this id and version with other files) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description payload_too_large (over ONAIR_GRAPHIC_UPLOAD_MAX_BYTES, or too much unzipped) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unsupported_media_type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description invalid_graphic (`errors` names each path: `<manifest file>#<field path>`) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description rate_limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description internal */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/graphics/{graphicId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an imported graphic */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    graphicId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The graphic */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Graphic"];
+                    };
+                };
+                /** @description invalid_request or unknown_input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unsupported_media_type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description rate_limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description internal */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete an imported graphic and its files (refused while a scene uses it) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    graphicId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description invalid_request or unknown_input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unauthorized */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description forbidden */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description not_found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description conflict (scenes use the graphic: `scenes` names them) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description payload_too_large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unsupported_media_type */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description rate_limited */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description internal */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description unavailable */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "/delivery": {
@@ -12544,6 +13042,7 @@ export interface components {
              * @enum {number}
              */
             version: 1;
+            graphic?: components["schemas"]["SceneGraphic"];
             /** @default 0 */
             layer: number;
             /** @default [] */
@@ -12566,6 +13065,24 @@ export interface components {
             };
             /** @default [] */
             triggers: components["schemas"]["Trigger"][];
+        };
+        SceneGraphic: {
+            /** @description The imported graphic (`gr_…`). */
+            id: string;
+            graphicId?: string;
+            version?: string;
+            main?: string;
+            stepCount?: number;
+            /**
+             * @description Where each input goes in the graphic's data.
+             * @default []
+             */
+            data: {
+                input: string;
+                path: string[];
+            }[];
+            /** @description Where the graphic's files are served (set by the server). */
+            base?: string;
         };
         SceneInput: {
             name: string;
@@ -12855,9 +13372,12 @@ export interface components {
         };
         Trigger: {
             name: string;
-            animation: ("flash" | "pulse" | "highlight") | {
+            /** @description Required, except on a custom action trigger of a scene made from a graphic. */
+            animation?: ("flash" | "pulse" | "highlight") | {
                 keyframes: components["schemas"]["Keyframe"][];
             };
+            /** @description Scenes made from a graphic: the id of the graphic's custom action the trigger runs (docs/ograf.md). */
+            customAction?: string;
             targets?: string[];
             /** @description Default 600. */
             durationMs?: number;
@@ -12878,6 +13398,10 @@ export interface components {
             /** @example scoreboard */
             template?: string;
             definition?: components["schemas"]["SceneDefinition"];
+            /** @description An imported OGraf graphic (`gr_…`): the scene it makes draws it (docs/ograf.md). */
+            graphic?: string;
+            /** @description With `graphic`: its layer (default 0). */
+            layer?: number;
         };
         SceneList: {
             data: components["schemas"]["Scene"][];
@@ -13003,6 +13527,10 @@ export interface components {
             layer?: number;
             /** @description Only this scene. */
             sceneId?: string;
+        };
+        TriggerBody: {
+            /** @description What a graphic's custom action runs with (docs/ograf.md); renderers get it with the fired trigger. */
+            payload?: unknown;
         };
         ClockResult: {
             frame: number;
@@ -13771,6 +14299,79 @@ export interface components {
         };
         AssetList: {
             data: components["schemas"]["Asset"][];
+            nextCursor: string | null;
+        };
+        GraphicsUploaded: {
+            /** @description One per manifest found; `created: false`: the workspace held this id and version already. */
+            data: (components["schemas"]["Graphic"] & {
+                created: boolean;
+            })[];
+            /** @description What was read leniently (a legacy manifest.json). */
+            warnings: string[];
+        };
+        Graphic: {
+            /** @example gr_0190… */
+            id: string;
+            /**
+             * @description The manifest's `id`.
+             * @example com.example.lower-third
+             */
+            graphicId: string;
+            /** @description The manifest's `version` (empty when it has none). */
+            version: string;
+            name: string;
+            description: string | null;
+            /** @description The module file, relative to the graphic’s files. */
+            main: string;
+            /** @description Steps `continue` walks through (1: one; -1: unknown). */
+            stepCount: number;
+            /** @description The manifest as uploaded. */
+            manifest: {
+                [key: string]: unknown;
+            };
+            /** @description The inputs a scene made from it declares (from its GDD). */
+            inputs: {
+                name: string;
+                /** @enum {string} */
+                type: "number" | "text" | "boolean" | "color" | "image" | "asset" | "clock" | "select" | "list";
+                label: string;
+                /**
+                 * @description Absent: `channel`.
+                 * @enum {string}
+                 */
+                scope?: "channel" | "item";
+                default: number | string | boolean | null | components["schemas"]["ListRow"][];
+                /** @enum {string} */
+                direction?: "up" | "down";
+                stopAt?: number | null;
+                /** @description Clocks with periods: each period's name and times, written out. */
+                periods?: {
+                    name: string;
+                    startAt: number;
+                    stopAt: number | null;
+                }[];
+                /** @description Selects only: the values it may take. */
+                options?: string[];
+            }[];
+            /** @description The triggers a scene made from it declares: one per custom action. */
+            triggers: {
+                name: string;
+                customAction: string;
+            }[];
+            /** @description GDD paths no input carries (arrays). */
+            unmapped: string[];
+            files: number;
+            bytes: number;
+            /** @description SHA-256 hex over its files: the same package gives the same hash. */
+            sha256: string;
+            /** @description Where its files are served, on this server's base URL. */
+            filesUrl: string;
+            /** @description The same as a path (`/ograf/files/{capability}/`). */
+            filesPath: string;
+            createdAt: string;
+        };
+        GraphicList: {
+            data: components["schemas"]["Graphic"][];
             nextCursor: string | null;
         };
     };

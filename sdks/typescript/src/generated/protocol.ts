@@ -193,6 +193,7 @@ export const ERROR_CATALOGUE = {
   endpoint_refused: { status: 422, title: 'Endpoint refused' },
   limit_reached: { status: 422, title: 'Limit reached' },
   unknown_asset: { status: 422, title: 'Unknown asset' },
+  invalid_graphic: { status: 422, title: 'Invalid graphic' },
   rate_limited: { status: 429, title: 'Rate limited' },
   internal: { status: 500, title: 'Internal error' },
   unavailable: { status: 503, title: 'Service unavailable' },
@@ -548,7 +549,8 @@ export type BuiltInAnimation = (typeof BUILT_IN_ANIMATIONS)[number];
  */
 export interface TriggerDef {
   name: string;
-  animation: BuiltInAnimation | { keyframes: Keyframe[] };
+  /** Absent only on a graphic scene's custom-action trigger (the graphic animates itself). */
+  animation?: BuiltInAnimation | { keyframes: Keyframe[] };
   /** Names of the elements it animates; default: the whole scene. */
   targets?: string[];
   /** Default 600 ms. */
@@ -806,6 +808,8 @@ export interface HistoryAction {
 /** Where an output page runs: told by the page from what its host exposes (docs/outputs.md, "Kinds"). */
 export const OUTPUT_KINDS = ['obs', 'casparcg', 'vmix', 'browser'] as const;
 export type OutputKind = (typeof OUTPUT_KINDS)[number];
+/** The hosts that tell a page whether it is shown: only their reports carry `visible` and `active`. */
+export const HOST_FLAG_KINDS: readonly OutputKind[] = ['obs', 'casparcg'];
 
 /** `ok` green, `lagging` amber, `error` red (docs/outputs.md, "Health"). */
 export const OUTPUT_HEALTHS = ['ok', 'lagging', 'error'] as const;
@@ -870,7 +874,10 @@ export interface PaintedMessage {
   height: number;
   kind?: OutputKind;
   bus?: OutputBus;
-  /** OBS only: the source is shown in some view (`visible`), on program (`active`); null while OBS has not said. */
+  /**
+   * OBS: the source is shown in some view (`visible`), on program (`active`). CasparCG: both true after its PLAY,
+   * false after its STOP. Null while the host has not said, and outside those two hosts.
+   */
   visible?: boolean | null;
   active?: boolean | null;
   /** Load failures since the previous report. */
@@ -911,7 +918,7 @@ export interface OutputView {
   layers: PaintedLayer[];
 }
 
-/** Output pages whose token the server refused (a rotated or mistyped output URL), on this server. */
+/** Output pages whose token the server refused (a rotated or mistyped output URL), on every node. */
 export interface RefusedOutputs {
   count: number;
   /** ISO 8601 */
@@ -921,13 +928,13 @@ export interface RefusedOutputs {
 
 /**
  * Sent to key and session connections (never to output pages) when a channel's outputs change, at most twice a
- * second: the outputs connected to this server (the 100 least healthy when there are more), and the refused pages.
+ * second: the channel's outputs on every node (the 100 least healthy when there are more), and the refused pages.
  */
 export interface OutputsMessage {
   type: 'outputs';
   channelId: string;
   outputs: OutputView[];
-  /** How many outputs are connected to this server (`outputs` holds at most 100 of them). */
+  /** How many outputs the channel has (`outputs` holds at most 100 of them). */
   total: number;
   refused: RefusedOutputs | null;
 }
@@ -1049,6 +1056,8 @@ export interface FrameMessage {
 export interface AckMessage {
   type: 'ack';
   id: string;
+  /** On a connection following several channels (`channels=`): the channel the op ran on. */
+  channelId?: string;
   frame: number;
   /** For a clock op: the clock's state after it. */
   clock?: ClockState;
@@ -1063,6 +1072,8 @@ export interface AckMessage {
 export interface ErrorMessage {
   type: 'error';
   id: string | null;
+  /** On a connection following several channels: the channel the refused op named, when it named one. */
+  channelId?: string;
   code: string;
   detail: string;
 }
@@ -1080,13 +1091,28 @@ export interface HeartbeatMessage {
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 export const HEARTBEAT_DEAD_AFTER_MS = 3 * HEARTBEAT_INTERVAL_MS;
 
+/**
+ * On a connection following several channels (`channels=`): the channel is no longer followed (deleted, or no longer
+ * visible to the credential). Nothing more comes for it; a client forgets its state.
+ */
+export interface ChannelRemovedMessage {
+  type: 'channel_removed';
+  channelId: string;
+}
+
 /** Which scene definitions a connection gets: those on the buses (the default), or every scene of the channel. */
 export type SceneScope = 'buses' | 'all';
 export const SCENE_SCOPES: readonly SceneScope[] = ['buses', 'all'];
 
 /** `outputs` (./outputs.ts) goes to key and session connections only, never to output pages. */
 export type ServerMessage =
-  SnapshotMessage | FrameMessage | AckMessage | ErrorMessage | HeartbeatMessage | OutputsMessage;
+  | SnapshotMessage
+  | FrameMessage
+  | AckMessage
+  | ErrorMessage
+  | HeartbeatMessage
+  | OutputsMessage
+  | ChannelRemovedMessage;
 
 /**
  * An operation a client asks for, before it gets the `id` its ack or error answers to (docs/api.md, "Operations over
@@ -1138,8 +1164,13 @@ export type ClientOp =
   | { op: 'rundown.play_next'; rundownId: string }
   | { op: 'rundown.stop'; rundownId: string; itemId?: string };
 
-/** `painted` (./outputs.ts) is an output page's report: output-token connections only, never answered. */
-export type ClientMessage = { op: 'resync' } | PaintedMessage | (ClientOp & { id: string });
+/**
+ * `painted` (./outputs.ts) is an output page's report: output-token connections only, never answered. On a connection
+ * following several channels every op and `resync` names its channel (`channelId`); on a one-channel connection
+ * `channelId` may be left out (given, it must be the connection's channel).
+ */
+export type ClientMessage =
+  { op: 'resync'; channelId?: string } | PaintedMessage | (ClientOp & { id: string; channelId?: string });
 
 /** The subprotocol the server answers with; a client offers it with `bearer.<key>` where headers cannot be set. */
 export const SUBPROTOCOL = 'onair.v1';
@@ -1147,7 +1178,7 @@ export const SUBPROTOCOL = 'onair.v1';
 // protocol/src/parse-server-message.ts
 /** Reading what the server sends on the real-time WebSocket. */
 
-const TYPES = ['snapshot', 'frame', 'ack', 'error', 'heartbeat', 'outputs'];
+const TYPES = ['snapshot', 'frame', 'ack', 'error', 'heartbeat', 'outputs', 'channel_removed'];
 const SERVER_MESSAGE_TYPES: ReadonlySet<string> = new Set(TYPES);
 
 /**
