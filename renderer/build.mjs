@@ -1,10 +1,11 @@
 // Bundles the output page: renderer/src/main.ts → dist/render-<hash>.js, the bundled fonts
 // (dist/fonts/<name>-<hash>.woff2, served at /render/fonts/), the tiny HTML shell (dist/render.html), the host page of
-// OGraf graphics (dist/graphic-host-<hash>.html, its script inline) and dist/manifest.json. Run by
-// `npm run build:renderer`; idempotent.
+// OGraf graphics (dist/graphic-host-<hash>.html, its script inline) and dist/manifest.json. Also the module of
+// exported OGraf packages (dist/ograf/: graphic.mjs, its fonts, the templates' pictures as thumbnails;
+// docs/ograf.md). Run by `npm run build:renderer`; idempotent.
 import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
-import { mkdir, readdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -140,8 +141,41 @@ async function removeStale(script, fonts, graphicHost) {
   }
 }
 
+/**
+ * The OGraf module: an ES module (a graphic's `main` must be one), its fonts beside it in fonts/, named as the
+ * module imports them (relative to itself, so the package plays from any folder). Built aside, then swapped in.
+ */
+async function bundleGraphic() {
+  const out = join(dist, 'ograf');
+  const next = join(dist, 'ograf.next');
+  await rm(next, { recursive: true, force: true });
+  await build({
+    entryPoints: { graphic: join(here, 'src/ograf-graphic.ts') },
+    outdir: next,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    target: 'chrome103',
+    loader: { '.woff2': 'file' },
+    assetNames: 'fonts/[name]-[hash]',
+    legalComments: 'none',
+    charset: 'utf8',
+    logLevel: 'warning',
+  });
+  const thumbnails = join(next, 'thumbnails');
+  await mkdir(thumbnails, { recursive: true });
+  const images = join(here, '..', 'docs', 'images');
+  for (const file of await readdir(images)) {
+    if (/^template-.*\.png$/.test(file)) await copyFile(join(images, file), join(thumbnails, file));
+  }
+  await rm(out, { recursive: true, force: true });
+  await rename(next, out);
+}
+
 async function main() {
   await mkdir(fontsDir, { recursive: true });
+  await bundleGraphic();
   const host = await bundleGraphicHost();
   await writeAtomic(join(dist, host.name), host.html);
   const { script, fonts } = await bundle(host.name);

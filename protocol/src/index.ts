@@ -10,6 +10,7 @@ export * from './rules.js';
 export * from './asset-refs.js';
 export * from './error-catalogue.js';
 export * from './scene.js';
+export * from './ograf-export.js';
 export * from './rundown.js';
 export * from './outputs.js';
 export * from './messages.js';

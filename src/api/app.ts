@@ -32,6 +32,8 @@ import { rundownRoutes } from './rundowns/routes.js';
 import { scheduleRoutes } from './schedule/routes.js';
 import { handleError, validationError } from './problem.js';
 import { renderRoutes } from './render/routes.js';
+import { ografExportRoutes } from './ograf/export-routes.js';
+import { ografServerRoutes } from './ograf-server/routes.js';
 import { sceneRoutes } from './scenes/routes.js';
 import { healthRoutes } from './system/health-routes.js';
 import { pageRoutes } from './system/page-routes.js';
@@ -101,11 +103,13 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
     memberRoutes,
     serverRoutes,
     assetRoutes,
+    ografExportRoutes,
     graphicRoutes,
   ])
     v1.route('/', routes(deps));
 
   app.route('/v1', v1);
+  app.route('/ograf', ografServerRoutes(deps));
   app.route('/', renderRoutes(deps));
   app.route('/', assetServeRoutes(deps));
   app.route('/', graphicFileRoutes(deps));

@@ -23,7 +23,7 @@ export interface HttpBinding<O> extends HttpDocs {
   status?: 200 | 201 | 204;
   /** The operation's input from the request; default: the body with the other path and query parameters. */
   input?: (req: RequestParts) => unknown;
-  /** The answer's body (a Response: sent as it is); default: the operation's output. */
+  /** The answer's body (a Response: sent as it is), or a promise of it; default: the operation's output. */
   answer?: (out: O, c: Context<ApiEnv>) => unknown;
   /** A check of the request after the guard, before the input's (an upload that could not be read). */
   check?: (req: RequestParts) => void;
@@ -66,7 +66,7 @@ export function bindOperation<I, O>(
     for (const [name, value] of Object.entries(outcome.headers)) c.header(name, value);
     const status = http.statusOf?.(outcome.body, c) ?? http.status ?? 200;
     if (status === 204) return c.body(null, 204);
-    const answer = http.answer ? http.answer(outcome.body, c) : outcome.body;
+    const answer: unknown = http.answer ? await http.answer(outcome.body, c) : outcome.body;
     // An answer that is not JSON (CSV) comes whole.
     return answer instanceof Response ? answer : c.json(answer, status);
   };

@@ -25,4 +25,5 @@ export * from './scenes.js';
 export * from './scene-versions.js';
 export * from './templates.js';
 export * from './assets.js';
+export * from './ograf-export.js';
 export * from './graphics.js';

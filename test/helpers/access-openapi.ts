@@ -101,6 +101,8 @@ export function fillPath(op: Operation, ids: Ids): string {
     if (name === 'name') return op.path.includes('/clocks/') ? 'gameClock' : 'flashScoreA';
     // A scene keeps the version it was created as.
     if (name === 'version') return '1';
+    // A bundled template: every workspace has them.
+    if (name === 'templateId') return 'lower-third';
     const value = (ids as unknown as Record<string, string | undefined>)[name];
     if (value === undefined) throw new Error(`${op.name}: no fixture for {${name}}; add one to access-openapi.ts`);
     return value;
