@@ -10,6 +10,7 @@ import { href } from '../router.js';
 import { can } from '../session.js';
 import type { Obj } from './draft.js';
 import { loadEditorData, type EditorData } from './editor-data.js';
+import { OgrafDownload } from './ograf-download.js';
 import { SceneEditor } from './scene-editor.js';
 import { TemplateChooser, type SceneStart } from './template-chooser.js';
 
@@ -30,6 +31,9 @@ export function SceneEditorPage({ channelId, sceneId }: { channelId: string; sce
       </p>
       <div class="page-head">
         <h1>{title}</h1>
+        {data?.scene && !('graphic' in data.scene.definition) && (
+          <OgrafDownload path={`/v1/channels/${channelId}/scenes/${data.scene.id}/ograf`} fileName={data.scene.name} />
+        )}
         <a class="push-right" href={href('channels', channelId, 'live')}>
           Back to live view
         </a>

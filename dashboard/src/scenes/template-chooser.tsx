@@ -2,6 +2,7 @@
  * A new scene starts here: a built-in template (GET /v1/templates) or a blank definition, and a name. Nothing is
  * created yet: the editor opens with the definition, and the scene exists once the user saves it.
  */
+import { OgrafDownload } from './ograf-download.js';
 import { useState } from 'preact/hooks';
 import { Problem } from '../components/problem.js';
 import { useLoad } from '../components/use-load.js';
@@ -71,6 +72,7 @@ export function TemplateChooser({ onStart }: { onStart: (start: SceneStart) => v
           Open in the editor
         </button>
         <span class="hint">Nothing is created until you save.</span>
+        {template && <OgrafDownload path={`/v1/templates/${template.id}/ograf`} fileName={template.id} />}
       </div>
     </form>
   );
