@@ -12,6 +12,7 @@ export * from './error-catalogue.js';
 export * from './scene.js';
 export * from './rundown.js';
 export * from './outputs.js';
+export * from './sources.js';
 export * from './messages.js';
 export * from './parse-server-message.js';
 export * from './backoff.js';

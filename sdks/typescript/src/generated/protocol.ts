@@ -786,6 +786,8 @@ export interface HistoryAction {
 /** Where an output page runs: told by the page from what its host exposes (docs/outputs.md, "Kinds"). */
 export const OUTPUT_KINDS = ['obs', 'casparcg', 'vmix', 'browser'] as const;
 export type OutputKind = (typeof OUTPUT_KINDS)[number];
+/** The hosts that tell a page whether it is shown: only their reports carry `visible` and `active`. */
+export const HOST_FLAG_KINDS: readonly OutputKind[] = ['obs', 'casparcg'];
 
 /** `ok` green, `lagging` amber, `error` red (docs/outputs.md, "Health"). */
 export const OUTPUT_HEALTHS = ['ok', 'lagging', 'error'] as const;
@@ -850,7 +852,10 @@ export interface PaintedMessage {
   height: number;
   kind?: OutputKind;
   bus?: OutputBus;
-  /** OBS only: the source is shown in some view (`visible`), on program (`active`); null while OBS has not said. */
+  /**
+   * OBS: the source is shown in some view (`visible`), on program (`active`). CasparCG: both true after its PLAY,
+   * false after its STOP. Null while the host has not said, and outside those two hosts.
+   */
   visible?: boolean | null;
   active?: boolean | null;
   /** Load failures since the previous report. */
@@ -891,7 +896,7 @@ export interface OutputView {
   layers: PaintedLayer[];
 }
 
-/** Output pages whose token the server refused (a rotated or mistyped output URL), on this server. */
+/** Output pages whose token the server refused (a rotated or mistyped output URL), on every node. */
 export interface RefusedOutputs {
   count: number;
   /** ISO 8601 */
@@ -901,13 +906,13 @@ export interface RefusedOutputs {
 
 /**
  * Sent to key and session connections (never to output pages) when a channel's outputs change, at most twice a
- * second: the outputs connected to this server (the 100 least healthy when there are more), and the refused pages.
+ * second: the channel's outputs on every node (the 100 least healthy when there are more), and the refused pages.
  */
 export interface OutputsMessage {
   type: 'outputs';
   channelId: string;
   outputs: OutputView[];
-  /** How many outputs are connected to this server (`outputs` holds at most 100 of them). */
+  /** How many outputs the channel has (`outputs` holds at most 100 of them). */
   total: number;
   refused: RefusedOutputs | null;
 }
@@ -915,6 +920,37 @@ export interface OutputsMessage {
 /** The URL without its `token` query parameter: what a page reports and the server shows never carries one. */
 export function withoutToken(url: string): string {
   return url.replace(/([?&])token=[^&#]*&?/gi, '$1').replace(/[?&](?=#|$)/, '');
+}
+
+// protocol/src/sources.ts
+/**
+ * A channel's data sources as the real-time WebSocket pushes them (docs/data-sources.md, docs/api.md): what
+ * `GET /v1/channels/{id}/sources` shows of each source's state, without its configuration (URL, mapping) or the time
+ * of each fetch, so the message changes only when something an operator sees changes.
+ */
+
+/** One source's state; `state` is `paused` while the source is paused. */
+export interface SourceSummary {
+  id: string;
+  name: string;
+  type: 'json_url' | 'csv_url';
+  paused: boolean;
+  state: 'pending' | 'ok' | 'failing' | 'paused';
+  lastError: string | null;
+  lastChangeAt: string | null;
+  /** The row the source reads now (1-based); null unless it picks its row by cursor. */
+  cursor: number | null;
+}
+
+/**
+ * Goes to key and session connections only, never to output pages: at once when the channel has sources, then
+ * whenever one is created, edited, paused, resumed or deleted or its state, error or row changes (at most twice a
+ * second per channel; the last change is always sent). Every message lists all the channel's sources.
+ */
+export interface SourcesMessage {
+  type: 'sources';
+  channelId: string;
+  sources: SourceSummary[];
 }
 
 // protocol/src/messages.ts
@@ -1040,6 +1076,8 @@ export interface AckMessage {
   item?: RundownItem;
   /** For `schedule.add`: the entry. */
   scheduled?: ScheduledOp;
+  /** For `source.refresh` and `source.row`: the source after it. */
+  source?: SourceSummary;
 }
 
 export interface ErrorMessage {
@@ -1077,7 +1115,7 @@ export interface ChannelRemovedMessage {
 export type SceneScope = 'buses' | 'all';
 export const SCENE_SCOPES: readonly SceneScope[] = ['buses', 'all'];
 
-/** `outputs` (./outputs.ts) goes to key and session connections only, never to output pages. */
+/** `outputs` (./outputs.ts) and `sources` (./sources.ts) go to key and session connections only, never to output pages. */
 export type ServerMessage =
   | SnapshotMessage
   | FrameMessage
@@ -1085,6 +1123,7 @@ export type ServerMessage =
   | ErrorMessage
   | HeartbeatMessage
   | OutputsMessage
+  | SourcesMessage
   | ChannelRemovedMessage;
 
 /**
@@ -1135,7 +1174,10 @@ export type ClientOp =
   | { op: 'rundown.focus'; rundownId: string; move: 'next' | 'previous' | 'first' | 'last' }
   | { op: 'rundown.cue'; rundownId: string; itemId?: string }
   | { op: 'rundown.play_next'; rundownId: string }
-  | { op: 'rundown.stop'; rundownId: string; itemId?: string };
+  | { op: 'rundown.stop'; rundownId: string; itemId?: string }
+  | { op: 'source.refresh'; sourceId: string }
+  | { op: 'source.row'; sourceId: string; move: 'next' | 'previous' | 'first' }
+  | { op: 'source.row'; sourceId: string; number: number };
 
 /**
  * `painted` (./outputs.ts) is an output page's report: output-token connections only, never answered. On a connection
@@ -1151,7 +1193,7 @@ export const SUBPROTOCOL = 'onair.v1';
 // protocol/src/parse-server-message.ts
 /** Reading what the server sends on the real-time WebSocket. */
 
-const TYPES = ['snapshot', 'frame', 'ack', 'error', 'heartbeat', 'outputs', 'channel_removed'];
+const TYPES = ['snapshot', 'frame', 'ack', 'error', 'heartbeat', 'outputs', 'sources', 'channel_removed'];
 const SERVER_MESSAGE_TYPES: ReadonlySet<string> = new Set(TYPES);
 
 /**
