@@ -234,8 +234,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     path.join(ROOT, 'public'),
   );
   const bindings: ApiBindings = { observeRequest: metrics?.request };
-  // server.ts hands its deps on to the render socket as they are: `counters` and `outputs` travel with them.
-  const transportDeps: TransportDeps & Pick<RenderSocketDeps, 'counters' | 'outputs'> = {
+  // server.ts hands its deps on to the render socket as they are: `counters`, `outputs` and `sources` travel with them.
+  const transportDeps: TransportDeps & Pick<RenderSocketDeps, 'counters' | 'outputs' | 'sources'> = {
     fetch: (req) => api.fetch(req, bindings),
     engine,
     runner,
@@ -251,6 +251,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     fastPatchInputs: createFastPatch({ runner, auth, logger, observeRequest: metrics?.request }),
     counters: metrics?.sockets,
     outputs,
+    sources: sources.feed,
   };
   const transport = createTransport(transportDeps);
 

@@ -2,7 +2,8 @@
  * Data sources on several nodes (docs/data-sources.md, "Several nodes"), two real nodes on one Postgres and one Redis
  * polling a real local feed: only the channel's owner fetches (never two fetches at once, never twice the rate), a
  * source created on the other node is polled by the owner, and when the owner is killed the node that takes the
- * channel over goes on polling it, from where the store says it stood.
+ * channel over goes on polling it, from where the store says it stood; a socket on the node that does not poll hears the
+ * source's state all the same.
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -11,6 +12,12 @@ import { CLUSTER_KEY, startCluster, type ClusterNode, type TestCluster } from '.
 import { addSource } from './helpers/data-sources.js';
 import { startFeedServer, type FeedServer } from './helpers/feed-server.js';
 import { serviceGate } from './helpers/services.js';
+import { RenderClient, type ServerMessage } from './helpers/ws-client.js';
+
+interface SourcesMessage {
+  type: 'sources';
+  sources: { id: string; state: string }[];
+}
 
 const postgres = serviceGate('postgres');
 const redis = serviceGate('redis');
@@ -54,6 +61,34 @@ describe.skipIf(postgres.skip || redis.skip)(`data sources on two nodes${postgre
     });
     return cluster.node(owner!);
   }
+
+  it('pushes the state a source has on the owner to a socket on the other node', async () => {
+    const first = cluster.nodes[0]!;
+    const channel = expectStatus(await on(first)<Channel>('POST', '/v1/channels', { name: 'Watched' }), 201);
+    await addScoreboard(on(first), channel.id);
+    const owner = await ownerOf(channel.id);
+    const other = cluster.nodes.find((n) => n !== owner)!;
+    const watcher = await RenderClient.connect(other.url, channel.id, { key: CLUSTER_KEY });
+    try {
+      const ok = { status: 200, body: JSON.stringify({ home_score: 5 }) };
+      feed.route('/watched.json', (_req, res) => res.writeHead(ok.status).end(ok.body));
+      const source = await addSource(on(other), channel.id, {
+        type: 'json_url',
+        url: `${feed.origin}/watched.json`,
+        intervalMs: 1_000,
+        mapping: { home_score: 'scoreA' },
+      });
+      const stateOf = (m: ServerMessage) =>
+        (m.type as string) === 'sources' ? (m as unknown as SourcesMessage).sources[0]?.state : undefined;
+      // Only the owner fetches it: the socket on the other node hears what the owner recorded.
+      await watcher.next((m) => stateOf(m) === 'ok', { timeoutMs: 20_000 });
+      Object.assign(ok, { status: 500, body: 'down' });
+      await watcher.next((m) => stateOf(m) === 'failing', { timeoutMs: 20_000 });
+      expectStatus(await on(other)('DELETE', `/v1/channels/${channel.id}/sources/${source.id}`), 204);
+    } finally {
+      watcher.close();
+    }
+  }, 60_000);
 
   it('is polled by the owner only, and by the node that takes the channel over when the owner dies', async () => {
     const first = cluster.nodes[0]!;

@@ -7,6 +7,9 @@ import { findScene, findSource, inputName, layerOf, text } from './resolve.js';
 import { parseObject, parseTime, parseValue } from './values.js';
 import { rundownActions } from './rundown-actions.js';
 
+/** A data source op, before the source it acts on is found. */
+type SourceOp = { op: 'source.refresh' } | { op: 'source.row'; move: 'next' | 'previous' };
+
 export function actionDefinitions(api: ModuleApi): CompanionActionDefinitions {
   const c = api.choices();
   const channel = dropdown('channel', 'Channel', c.channels);
@@ -21,7 +24,7 @@ export function actionDefinitions(api: ModuleApi): CompanionActionDefinitions {
       await api.run(ch.id, { op, sceneId: found.id });
     },
   });
-  const source = (name: string, path: string, body?: unknown): CompanionActionDefinition => ({
+  const source = (name: string, op: SourceOp): CompanionActionDefinition => ({
     name,
     options: [channel, dropdown('source', 'Data source', c.sources)],
     callback: async ({ options }) => {
@@ -31,7 +34,7 @@ export function actionDefinitions(api: ModuleApi): CompanionActionDefinitions {
         (x) => findSource(x, options.source),
         'such data source',
       );
-      await api.sourceRequest(ch.id, found.id, path, body);
+      await api.run(ch.id, { ...op, sourceId: found.id });
     },
   });
   return {
@@ -115,9 +118,9 @@ export function actionDefinitions(api: ModuleApi): CompanionActionDefinitions {
       options: [channel],
       callback: async ({ options }) => api.run(channelOnly(api, options.channel).id, { op: 'undo' }),
     },
-    source_refresh: source('Data source: refresh now', '/refresh'),
-    source_row_next: source('Data source: next row', '/row', { move: 'next' }),
-    source_row_previous: source('Data source: previous row', '/row', { move: 'previous' }),
+    source_refresh: source('Data source: refresh now', { op: 'source.refresh' }),
+    source_row_next: source('Data source: next row', { op: 'source.row', move: 'next' }),
+    source_row_previous: source('Data source: previous row', { op: 'source.row', move: 'previous' }),
   };
 }
 

@@ -175,9 +175,7 @@ export function feedbackDefinitions(api: ModuleApi): CompanionFeedbackDefinition
       options: [channel, dropdown('source', 'Data source', c.sources)],
       callback: ({ options }) =>
         safely(
-          () =>
-            locate(api, options.channel, (x) => findSource(x, options.source), 'source').found.status.state ===
-            'failing',
+          () => locate(api, options.channel, (x) => findSource(x, options.source), 'source').found.state === 'failing',
         ),
     },
     connection_lost: {

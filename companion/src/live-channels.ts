@@ -1,6 +1,6 @@
 /**
  * What the module knows of each followed channel: the live state the shared reducer keeps from the socket's
- * snapshots and frames, the channel's outputs (pushed) and data sources (read over REST), and its name. Applying a
+ * snapshots and frames, the channel's outputs and data sources (pushed too), and its name (read over REST). Applying a
  * message answers which kinds of thing it changed, so only the feedbacks and variables that read them are redone.
  */
 import {
@@ -11,8 +11,8 @@ import {
   type OutputView,
   type SceneView,
   type ServerMessage,
+  type SourceSummary,
 } from '@onair/protocol';
-import type { SourceInfo } from './rest-client.js';
 
 export type Kind =
   'program' | 'preview' | 'inputs' | 'clocks' | 'scenes' | 'rundowns' | 'outputs' | 'sources' | 'channels' | 'frame';
@@ -34,7 +34,7 @@ export interface LiveChannel {
   name: string;
   state: LiveState;
   outputs: OutputView[];
-  sources: SourceInfo[];
+  sources: SourceSummary[];
   /** Server time minus local time, from the last message that carried one: clocks are drawn on the server's time. */
   clockOffsetMs: number;
   /** When its last snapshot came, in the order of snapshots (see setNames). */
@@ -95,7 +95,7 @@ export class LiveChannels {
         clockOffsetMs: msg.serverTime - Date.now(),
         seq: ++this.#seq,
       });
-      for (const kind of ALL_KINDS) if (kind !== 'sources' && (old || kind !== 'outputs')) kinds.add(kind);
+      for (const kind of ALL_KINDS) if (old || (kind !== 'outputs' && kind !== 'sources')) kinds.add(kind);
       if (!old) kinds.add('channels');
     } else if (msg.type === 'frame') {
       const channel = this.byId.get(msg.channelId);
@@ -109,18 +109,22 @@ export class LiveChannels {
       const channel = this.byId.get(msg.channelId);
       if (channel) channel.outputs = msg.outputs;
       kinds.add('outputs');
+    } else if (msg.type === 'sources') {
+      const channel = this.byId.get(msg.channelId);
+      if (channel) channel.sources = msg.sources;
+      kinds.add('sources');
     } else if (msg.type === 'channel_removed') {
       if (this.byId.delete(msg.channelId)) for (const kind of ALL_KINDS) kinds.add(kind);
     }
     return { kinds };
   }
 
-  setSources(channelId: string, sources: SourceInfo[]): boolean {
-    const channel = this.byId.get(channelId);
-    if (!channel) return false;
-    const changed = JSON.stringify(channel.sources) !== JSON.stringify(sources);
-    channel.sources = sources;
-    return changed;
+  /**
+   * A new connection: the server sends a channel's sources at once only when it has some, so those held from the
+   * last connection are forgotten (one deleted while the link was down would otherwise stay).
+   */
+  forgetSources(): void {
+    for (const channel of this.byId.values()) channel.sources = [];
   }
 
   clear(): void {

@@ -36,8 +36,6 @@ type Schema = {
 const DEFINITIONS_DEBOUNCE_MS = 250;
 /** Clocks are redrawn locally this often: a `m:ss` changes within a quarter of a second of the server's. */
 const CLOCK_TICK_MS = 250;
-/** Data sources have no push: their state is read over REST this often (and after each source action). */
-const SOURCES_REFRESH_MS = 10_000;
 const DEFINITION_KINDS: ReadonlySet<Kind> = new Set(['scenes', 'rundowns', 'channels', 'sources']);
 
 export default class OnairInstance extends InstanceBase<Schema> implements ModuleApi {
@@ -51,7 +49,6 @@ export default class OnairInstance extends InstanceBase<Schema> implements Modul
   #values: Values = {};
   #definitionsTimer: NodeJS.Timeout | null = null;
   #clockTimer: NodeJS.Timeout | null = null;
-  #sourcesTimer: NodeJS.Timeout | null = null;
 
   get connected(): boolean {
     return this.#link.kind === 'open';
@@ -91,16 +88,6 @@ export default class OnairInstance extends InstanceBase<Schema> implements Modul
     }
   }
 
-  async sourceRequest(channelId: string, sourceId: string, path: string, body?: unknown): Promise<void> {
-    if (!this.#rest) throw new Error('Not configured');
-    await this.#rest.request(
-      'POST',
-      `/v1/channels/${channelId}/sources/${encodeURIComponent(sourceId)}${path}`,
-      body ?? {},
-    );
-    await this.#loadSources(channelId);
-  }
-
   #start(config: OnairConfig, secrets: OnairSecrets): void {
     const endpoint = endpointOf(config, secrets);
     if (!endpoint) {
@@ -113,21 +100,20 @@ export default class OnairInstance extends InstanceBase<Schema> implements Modul
       message: (msg) => {
         const applied = this.live.apply(msg);
         if (applied.resync) this.#socket?.sendRaw({ op: 'resync', channelId: applied.resync });
-        if (msg.type === 'snapshot') this.#onSnapshot(msg.channelId);
+        if (msg.type === 'snapshot' && !this.live.hasName(msg.channelId)) void this.#loadNames();
         this.#changed(applied.kinds);
       },
     });
     this.#socket.start();
     this.#clockTimer = setInterval(() => this.#tickClocks(), CLOCK_TICK_MS);
-    this.#sourcesTimer = setInterval(() => this.#loadAllSources(), SOURCES_REFRESH_MS);
   }
 
   #stop(): void {
     this.#socket?.stop();
     this.#socket = null;
     this.#rest = null;
-    for (const timer of [this.#definitionsTimer, this.#clockTimer, this.#sourcesTimer]) if (timer) clearTimeout(timer);
-    this.#definitionsTimer = this.#clockTimer = this.#sourcesTimer = null;
+    for (const timer of [this.#definitionsTimer, this.#clockTimer]) if (timer) clearTimeout(timer);
+    this.#definitionsTimer = this.#clockTimer = null;
     this.#link = { kind: 'connecting' };
   }
 
@@ -144,17 +130,14 @@ export default class OnairInstance extends InstanceBase<Schema> implements Modul
         `The server refused the connection (${state.detail}): check the channels and the key's permissions`,
       );
     else this.updateStatus(InstanceStatus.ConnectionFailure, `Cannot reach the server (${state.detail}); retrying`);
-    if (state.kind === 'open') void this.#loadNames();
+    if (state.kind === 'open') {
+      this.live.forgetSources();
+      void this.#loadNames();
+    }
     if (was !== this.connected) {
       this.#updateValues();
       this.checkFeedbacks('connection_lost');
     }
-  }
-
-  /** A channel (re)joined: its name and sources are read over REST, since the socket carries neither. */
-  #onSnapshot(channelId: string): void {
-    if (!this.live.hasName(channelId)) void this.#loadNames();
-    void this.#loadSources(channelId);
   }
 
   async #loadNames(): Promise<void> {
@@ -165,20 +148,6 @@ export default class OnairInstance extends InstanceBase<Schema> implements Modul
     } catch (err) {
       this.log('debug', `Reading channel names failed: ${(err as Error).message}`);
     }
-  }
-
-  async #loadSources(channelId: string): Promise<void> {
-    try {
-      const sources = await this.#rest!.sources(channelId);
-      if (this.live.setSources(channelId, sources)) this.#changed(new Set(['sources']));
-    } catch (err) {
-      this.log('debug', `Reading data sources of ${channelId} failed: ${(err as Error).message}`);
-    }
-  }
-
-  #loadAllSources(): void {
-    if (!this.connected) return;
-    for (const channel of this.live.list()) if (channel.sources.length > 0) void this.#loadSources(channel.id);
   }
 
   /** What a message changed: the feedbacks that read it, the variables, and (debounced) the definitions. */

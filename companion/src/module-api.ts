@@ -10,8 +10,6 @@ export interface ModuleApi {
   choices(): Choices;
   /** Runs an op on a channel: on the socket, settled by its ack, or over REST while the socket is down. */
   run(channelId: string, op: Op): Promise<void>;
-  /** A data source route (`/sources/{id}/…`), over REST: the socket has no source ops. */
-  sourceRequest(channelId: string, sourceId: string, path: string, body?: unknown): Promise<void>;
 }
 
 /**

@@ -17,7 +17,9 @@ export type Op =
   | { op: 'undo' }
   | { op: 'rundown.focus'; rundownId: string; move: 'next' | 'previous' }
   | { op: 'rundown.cue' | 'rundown.stop'; rundownId: string; itemId?: string }
-  | { op: 'rundown.play_next'; rundownId: string };
+  | { op: 'rundown.play_next'; rundownId: string }
+  | { op: 'source.refresh'; sourceId: string }
+  | { op: 'source.row'; sourceId: string; move: 'next' | 'previous' };
 
 export async function runOp(socket: OnairSocket | null, rest: RestClient, channelId: string, op: Op): Promise<void> {
   if (socket?.isOpen) {
@@ -59,6 +61,10 @@ function restRoute(op: Op): Route {
       return { method: 'POST', path: `/rundowns/${enc(op.rundownId)}/${op.op.slice(8)}`, body: itemOnly(op.itemId) };
     case 'rundown.play_next':
       return { method: 'POST', path: `/rundowns/${enc(op.rundownId)}/play-next` };
+    case 'source.refresh':
+      return { method: 'POST', path: `/sources/${enc(op.sourceId)}/refresh`, body: {} };
+    case 'source.row':
+      return { method: 'POST', path: `/sources/${enc(op.sourceId)}/row`, body: { move: op.move } };
     default:
       return { method: 'POST', path: `/${name}`, body };
   }

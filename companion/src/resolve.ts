@@ -2,9 +2,8 @@
  * Options name things by id (what a dropdown stores) or by a name typed in, or put there by a Companion variable:
  * these find the thing either way. A name matches case-insensitively, after the id has had its chance.
  */
-import type { RundownItem, SceneView } from '@onair/protocol';
+import type { RundownItem, SceneView, SourceSummary } from '@onair/protocol';
 import type { LiveChannel, LiveChannels } from './live-channels.js';
-import type { SourceInfo } from './rest-client.js';
 
 export function text(value: unknown): string {
   if (typeof value === 'string') return value.trim();
@@ -63,7 +62,7 @@ export function findItem(channel: LiveChannel, value: unknown): { rundownId: str
   );
 }
 
-export function findSource(channel: LiveChannel, value: unknown): SourceInfo | undefined {
+export function findSource(channel: LiveChannel, value: unknown): SourceSummary | undefined {
   return byIdOrName(
     channel.sources,
     value,

@@ -1,17 +1,9 @@
-/** The onair REST API as the module uses it: reads at connect, and ops when the socket is down. */
+/** The onair REST API as the module uses it: the channels' names at connect, and ops when the socket is down. */
 import { OpError } from './socket-client.js';
 
 export interface ChannelInfo {
   id: string;
   name: string;
-}
-
-/** A data source as `GET …/sources` answers it (only what the module reads). */
-export interface SourceInfo {
-  id: string;
-  name: string;
-  row: { by: string } | null;
-  status: { state: 'pending' | 'ok' | 'failing' | 'paused'; lastError: string | null; cursor: number };
 }
 
 export class RestClient {
@@ -52,11 +44,6 @@ export class RestClient {
       cursor = page.nextCursor;
     } while (cursor);
     return out;
-  }
-
-  async sources(channelId: string): Promise<SourceInfo[]> {
-    const page = await this.request<{ data: SourceInfo[] }>('GET', `/v1/channels/${channelId}/sources`);
-    return page.data;
   }
 }
 

@@ -13,6 +13,7 @@ export * from './scene.js';
 export * from './ograf-export.js';
 export * from './rundown.js';
 export * from './outputs.js';
+export * from './sources.js';
 export * from './messages.js';
 export * from './parse-server-message.js';
 export * from './backoff.js';

@@ -9,6 +9,7 @@
 import type { OutputsMessage, PaintedMessage } from './outputs.js';
 import type { Rundown, RundownItem, ScheduledOp } from './rundown.js';
 import type { ClockAction, ClockState, InputValue, SceneView } from './scene.js';
+import type { SourceSummary, SourcesMessage } from './sources.js';
 
 /**
  * A scene instance on a bus: the scene, and the values that belong to this instance (its item-scoped inputs:
@@ -123,6 +124,8 @@ export interface AckMessage {
   item?: RundownItem;
   /** For `schedule.add`: the entry. */
   scheduled?: ScheduledOp;
+  /** For `source.refresh` and `source.row`: the source after it. */
+  source?: SourceSummary;
 }
 
 export interface ErrorMessage {
@@ -160,7 +163,7 @@ export interface ChannelRemovedMessage {
 export type SceneScope = 'buses' | 'all';
 export const SCENE_SCOPES: readonly SceneScope[] = ['buses', 'all'];
 
-/** `outputs` (./outputs.ts) goes to key and session connections only, never to output pages. */
+/** `outputs` (./outputs.ts) and `sources` (./sources.ts) go to key and session connections only, never to output pages. */
 export type ServerMessage =
   | SnapshotMessage
   | FrameMessage
@@ -168,6 +171,7 @@ export type ServerMessage =
   | ErrorMessage
   | HeartbeatMessage
   | OutputsMessage
+  | SourcesMessage
   | ChannelRemovedMessage;
 
 /**
@@ -218,7 +222,10 @@ export type ClientOp =
   | { op: 'rundown.focus'; rundownId: string; move: 'next' | 'previous' | 'first' | 'last' }
   | { op: 'rundown.cue'; rundownId: string; itemId?: string }
   | { op: 'rundown.play_next'; rundownId: string }
-  | { op: 'rundown.stop'; rundownId: string; itemId?: string };
+  | { op: 'rundown.stop'; rundownId: string; itemId?: string }
+  | { op: 'source.refresh'; sourceId: string }
+  | { op: 'source.row'; sourceId: string; move: 'next' | 'previous' | 'first' }
+  | { op: 'source.row'; sourceId: string; number: number };
 
 /**
  * `painted` (./outputs.ts) is an output page's report: output-token connections only, never answered. On a connection

@@ -1,7 +1,7 @@
 /** Reading what the server sends on the real-time WebSocket. */
 import type { ServerMessage } from './messages.js';
 
-const TYPES = ['snapshot', 'frame', 'ack', 'error', 'heartbeat', 'outputs', 'channel_removed'];
+const TYPES = ['snapshot', 'frame', 'ack', 'error', 'heartbeat', 'outputs', 'sources', 'channel_removed'];
 const SERVER_MESSAGE_TYPES: ReadonlySet<string> = new Set(TYPES);
 
 /**

@@ -94,8 +94,9 @@ export function createConnection(options: ConnectionOptions): Connection {
       console.warn('onair: ignoring a message that is not a known JSON message');
       return;
     }
-    // Output pages are never sent `outputs` nor `channel_removed` (one channel each); either is nothing to draw.
-    if (msg.type === 'ack' || msg.type === 'outputs' || msg.type === 'channel_removed') return;
+    // Output pages are never sent `outputs`, `sources` nor `channel_removed` (one channel each): nothing to draw.
+    if (msg.type === 'ack' || msg.type === 'outputs' || msg.type === 'sources' || msg.type === 'channel_removed')
+      return;
     if (msg.type === 'error') {
       console.warn(`onair: server error ${msg.code}: ${msg.detail}`);
       return;

@@ -19,7 +19,7 @@ export function socketMetrics(registry: Registry, counters: SocketCounters): voi
   countsByType(
     registers,
     'onair_ws_messages_sent_total',
-    'WebSocket messages sent, one per recipient, by type: frame, snapshot, reply (acks and errors), heartbeat',
+    'WebSocket messages sent, one per recipient, by type: frame, snapshot, reply (acks and errors), heartbeat, outputs, sources',
     () => counters.messages,
   );
   countsByType(

@@ -129,9 +129,9 @@ export const deleteSource: ChannelOperation<{ sourceId: string }, void> = {
   name: 'sources.delete',
   input: SourceRef,
   async run(ctx, { sourceId }) {
-    await findSource(ctx, sourceId);
+    const source = await findSource(ctx, sourceId);
     await ctx.services.store.sources.deleteSource(sourceId);
-    ctx.services.sources.deleted(sourceId);
+    ctx.services.sources.deleted(sourceId, source.channelId);
   },
 };
 

@@ -1,6 +1,7 @@
 /**
- * Tells listeners that a channel's outputs changed, at most once per `everyMs` per channel: changes within that time
- * are told together, after it (the last change is always told). Timers do not keep the process alive.
+ * Tells listeners that something of a channel changed (its outputs, its data sources), at most once per `everyMs`
+ * per channel: changes within that time are told together, after it (the last change is always told). Timers do not
+ * keep the process alive.
  */
 export class ChangeThrottle {
   private readonly listeners = new Set<(channelId: string) => void>();

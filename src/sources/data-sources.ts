@@ -10,6 +10,7 @@ import type { MappedChange } from '../incoming-hooks/hook-mapping.js';
 import type { SourceRecord, SourceStore } from '../store/source-store.js';
 import { createGuardedAgent, type Resolve } from '../webhooks/endpoint-guard/index.js';
 import { createSourceDesk, type SourceDesk } from './source-desk.js';
+import { createSourceFeed, type SourceFeed } from './source-feed.js';
 import { SourcePoller } from './source-poller.js';
 import { runRound, type SourceRecorder } from './source-round.js';
 import { fetchSource, type FetchRequest, type FetchResult } from './index.js';
@@ -41,6 +42,8 @@ export type { FetchOutcome, SourceRecorder } from './source-round.js';
 
 export interface DataSources {
   desk: SourceDesk;
+  /** The channels' sources as the real-time WebSocket pushes them, and when they change on this node. */
+  feed: SourceFeed;
   start(): Promise<void>;
   /** Stops polling and waits for the fetches running; then closes the connections. */
   stop(): Promise<void>;
@@ -67,7 +70,10 @@ export function createDataSources(deps: DataSourceDeps, settings: DataSourceSett
       userAgent: `onair-sources/${settings.version}`,
     });
   const registry = (channelId: string) => deps.engine.registry(channelId);
+  const feed = createSourceFeed(deps.store, deps.now);
+  const changed = (channelId: string) => feed.changed(channelId);
   const roundDeps = {
+    changed,
     store: deps.store,
     fetch,
     registry,
@@ -77,7 +83,7 @@ export function createDataSources(deps: DataSourceDeps, settings: DataSourceSett
     recorder: deps.recorder,
   };
   const poller = new SourcePoller({
-    store: deps.store,
+    store: { listAllSources: listingFor(deps.store, feed, settings.resyncMs !== undefined) },
     engine: deps.engine,
     round: (id, options) => runRound(roundDeps, id, options),
     logger,
@@ -88,9 +94,11 @@ export function createDataSources(deps: DataSourceDeps, settings: DataSourceSett
     fetch,
     registry,
     check: { allowPrivate: settings.allowPrivate, resolve: settings.resolve },
+    changed,
   });
   return {
     desk,
+    feed,
     start: () => poller.start(),
     async stop() {
       const stopped = poller.stop();
@@ -99,6 +107,24 @@ export function createDataSources(deps: DataSourceDeps, settings: DataSourceSett
       await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
       await agent.destroy();
       await stopped;
+      feed.stop();
     },
+  };
+}
+
+/**
+ * Every source, for the poller. With several nodes each such read (every `resyncMs`) also tells the feed of every
+ * channel that has or had sources, so that a socket here hears within that time what other nodes fetched or wrote
+ * (the socket reads a channel's sources only when it is followed here, and sends them only when they changed).
+ */
+function listingFor(store: SourceStore, feed: SourceFeed, cluster: boolean): () => Promise<SourceRecord[]> {
+  let had = new Set<string>();
+  return async () => {
+    const all = await store.listAllSources();
+    if (!cluster) return all;
+    const has = new Set(all.map((s) => s.channelId));
+    for (const channelId of new Set([...had, ...has])) feed.changed(channelId);
+    had = has;
+    return all;
   };
 }

@@ -26,7 +26,7 @@ export interface SourceDesk {
   checkUrl(type: SourceType, raw: string): Promise<{ url: string; sheet: boolean }>;
   /** After a write on this node: a new or edited source is fetched at once (unless paused). */
   stored(record: SourceRecord): void;
-  deleted(id: string): void;
+  deleted(id: string, channelId: string): void;
   channelDeleted(channelId: string): void;
   /** Fetches now, joining a fetch of the source that is running (see SourcePoller.fetchNow). */
   fetchNow(id: string, options?: RoundOptions): Promise<RoundOutcome>;
@@ -38,6 +38,8 @@ export interface SourceDeskDeps {
   fetch: (req: FetchRequest) => Promise<FetchResult>;
   registry: (channelId: string) => InputRegistry;
   check: CheckEndpointOptions;
+  /** Told of every source stored or deleted, with its channel (the `sources` message). */
+  changed: (channelId: string) => void;
 }
 
 export function createSourceDesk(deps: SourceDeskDeps): SourceDesk {
@@ -46,8 +48,14 @@ export function createSourceDesk(deps: SourceDeskDeps): SourceDesk {
       const { url, sheet } = await checkSourceUrl(type, raw, deps.check);
       return { url: url.href, sheet };
     },
-    stored: (record) => deps.poller.put(record),
-    deleted: (id) => deps.poller.remove(id),
+    stored(record) {
+      deps.poller.put(record);
+      deps.changed(record.channelId);
+    },
+    deleted(id, channelId) {
+      deps.poller.remove(id);
+      deps.changed(channelId);
+    },
     channelDeleted: (channelId) => deps.poller.forgetChannel(channelId),
     fetchNow: (id, options) => deps.poller.fetchNow(id, options),
     async dryRun(channelId, config) {

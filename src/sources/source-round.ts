@@ -48,6 +48,8 @@ export interface RoundDeps {
   logger: Logger;
   now: () => number;
   recorder?: SourceRecorder | undefined;
+  /** Told of each fetch recorded, with the source's channel (the `sources` message). */
+  changed?: ((channelId: string) => void) | undefined;
 }
 
 export interface RoundOptions {
@@ -78,10 +80,11 @@ export async function runRound(deps: RoundDeps, id: string, options: RoundOption
     lastModified: forced ? null : source.lastModified,
   });
   const at = new Date(deps.now()).toISOString();
-  const record = (status: SourceStatusChanges, changed: boolean, error: string | null) => {
+  const record = async (status: SourceStatusChanges, changed: boolean, error: string | null) => {
     deps.recorder?.fetched(fetchOutcome(result, changed, error));
     const line: SourceFetchRecord = { at, status: result.status, bytes: result.bytes, ms: result.ms, changed, error };
-    return deps.store.recordFetch(id, source.updatedAt, status, line, FETCH_LOG_KEEP);
+    await deps.store.recordFetch(id, source.updatedAt, status, line, FETCH_LOG_KEEP);
+    deps.changed?.(source.channelId);
   };
   if (result.error !== null || (result.body === null && !result.notModified)) {
     return failed(source, at, result.error ?? 'no body', record);

@@ -16,6 +16,7 @@ import type { Runner } from '../operations/index.js';
 import { AppError, toProblem } from '../errors.js';
 import { decodeChannelMessage, frameNumberOf } from '../engine/index.js';
 import type { Outputs } from '../outputs/outputs.js';
+import type { SourceFeed } from '../sources/source-feed.js';
 import {
   CloseCode,
   HEARTBEAT_INTERVAL_MS,
@@ -33,6 +34,7 @@ import { ClientMessageError, parseClientMessage, runOp } from './socket-ops.js';
 import { ConnectionLimits, DEFAULT_SOCKET_LIMITS, type SocketLimits } from './socket-limits.js';
 import { channelOfMessage, mayFollow, tooManyChannels } from './socket-channels.js';
 import { linkOutputs, outputsTopic } from './socket-outputs.js';
+import { linkSources, sourcesTopic } from './socket-sources.js';
 import { createUpgradeHandler } from './socket-upgrade.js';
 import { uWS, type TemplatedApp, type WebSocket } from './uws.js';
 
@@ -61,12 +63,14 @@ export interface RenderSocketDeps {
   trustedProxies?: ReadonlySet<string> | undefined;
   /** Where output pages' reports go and whose changes key and session connections follow; none: reports are dropped. */
   outputs?: Outputs | undefined;
+  /** The channels' data sources, which key and session connections follow; none: no `sources` message. */
+  sources?: SourceFeed | undefined;
 }
 
 /** Who holds a connection, as metrics name it: output-token renderers, API keys, dashboard sessions. */
 export type ConnectionKind = 'output' | 'key' | 'session';
-/** What was sent: frame messages, snapshots, replies to ops (acks and errors), heartbeats, outputs messages. */
-export type SentKind = 'frame' | 'snapshot' | 'reply' | 'heartbeat' | 'outputs';
+/** What was sent: frame messages, snapshots, replies to ops (acks and errors), heartbeats, outputs and sources messages. */
+export type SentKind = 'frame' | 'snapshot' | 'reply' | 'heartbeat' | 'outputs' | 'sources';
 
 /**
  * Plain numbers the send path adds to and metrics read when scraped: counting costs an addition, not a
@@ -75,14 +79,16 @@ export type SentKind = 'frame' | 'snapshot' | 'reply' | 'heartbeat' | 'outputs';
  */
 export class SocketCounters {
   readonly open: Record<ConnectionKind, number> = { output: 0, key: 0, session: 0 };
-  readonly messages: Record<SentKind, number> = { frame: 0, snapshot: 0, reply: 0, heartbeat: 0, outputs: 0 };
-  readonly bytes: Record<SentKind, number> = { frame: 0, snapshot: 0, reply: 0, heartbeat: 0, outputs: 0 };
+  readonly messages: Record<SentKind, number> = { ...NONE_SENT };
+  readonly bytes: Record<SentKind, number> = { ...NONE_SENT };
 
   sent(kind: SentKind, recipients: number, payload: string | Uint8Array): void {
     this.messages[kind] += recipients;
     this.bytes[kind] += recipients * (typeof payload === 'string' ? Buffer.byteLength(payload) : payload.byteLength);
   }
 }
+
+const NONE_SENT: Record<SentKind, number> = { frame: 0, snapshot: 0, reply: 0, heartbeat: 0, outputs: 0, sources: 0 };
 
 const KIND_OF: Record<Principal['kind'], ConnectionKind> = { output: 'output', key: 'key', user: 'session' };
 
@@ -176,8 +182,20 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     },
     (topic) => app.numSubscribers(topic),
   );
+  const sources = linkSources(
+    deps.sources,
+    (channelId, topic, text) => {
+      sweepSlow(sockets.get(channelId));
+      publishText(topic, text, 'sources');
+    },
+    (topic) => app.numSubscribers(topic),
+    deps.logger,
+  );
 
-  /** Starts following a channel on a connection: its frames, a snapshot now, its outputs. One path for every channel. */
+  /**
+   * Starts following a channel on a connection: its frames, a snapshot now, its outputs and its sources. One path for
+   * every channel.
+   */
   const follow = (ws: Socket, data: SocketData, channelId: string) => {
     data.channels.add(channelId);
     limits.joined(channelId);
@@ -199,6 +217,12 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       (topic) => ws.subscribe(topic),
       (msg) => send(ws, data, msg, 'outputs'),
     );
+    sources.opened(
+      data,
+      channelId,
+      (topic) => ws.subscribe(topic),
+      (msg) => (!data.closed && data.channels.has(channelId) ? send(ws, data, msg, 'sources') : undefined),
+    );
   };
   /** Stops following a channel: the connection closed, or the channel left a connection following several. */
   const unfollow = (ws: Socket, data: SocketData, channelId: string) => {
@@ -218,6 +242,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     unfollow(ws, data, channelId);
     ws.unsubscribe(topicOf(channelId, data.scenes));
     ws.unsubscribe(outputsTopic(channelId));
+    ws.unsubscribe(sourcesTopic(channelId));
     send(ws, data, { type: 'channel_removed', channelId } satisfies ChannelRemovedMessage, 'snapshot');
   };
   // A channel created while `channels=*` connections are open joins those that may see it.
@@ -368,6 +393,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       stopRevokes();
       stopAdded();
       outputs.stop();
+      sources.stop();
       clearInterval(heartbeat);
     },
   };

@@ -23,8 +23,10 @@ import {
   fireTrigger,
   focusRundown,
   patchInputs,
+  moveSourceRow,
   playNext,
   redo,
+  refreshSource,
   renameRundown,
   stopRundownItem,
   take,
@@ -32,8 +34,9 @@ import {
   update,
   type ChannelOperation,
   type Runner,
+  type SourceView,
 } from '../operations/index.js';
-import type { AckMessage, ClockState, Rundown, RundownItem } from '@onair/protocol';
+import type { AckMessage, ClockState, Rundown, RundownItem, SourceSummary } from '@onair/protocol';
 import { validationError } from '../validation.js';
 
 /** The ops a client may send, by name; `preview` and `program` are the documented older names of cue and cut. */
@@ -62,6 +65,8 @@ const OPERATIONS = {
   'rundown.cue': cueRundownItem,
   'rundown.play_next': playNext,
   'rundown.stop': stopRundownItem,
+  'source.refresh': refreshSource,
+  'source.row': moveSourceRow,
 } as const;
 type OpName = keyof typeof OPERATIONS;
 
@@ -148,16 +153,38 @@ export async function runOp(
   return ackOf(msg.id, body, () => runner.services.engine.state(channelId).frame);
 }
 
-/** What the operations answer: a frame (bus ops), a clock, or the record a rundown op acted on (or nothing). */
-type OpAnswer = { frame?: number; clock?: ClockState } | (Rundown & { frame?: undefined }) | RundownItem | null;
+/** What the operations answer: a frame (bus ops), a clock, or the record a rundown or source op acted on (or nothing). */
+type OpAnswer =
+  | { frame?: number; clock?: ClockState }
+  | (Rundown & { frame?: undefined })
+  | RundownItem
+  | (SourceView & { frame?: undefined })
+  | null;
 
-/** The ack of an op; one that answers with a record (a rundown, an item) carries it, at the channel's frame. */
+/** The ack of an op; one that answers with a record (a rundown, an item, a source) carries it, at the channel's frame. */
 function ackOf(id: string, body: OpAnswer, frameNow: () => number): AckMessage {
   if (body === null) return { type: 'ack', id, frame: frameNow() };
+  if ('intervalMs' in body) return { type: 'ack', id, frame: frameNow(), source: summaryOf(body) };
   if ('items' in body) return { type: 'ack', id, frame: frameNow(), rundown: body };
   if ('sceneId' in body && 'version' in body) return { type: 'ack', id, frame: frameNow(), item: body };
   const answer = body as { frame: number; clock?: ClockState };
   return answer.clock
     ? { type: 'ack', id, frame: answer.frame, clock: answer.clock }
     : { type: 'ack', id, frame: answer.frame };
+}
+
+/** A source as the `sources` message shows it (src/sources/source-feed.ts). */
+function summaryOf(v: SourceView): SourceSummary {
+  const { id, name, type, paused, row, status } = v;
+  const cursor = row?.by === 'cursor' ? status.cursor : null;
+  return {
+    id,
+    name,
+    type,
+    paused,
+    state: status.state,
+    lastError: status.lastError,
+    lastChangeAt: status.lastChangeAt,
+    cursor,
+  };
 }

@@ -20,6 +20,13 @@ afterEach(async () => {
   await show.dispose();
 });
 
+/** The data sources the module's source actions offer, by id. */
+const sourceChoices = (host: CompanionHost) => {
+  const field = host.actions.source_refresh?.options.find((o) => o.id === 'source') as
+    { choices?: { id: unknown }[] } | undefined;
+  return (field?.choices ?? []).map((c) => c.id);
+};
+
 const onProgram = async () => (await show.state()).program.map((e) => e.sceneId);
 const onPreview = async () => (await show.state()).preview.map((e) => e.sceneId);
 const rundown = async () =>
@@ -131,17 +138,37 @@ describe('rundowns and data sources', () => {
     expect((await show.state()).program).toEqual([]);
   });
 
-  it('refresh, next row, previous row', async () => {
-    const { host, source, call } = show;
-    await expect.poll(async () => (await show.state()).inputs.home).toBe('Lions');
-    const fetchesBefore = show.feed.requests.length;
-    await host.runAction('source_refresh', { source: source.id });
-    expect(show.feed.requests.length).toBeGreaterThan(fetchesBefore);
-    await host.runAction('source_row_next', { source: 'Results' });
-    expect((await getSource(call, source)).status.cursor).toBe(2);
-    expect((await show.state()).inputs).toMatchObject({ home: 'Bears', away: 'Wolves' });
-    await host.runAction('source_row_previous', { source: source.id });
-    expect((await getSource(call, source)).status.cursor).toBe(1);
+  it('refresh, next row, previous row: ops on the socket, over REST only while it is down', async () => {
+    const { server, source, call } = show;
+    const gate = await startUpgradeGate(() => server.port);
+    const host = new CompanionHost();
+    try {
+      await host.start({ ...moduleConfig(server), port: gate.port }, { apiKey: server.key });
+      await expect.poll(() => host.status, { timeout: 20_000 }).toBe('ok');
+      // Named, not picked by id: the module knows the source from the socket's `sources` message.
+      await expect.poll(() => sourceChoices(host), { timeout: 20_000 }).toEqual([source.id]);
+      await expect.poll(async () => (await show.state()).inputs.home).toBe('Lions');
+      const fetchesBefore = show.feed.requests.length;
+      await host.runAction('source_refresh', { source: 'Results' });
+      expect(show.feed.requests.length).toBeGreaterThan(fetchesBefore);
+      await host.runAction('source_row_next', { source: 'Results' });
+      expect((await getSource(call, source)).status.cursor).toBe(2);
+      expect((await show.state()).inputs).toMatchObject({ home: 'Bears', away: 'Wolves' });
+      await host.runAction('source_row_previous', { source: source.id });
+      expect((await getSource(call, source)).status.cursor).toBe(1);
+      expect(gate.requests.filter((r) => r.includes('/sources'))).toEqual([]);
+
+      gate.shut();
+      await expect.poll(() => host.status, { timeout: 20_000 }).toBe('connection_failure');
+      await host.runAction('source_row_next', { source: source.id });
+      expect((await getSource(call, source)).status.cursor).toBe(2);
+      expect(gate.requests.filter((r) => r.includes('/sources'))).toEqual([
+        `POST /v1/channels/${show.channelId}/sources/${source.id}/row`,
+      ]);
+    } finally {
+      await host.stop();
+      await gate.close();
+    }
   });
 });
 

@@ -10,6 +10,7 @@ import { InstanceStatus } from '@companion-module/base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectStatus, tokenOf, type Channel, type Scene } from '../helpers/api.js';
 import { CompanionHost, loadBuiltModule, PACKAGE_DIR } from '../helpers/companion-host.js';
+import { startUpgradeGate } from '../helpers/upgrade-gate.js';
 import { RenderClient } from '../helpers/ws-client.js';
 import { moduleConfig, startShow, untilLive, type Show } from './show.js';
 
@@ -154,6 +155,37 @@ describe('feedbacks and variables', () => {
     await expect.poll(() => host.variables['Main.outputs']).toBe('error');
     expect(host.feedback(unhealthy)).toBe(true);
     page.close();
+  });
+});
+
+describe('data sources, pushed', () => {
+  it('a source failing turns source_failing on, with no REST read of the sources by the module', async () => {
+    show = await startShow();
+    await untilLive(show);
+    const { server, call, channelId, source } = show;
+    const gate = await startUpgradeGate(() => server.port);
+    const host = new CompanionHost();
+    try {
+      await host.start({ ...moduleConfig(server), port: gate.port }, { apiKey: server.key });
+      await expect.poll(() => host.status, { timeout: 20_000 }).toBe('ok');
+      const failing = await host.placeFeedback('source_failing', { source: 'Results' });
+      await expect.poll(() => host.feedback(failing), { timeout: 20_000 }).toBe(false);
+      // Someone else makes the source fetch now, over REST, not through the module's gate.
+      show.feed.route('/results.csv', (_req, res) => res.writeHead(500).end('down'));
+      expectStatus(await call('POST', `/v1/channels/${channelId}/sources/${source.id}/refresh`), 200);
+      await expect.poll(() => host.feedback(failing), { timeout: 20_000 }).toBe(true);
+      expect(gate.requests.filter((r) => r.includes('/sources'))).toEqual([]);
+
+      // Deleted elsewhere: the source is gone from the module's choices.
+      expectStatus(await call('DELETE', `/v1/channels/${channelId}/sources/${source.id}`), 204);
+      await expect
+        .poll(() => JSON.stringify(host.feedbacks.source_failing?.options), { timeout: 20_000 })
+        .not.toContain(source.id);
+      expect(gate.requests.filter((r) => r.includes('/sources'))).toEqual([]);
+    } finally {
+      await host.stop();
+      await gate.close();
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * An HTTP proxy in front of a test server that passes plain requests and WebSocket upgrades through, until a test
  * shuts the gate: then the WebSockets through it are cut and new upgrades refused with 503, while REST requests
- * still go through (a client whose socket is down but whose server is reachable: what a REST fallback is for).
+ * still go through (a client whose socket is down but whose server is reachable: what a REST fallback is for). It
+ * records every plain request it passes (`GET /v1/…`), so a test can tell what a client asked over REST.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +10,8 @@ import net from 'node:net';
 
 export interface UpgradeGate {
   port: number;
+  /** Every plain (not upgrade) request passed, as `METHOD path`. */
+  requests: string[];
   /** Cuts every WebSocket through the gate and refuses new ones (503); REST still passes. */
   shut(): void;
   open(): void;
@@ -18,7 +21,9 @@ export interface UpgradeGate {
 export async function startUpgradeGate(targetPort: () => number): Promise<UpgradeGate> {
   let shut = false;
   const tunnels = new Set<net.Socket>();
+  const requests: string[] = [];
   const server = http.createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
     const upstream = http.request(
       { host: '127.0.0.1', port: targetPort(), method: req.method, path: req.url, headers: req.headers },
       (answer) => {
@@ -57,6 +62,7 @@ export async function startUpgradeGate(targetPort: () => number): Promise<Upgrad
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
+    requests,
     shut() {
       shut = true;
       for (const socket of tunnels) socket.destroy();

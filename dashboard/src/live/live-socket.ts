@@ -122,6 +122,8 @@ export function openLiveChannel(channelId: string): LiveChannel {
     if (msg.type === 'ack') return settle(msg.id, (w) => w.resolve(msg));
     // Sent only on a connection following several channels; the live view follows one.
     if (msg.type === 'channel_removed') return;
+    // The sources page reads its sources over REST.
+    if (msg.type === 'sources') return;
     if (msg.type === 'error') {
       if (msg.id) settle(msg.id, (w) => w.reject(new OpError(msg.code, msg.detail)));
       return;

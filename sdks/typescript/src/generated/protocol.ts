@@ -944,6 +944,37 @@ export function withoutToken(url: string): string {
   return url.replace(/([?&])token=[^&#]*&?/gi, '$1').replace(/[?&](?=#|$)/, '');
 }
 
+// protocol/src/sources.ts
+/**
+ * A channel's data sources as the real-time WebSocket pushes them (docs/data-sources.md, docs/api.md): what
+ * `GET /v1/channels/{id}/sources` shows of each source's state, without its configuration (URL, mapping) or the time
+ * of each fetch, so the message changes only when something an operator sees changes.
+ */
+
+/** One source's state; `state` is `paused` while the source is paused. */
+export interface SourceSummary {
+  id: string;
+  name: string;
+  type: 'json_url' | 'csv_url';
+  paused: boolean;
+  state: 'pending' | 'ok' | 'failing' | 'paused';
+  lastError: string | null;
+  lastChangeAt: string | null;
+  /** The row the source reads now (1-based); null unless it picks its row by cursor. */
+  cursor: number | null;
+}
+
+/**
+ * Goes to key and session connections only, never to output pages: at once when the channel has sources, then
+ * whenever one is created, edited, paused, resumed or deleted or its state, error or row changes (at most twice a
+ * second per channel; the last change is always sent). Every message lists all the channel's sources.
+ */
+export interface SourcesMessage {
+  type: 'sources';
+  channelId: string;
+  sources: SourceSummary[];
+}
+
 // protocol/src/messages.ts
 /**
  * Messages of the real-time WebSocket (docs/api.md, "Real-time WebSocket"), as the server writes them and the
@@ -1067,6 +1098,8 @@ export interface AckMessage {
   item?: RundownItem;
   /** For `schedule.add`: the entry. */
   scheduled?: ScheduledOp;
+  /** For `source.refresh` and `source.row`: the source after it. */
+  source?: SourceSummary;
 }
 
 export interface ErrorMessage {
@@ -1104,7 +1137,7 @@ export interface ChannelRemovedMessage {
 export type SceneScope = 'buses' | 'all';
 export const SCENE_SCOPES: readonly SceneScope[] = ['buses', 'all'];
 
-/** `outputs` (./outputs.ts) goes to key and session connections only, never to output pages. */
+/** `outputs` (./outputs.ts) and `sources` (./sources.ts) go to key and session connections only, never to output pages. */
 export type ServerMessage =
   | SnapshotMessage
   | FrameMessage
@@ -1112,6 +1145,7 @@ export type ServerMessage =
   | ErrorMessage
   | HeartbeatMessage
   | OutputsMessage
+  | SourcesMessage
   | ChannelRemovedMessage;
 
 /**
@@ -1162,7 +1196,10 @@ export type ClientOp =
   | { op: 'rundown.focus'; rundownId: string; move: 'next' | 'previous' | 'first' | 'last' }
   | { op: 'rundown.cue'; rundownId: string; itemId?: string }
   | { op: 'rundown.play_next'; rundownId: string }
-  | { op: 'rundown.stop'; rundownId: string; itemId?: string };
+  | { op: 'rundown.stop'; rundownId: string; itemId?: string }
+  | { op: 'source.refresh'; sourceId: string }
+  | { op: 'source.row'; sourceId: string; move: 'next' | 'previous' | 'first' }
+  | { op: 'source.row'; sourceId: string; number: number };
 
 /**
  * `painted` (./outputs.ts) is an output page's report: output-token connections only, never answered. On a connection
@@ -1178,7 +1215,7 @@ export const SUBPROTOCOL = 'onair.v1';
 // protocol/src/parse-server-message.ts
 /** Reading what the server sends on the real-time WebSocket. */
 
-const TYPES = ['snapshot', 'frame', 'ack', 'error', 'heartbeat', 'outputs', 'channel_removed'];
+const TYPES = ['snapshot', 'frame', 'ack', 'error', 'heartbeat', 'outputs', 'sources', 'channel_removed'];
 const SERVER_MESSAGE_TYPES: ReadonlySet<string> = new Set(TYPES);
 
 /**
