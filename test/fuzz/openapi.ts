@@ -117,6 +117,9 @@ export function realId(op: Operation, param: string, ws: Workspace, world: World
       return del ? ws.victimAssetId : ws.assetId;
     case 'sourceId':
       return del ? ws.victimSourceId : ws.sourceId;
+    case 'templateId':
+      // The built-in templates are the server's: the same in every workspace, and never deleted.
+      return 'lower-third';
     case 'graphicId':
       return del ? ws.victimGraphicId : ws.graphicId;
     default:
