@@ -60,9 +60,12 @@ export function sourceRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
   });
   route(updateSource, `patch ${one}`, {
     summary: 'Edit a data source; `paused: true` pauses it, `paused: false` resumes it',
-    description: 'An edited or resumed source is fetched at once, its body read whole.',
+    description:
+      'An edited or resumed source is fetched at once, its body read whole. Refused: a URL the server may not fetch ' +
+      '(`422 endpoint_refused`), and what creating one refuses.',
     params: SourceParams,
     body: SourcePatch,
+    more: { 422: 'endpoint_refused (a URL the server may not fetch)' },
     ok: [200, 'The source', SourceOut],
   });
   route(deleteSource, `delete ${one}`, {

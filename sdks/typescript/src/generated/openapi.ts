@@ -8871,7 +8871,7 @@ export interface paths {
         head?: never;
         /**
          * Edit a data source; `paused: true` pauses it, `paused: false` resumes it
-         * @description An edited or resumed source is fetched at once, its body read whole.
+         * @description An edited or resumed source is fetched at once, its body read whole. Refused: a URL the server may not fetch (`422 endpoint_refused`), and what creating one refuses.
          */
         patch: {
             parameters: {
@@ -8945,6 +8945,15 @@ export interface paths {
                 };
                 /** @description unsupported_media_type */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description endpoint_refused (a URL the server may not fetch) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
