@@ -278,9 +278,9 @@ it('lists every key with ?, moves the focus with ↑/↓, updates on air with F5
   await expect.poll(() => overlay.isVisible()).toBe(true);
   await page.keyboard.press('ArrowUp');
   await page.keyboard.press('?');
-  await expect.poll(() => overlay.count()).toBe(0);
-  expect(await focus()).toBe(items[1]!.id);
+  // Pressed straight after the key list closed (an operator does not wait for the next paint).
   await page.keyboard.press('ArrowUp');
+  expect(await overlay.count()).toBe(0);
   await expect
     .poll(focus)
     .toBe(items[0]!.id)

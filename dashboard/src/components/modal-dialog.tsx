@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { signal } from '@preact/signals';
 
 /** How many modal dialogs are open: the live view's shortcuts stand still while one is. */
@@ -29,7 +29,9 @@ export function ModalDialog({
   const close = () => {
     if (mounted.current) closeRef.current();
   };
-  useEffect(() => {
+  // A layout effect, not useEffect: Preact 11 runs a passive effect's cleanup after the next paint, so a key pressed
+  // just after the dialog left the page would still find it counted as open (and be dropped).
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return undefined;
     if (!dialog.open) dialog.showModal();
