@@ -34,9 +34,13 @@ export interface AsRunPage {
   nextCursor: string | null;
 }
 
+/** A text the export marked with a leading `'` so a spreadsheet does not run it (docs/as-run.md), as it was. */
+const unmarked = (v: string) => (/^'[=+\-@\t\r]/.test(v) ? v.slice(1) : v);
+
 /** The CSV's rows as JSON lines, by the columns docs/as-run.md lists. */
 export function fromCsv(text: string): AsRunLine[] {
-  const rows = parse<Record<string, string>>(text, { columns: true, record_delimiter: '\r\n' });
+  const parsed = parse<Record<string, string>>(text, { columns: true, record_delimiter: '\r\n' });
+  const rows = parsed.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, unmarked(v)])));
   const nullable = (v: string) => (v === '' ? null : v);
   const num = (v: string) => (v === '' ? null : Number(v));
   const actor = (row: Record<string, string>, name: string): Actor | null =>

@@ -2,7 +2,8 @@
  * The as-run log as CSV (docs/as-run.md, "A sponsor report in CSV"): RFC 4180 (a header row, CRLF line ends, a field quoted when it holds
  * a comma, a quote or a line break, quotes doubled), one row per line of the JSON answer to the same query, in the
  * same order. Values, updated values and the confirming outputs are JSON in their column; actors are three columns
- * (name, type, id); a null is an empty field.
+ * (name, type, id); a null is an empty field. A text that a spreadsheet would run as a formula (it begins with
+ * `=`, `+`, `-`, `@`, a tab or a carriage return: a scene, item or key named by a user) gets a leading `'`.
  */
 import type { Actor } from '@onair/protocol';
 import type { AsRunLine } from '../../operations/index.js';
@@ -46,8 +47,11 @@ function actorColumns(name: string, of: (l: AsRunLine) => Actor | null): [string
   ];
 }
 
+/** What a spreadsheet reads as the start of a formula (OWASP, "CSV injection"). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
 function field(value: Cell): string {
   if (value === null) return '';
-  const text = String(value);
+  const text = typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
