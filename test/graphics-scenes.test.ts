@@ -109,6 +109,12 @@ describe('a scene from a graphic', () => {
     // stepCount 2: step 1 is the last; continue leaves it there (clear takes the graphic out).
     expectStatus(await call('POST', `/v1/channels/${channel.id}/continue`), 200);
     expect((await program())[0]!.step).toBe(1);
+    // `step` goes to that step (held to the last), back as well as on.
+    expectStatus(await call('POST', `/v1/channels/${channel.id}/continue`, { step: 0 }), 200);
+    expect((await program())[0]!.step).toBe(0);
+    expectStatus(await call('POST', `/v1/channels/${channel.id}/continue`, { layer: 5, step: 9 }), 200);
+    expect((await program())[0]!.step).toBe(1);
+    expectProblem(await call('POST', `/v1/channels/${channel.id}/continue`, { step: -1 }), 400, 'invalid_request');
     await server.restart();
     expect((await program())[0]!.step).toBe(1);
     expectStatus(

@@ -237,6 +237,11 @@ describe('the OGraf Server API', () => {
       });
     expect(await play({})).toMatchObject({ currentStep: 0 });
     expect(await play({ delta: 1 })).toMatchObject({ currentStep: 1 });
+    // goto and delta go to that step, held to the graphic's two steps (0 and 1).
+    expect(await play({ goto: 0 })).toMatchObject({ currentStep: 0 });
+    expect(await play({ delta: 5 })).toMatchObject({ currentStep: 1 });
+    expect(await play({ delta: -1 })).toMatchObject({ currentStep: 0 });
+    expect(await play({ goto: 9 })).toMatchObject({ currentStep: 1 });
     const info7 = await draft(
       Draft.RenderTargetInfo,
       'GET',
@@ -248,11 +253,23 @@ describe('the OGraf Server API', () => {
       graphicInstanceId,
       params: { payload: { color: 'red' } },
     });
-    await draft(Draft.ActionAnswer, 'POST', `${R()}/target/graphicInstance/stopAction`, {
+    const stop = () =>
+      draft(Draft.ActionAnswer, 'POST', `${R()}/target/graphicInstance/stopAction`, {
+        renderTarget: target,
+        graphicInstanceId,
+        params: {},
+      });
+    await stop();
+    expect((await program()).program).toEqual([]);
+    // Loaded again and played with goto: taken straight to that step.
+    await draft(Draft.ActionAnswer, 'POST', `${R()}/target/graphicInstance/load`, {
       renderTarget: target,
-      graphicInstanceId,
-      params: {},
+      graphicId,
+      params: { data: { name: 'Ada' } },
     });
+    expect(await play({ goto: 1 })).toMatchObject({ currentStep: 1 });
+    expect((await program()).program).toMatchObject([{ layer: 7, step: 1 }]);
+    await stop();
     expect((await program()).program).toEqual([]);
 
     // In use by the scene the load made: refused, as DELETE /v1/graphics/{id} refuses it.

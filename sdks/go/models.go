@@ -302,6 +302,9 @@ type ColorRef = string
 type ContinueIn struct {
 	// Layer: Only the scene on this layer.
 	Layer *int64 `json:"layer,omitempty"`
+	// Step: Go to this step (0-based, held to the step count) of the graphics on air instead of the next one; no
+	// `next` trigger fires.
+	Step *int64 `json:"step,omitempty"`
 }
 
 // CrawlElement is the CrawlElement schema of the onair API.

@@ -33,8 +33,8 @@ func (s *PlayoutService) Update(ctx context.Context, channelID string, in Update
 	return s.op(ctx, channelID, "update", in, opts)
 }
 
-// Continue plays the next step of the scene on air (its "next" trigger), or only of the one on in.Layer. No scene
-// on air with a next step is a 404 unknown_trigger.
+// Continue plays the next step of the scene on air (its "next" trigger), or only of the one on in.Layer; in.Step
+// sends the OGraf graphics on air to that step instead. No scene on air with a next step is a 404 unknown_trigger.
 func (s *PlayoutService) Continue(ctx context.Context, channelID string, in ContinueIn, opts ...RequestOption) (*FrameResult, error) {
 	path, err := route("/channels/{channelID}/continue", channelID)
 	if err != nil {

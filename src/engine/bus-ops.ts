@@ -77,13 +77,15 @@ export function updateOnAir(
  * last step stays there: `clear` takes it out), and native scenes' `next` trigger. unknown_trigger when nothing on air
  * has a next step.
  */
-export function continueScenes(d: Draft, layer: number | undefined, by: Origin): void {
+export function continueScenes(d: Draft, layer: number | undefined, by: Origin, goto?: number): void {
   const onAir = d.live.program.filter((e) => layer === undefined || e.layer === layer);
   const graphics = onAir.filter((e) => d.requireScene(e.sceneId).graphic !== undefined);
   for (const e of graphics) {
-    const step = nextStep(e.step ?? 0, d.requireScene(e.sceneId).graphic!.stepCount);
+    const { stepCount } = d.requireScene(e.sceneId).graphic!;
+    const step = goto === undefined ? nextStep(e.step ?? 0, stepCount) : stepAt(goto, stepCount);
     if (step !== e.step) d.setProgram(withEntry(d.live.program, { ...e, step }));
   }
+  if (goto !== undefined) return;
   const natives = new Set(onAir.filter((e) => !graphics.includes(e)).map((e) => e.sceneId));
   const hasNext = [...natives].some((id) => d.requireScene(id).triggers.some((t) => t.name === 'next'));
   if (graphics.length > 0 && !hasNext) return;
@@ -92,8 +94,13 @@ export function continueScenes(d: Draft, layer: number | undefined, by: Origin):
 
 /** Steps are 0-based; a graphic of n steps ends on n - 1, one of -1 (unknown) steps never ends, one of 0 has none. */
 export function nextStep(step: number, stepCount: number): number {
-  if (stepCount < 0) return step + 1;
-  return Math.max(0, Math.min(step + 1, stepCount - 1));
+  return stepAt(step + 1, stepCount);
+}
+
+/** `step` held to the steps a graphic has. */
+export function stepAt(step: number, stepCount: number): number {
+  if (stepCount < 0) return Math.max(0, step);
+  return Math.max(0, Math.min(step, stepCount - 1));
 }
 
 /** Takes the selected program entries off air; `cut` when they vanish at once (their scene is gone). */

@@ -176,7 +176,7 @@ export class Draft {
         updateOnAir(this, op, op.by);
         return {};
       case 'continue':
-        continueScenes(this, op.layer, op.by);
+        continueScenes(this, op.layer, op.by, op.step);
         return {};
       case 'rundown.create':
         return createRundown(this, op);

@@ -51,8 +51,11 @@ export type Op = (
   | { kind: 'clear'; layer?: number | undefined; sceneId?: string | undefined }
   /** New values for the instance on air on `layer` (or of `sceneId`): its item-scoped inputs. */
   | { kind: 'update'; layer?: number | undefined; sceneId?: string | undefined; values: Record<string, InputValue> }
-  /** The next step of the scenes on air (on `layer`): a graphic's next step, a native scene's `next` trigger. */
-  | { kind: 'continue'; layer?: number | undefined }
+  /**
+   * The next step of the scenes on air (on `layer`): a graphic's next step, a native scene's `next` trigger. With
+   * `step`, the graphics go to that step instead (0-based, held to their step count) and no trigger fires.
+   */
+  | { kind: 'continue'; layer?: number | undefined; step?: number | undefined }
   /** `payload`: what a graphic's custom action is run with (renderers get it with the fired trigger). */
   | { kind: 'trigger'; name: string; payload?: unknown }
   | { kind: 'clock'; name: string; action: ClockAction; ms?: number; period?: number }

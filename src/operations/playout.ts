@@ -35,7 +35,13 @@ export const UpdateIn = z
   })
   .meta({ id: 'UpdateIn', description: 'Name the layer or the scene when several are on air.' });
 export const ContinueIn = z
-  .strictObject({ layer: Layer.optional().meta({ description: 'Only the scene on this layer.' }) })
+  .strictObject({
+    layer: Layer.optional().meta({ description: 'Only the scene on this layer.' }),
+    step: z.number().int().min(0).max(100_000).optional().meta({
+      description:
+        'Go to this step (0-based, held to the step count) of the graphics on air instead of the next one; no `next` trigger fires.',
+    }),
+  })
   .meta({ id: 'ContinueIn' });
 export const TakeIn = z
   .strictObject({ layer: Layer.optional().meta({ description: 'Only this layer; default: every cued layer.' }) })
@@ -94,8 +100,8 @@ export const continueOnAir: ChannelOperation<z.infer<typeof ContinueIn>, { frame
   permission: 'playout:write',
   bucket: 'updates',
   input: ContinueIn,
-  async run({ services: { engine }, channel, caller }, { layer }) {
-    const { frame } = await engine.submit(channel.id, { kind: 'continue', layer, by: originOf(caller) });
+  async run({ services: { engine }, channel, caller }, { layer, step }) {
+    const { frame } = await engine.submit(channel.id, { kind: 'continue', layer, step, by: originOf(caller) });
     return { frame };
   },
 };

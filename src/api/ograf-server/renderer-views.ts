@@ -48,5 +48,5 @@ export function findInstance(state: ChannelState, scenes: Scenes, layer: number,
   const entry = onProgram ?? onPreview;
   const scene = entry && scenes.find((s) => s.id === entry.sceneId);
   if (!entry || !scene) return null;
-  return { layer, scene, onProgram: onProgram !== undefined, values: entry.values };
+  return { layer, scene, onProgram: onProgram !== undefined, values: entry.values, step: onProgram?.step ?? 0 };
 }

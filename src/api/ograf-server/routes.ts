@@ -135,8 +135,15 @@ export function ografServerRoutes(deps: ApiDeps): Hono<ApiEnv> {
   app.post('/v1/renderers/:rendererId/target/graphicInstance/playAction', async (c) => {
     const body = bodyOf(c, PlayBody);
     const { api, id, found } = await addressed(c, body);
-    if (found.onProgram) await api.run(continueOnAir, id, { layer: found.layer });
-    else await api.run(take, id, { layer: found.layer });
+    const { layer } = found;
+    const step = stepToPlay(
+      body.params,
+      found.onProgram ? found.step : null,
+      found.scene.definition.graphic !== undefined,
+    );
+    if (!found.onProgram) await api.run(take, id, { layer });
+    if (found.onProgram || (step ?? 0) > 0)
+      await api.run(continueOnAir, id, { layer, ...(step === undefined ? {} : { step }) });
     const after = (await api.state(id)).program.find((e) => e.layer === found.layer);
     return answer<'/renderers/{rendererId}/target/graphicInstance/playAction', 'post'>(c, {
       graphicInstanceId: body.graphicInstanceId,
@@ -194,6 +201,18 @@ export function ografServerRoutes(deps: ApiDeps): Hono<ApiEnv> {
 
 function description(channel: { width: number; height: number; fps: number }): string {
   return `An onair channel: ${channel.width}×${channel.height} at ${channel.fps} fps; render targets are its layers 0–99.`;
+}
+
+/**
+ * The step a playAction asks for (`goto`, or `delta` from the step on program): undefined for the next one (a native
+ * scene has no steps: its `next` trigger plays). Not yet on program, the take plays step 0 first.
+ */
+function stepToPlay(params: { goto?: number; delta?: number }, onStep: number | null, graphic: boolean) {
+  if (!graphic) return undefined;
+  if (params.goto !== undefined) return Math.max(0, Math.trunc(params.goto));
+  const delta = Math.trunc(params.delta ?? 1);
+  if (onStep === null) return Math.max(0, delta - 1);
+  return delta === 1 ? undefined : Math.max(0, onStep + delta);
 }
 
 function matches(filter: ClearFilter, entry: { layer: number; sceneId: string }, graphicId: string): boolean {

@@ -866,6 +866,8 @@ class ContinueIn(TypedDict, total=False):
     """The ``ContinueIn`` object."""
     #: Only the scene on this layer.
     layer: int
+    #: Go to this step (0-based, held to the step count) of the graphics on air instead of the next one; no `next` trigger fires.
+    step: int
 
 
 class TakeIn(TypedDict, total=False):

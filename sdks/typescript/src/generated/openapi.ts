@@ -13526,6 +13526,8 @@ export interface components {
         ContinueIn: {
             /** @description Only the scene on this layer. */
             layer?: number;
+            /** @description Go to this step (0-based, held to the step count) of the graphics on air instead of the next one; no `next` trigger fires. */
+            step?: number;
         };
         TakeIn: {
             /** @description Only this layer; default: every cued layer. */

@@ -1162,7 +1162,7 @@ export type ClientOp =
   | { op: 'take'; layer?: number }
   | { op: 'clear'; layer?: number; sceneId?: string }
   | { op: 'update'; layer?: number; sceneId?: string; values: Record<string, InputValue> }
-  | { op: 'continue'; layer?: number }
+  | { op: 'continue'; layer?: number; step?: number }
   | { op: 'trigger'; name: string }
   | { op: 'clock'; name: string; action: ClockAction; ms?: number; period?: number }
   | { op: 'undo' | 'redo' }

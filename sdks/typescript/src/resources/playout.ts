@@ -61,8 +61,8 @@ export class Playout extends Resource {
   }
 
   /**
-   * `POST …/continue`: the next step of the scene on air (its `next` trigger), or only the one on `layer`; 404
-   * `unknown_trigger` when none has a next step.
+   * `POST …/continue`: the next step of the scene on air (its `next` trigger), or only the one on `layer`; `step`
+   * sends the OGraf graphics on air to that step instead. 404 `unknown_trigger` when none has a next step.
    */
   continue(channelId: string, body: ContinueIn = {}, options?: RequestOptions): Promise<FrameResult> {
     return this.http.request({ method: 'POST', path: `/channels/${seg(channelId)}/continue`, body, options });

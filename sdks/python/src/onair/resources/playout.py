@@ -38,6 +38,8 @@ class Playout(Resource):
     def continue_(self, channel_id: str, options: Optional[ContinueIn] = None) -> FrameResult:
         """The next step of the scene on air (its ``next`` trigger), or only of the one on ``{"layer": n}``.
 
+        ``{"step": n}`` sends the OGraf graphics on air to step ``n`` instead (held to their last step).
+
         Raises ``ApiError`` with code ``unknown_trigger`` (404) when no scene on air has a next step. (``continue``
         is a Python keyword, hence the underscore.)
         """
