@@ -91,6 +91,7 @@ const EnvSchema = z.object({
   ONAIR_ASSET_MAX_BYTES: bytes(DEFAULT_LIMITS.assetMaxBytes, 512 * 1024 * 1024),
   ONAIR_ASSET_SVG_MAX_BYTES: bytes(DEFAULT_LIMITS.svgMaxBytes, 16 * 1024 * 1024),
   ONAIR_GRAPHIC_UPLOAD_MAX_BYTES: bytes(DEFAULT_LIMITS.graphicUploadMaxBytes, 1024 * 1024 * 1024),
+  ONAIR_LIMIT_GRAPHICS_PER_WORKSPACE: limit(DEFAULT_LIMITS.graphicsPerWorkspace),
   // WebSocket limits (docs/api.md, "Real-time WebSocket"); 0 turns a limit off.
   ONAIR_WS_MAX_PER_CHANNEL: wsLimit(DEFAULT_SOCKET_LIMITS.connectionsPerChannel),
   ONAIR_WS_MAX_PER_ADDRESS: wsLimit(DEFAULT_SOCKET_LIMITS.connectionsPerAddress),
@@ -250,6 +251,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       assetMaxBytes: e.ONAIR_ASSET_MAX_BYTES,
       svgMaxBytes: e.ONAIR_ASSET_SVG_MAX_BYTES,
       graphicUploadMaxBytes: e.ONAIR_GRAPHIC_UPLOAD_MAX_BYTES,
+      graphicsPerWorkspace: e.ONAIR_LIMIT_GRAPHICS_PER_WORKSPACE,
     },
     socketLimits: {
       connectionsPerChannel: e.ONAIR_WS_MAX_PER_CHANNEL,

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { zipSync, strToU8 } from 'fflate';
 import { api, expectStatus } from './helpers/api.js';
+import { solidPng, uploadForm } from './helpers/asset-files.js';
 import { expectProblem } from './helpers/problem.js';
 import { manifest, MODULE, ografZip, uploadFiles, uploadZip } from './helpers/ograf-packages.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -154,6 +155,42 @@ describe('importing OGraf graphics', () => {
     );
     expect(bomb.headers.get('content-length') === null || Number(bomb.headers.get('content-length')) < 4096).toBe(true);
     expectProblem(bomb, 413, 'payload_too_large');
+  });
+
+  it('holds a workspace to ONAIR_LIMIT_GRAPHICS_PER_WORKSPACE, and its graphics and assets to one byte quota', async () => {
+    const { server, call } = await start({ ONAIR_LIMIT_GRAPHICS_PER_WORKSPACE: '2' });
+    const version = (v: string, extra: Record<string, Uint8Array> = {}) =>
+      uploadZip(server.url, server.key, ografZip({ 'lower-third.ograf.json': manifest({ version: v }), ...extra }));
+    expect((await version('1')).status).toBe(201);
+    expect((await version('2')).status).toBe(201);
+    const third = expectProblem(await version('3'), 422, 'limit_reached');
+    expect(third).toMatchObject({ limit: 2, setting: 'ONAIR_LIMIT_GRAPHICS_PER_WORKSPACE' });
+    // One the workspace holds adds nothing: answered as before.
+    expect((await version('2')).status).toBe(200);
+    const list = expectStatus(await call<{ data: { id: string; version: string }[] }>('GET', '/v1/graphics'), 200);
+    expect(list.data.map((g) => g.version)).toEqual(['1', '2']);
+    expectStatus(await call('DELETE', `/v1/graphics/${list.data[0]!.id}`), 204);
+    expect((await version('3')).status).toBe(201);
+
+    // 300 KiB of graphic files and a small asset under a 320 KiB library: a second 300 KiB graphic does not fit.
+    const bytes = await start({ ONAIR_LIMIT_ASSET_BYTES_PER_WORKSPACE: String(320 * 1024) });
+    const noise = () => new Uint8Array(randomBytes(300 * 1024));
+    const first = await uploadZip(bytes.server.url, bytes.server.key, ografZip({ 'lib/noise.bin': noise() }));
+    expect(first.status).toBe(201);
+    const png = await uploadForm(bytes.server.url, bytes.server.key, solidPng(4, 2, [255, 0, 0, 255]), 'red.png');
+    expect(png.status).toBe(201);
+    const second = await uploadZip(
+      bytes.server.url,
+      bytes.server.key,
+      ografZip({ 'lib/noise.bin': noise(), 'lower-third.ograf.json': manifest({ version: '2' }) }),
+    );
+    expect(expectProblem(second, 422, 'limit_reached')).toMatchObject({
+      setting: 'ONAIR_LIMIT_ASSET_BYTES_PER_WORKSPACE',
+    });
+    // The graphic's files count against the assets too.
+    const asset = await uploadForm(bytes.server.url, bytes.server.key, solidPng(2, 2, [9, 9, 9, 255], 30_000), 'b.png');
+    expect(asset.status).toBe(422);
+    expect(asset.body).toMatchObject({ code: 'limit_reached', setting: 'ONAIR_LIMIT_ASSET_BYTES_PER_WORKSPACE' });
   });
 
   it("serves a graphic's files at its capability path with no other credential, and only that graphic's", async () => {

@@ -42,6 +42,8 @@ export interface ResourceLimits {
   svgMaxBytes: number;
   /** The largest OGraf graphic upload (a zip or a form of files); its files may take 4 times as much unzipped. */
   graphicUploadMaxBytes: number;
+  /** Imported OGraf graphics a workspace holds (their files count in assetBytesPerWorkspace). */
+  graphicsPerWorkspace: number;
 }
 
 export const DEFAULT_LIMITS: ResourceLimits = {
@@ -61,6 +63,7 @@ export const DEFAULT_LIMITS: ResourceLimits = {
   assetMaxBytes: 10 * 1024 * 1024,
   svgMaxBytes: 1024 * 1024,
   graphicUploadMaxBytes: 50 * 1024 * 1024,
+  graphicsPerWorkspace: 200,
   ...DEFAULT_SHOW_LIMITS,
 };
 

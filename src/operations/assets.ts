@@ -99,14 +99,26 @@ function checkedFile(data: Uint8Array, limits: ResourceLimits): { sniffed: Sniff
  * at the same moment may both pass, so the quota can be passed by one file (docs/assets.md).
  */
 async function assertQuota(services: Services, orgId: string, size: number): Promise<void> {
-  const { limits } = services;
   const usage = await services.store.assets.usage(orgId);
-  assertRoom(usage.count, limits.assetsPerWorkspace, 'A workspace has at most {limit} assets', LIMIT_COUNT);
-  if (usage.bytes + size <= limits.assetBytesPerWorkspace) return;
-  const limit = limits.assetBytesPerWorkspace;
+  assertRoom(usage.count, services.limits.assetsPerWorkspace, 'A workspace has at most {limit} assets', LIMIT_COUNT);
+  await assertLibraryRoom(services, orgId, size, 'this file');
+}
+
+/**
+ * 422 limit_reached when `size` more bytes would take the workspace's library — its assets and its imported graphics'
+ * files — past ONAIR_LIMIT_ASSET_BYTES_PER_WORKSPACE.
+ */
+export async function assertLibraryRoom(services: Services, orgId: string, size: number, what: string): Promise<void> {
+  const [assets, graphics] = await Promise.all([
+    services.store.assets.usage(orgId),
+    services.store.graphics.usage(orgId),
+  ]);
+  const held = assets.bytes + graphics.bytes;
+  const limit = services.limits.assetBytesPerWorkspace;
+  if (held + size <= limit) return;
   throw new AppError(
     'limit_reached',
-    `A workspace's assets take at most ${limit} bytes; it holds ${usage.bytes} and this file is ${size} (${LIMIT_BYTES}).`,
+    `A workspace's assets and graphics take at most ${limit} bytes; it holds ${held} and ${what} is ${size} (${LIMIT_BYTES}).`,
     { extra: { limit, setting: LIMIT_BYTES } },
   );
 }

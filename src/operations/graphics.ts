@@ -17,6 +17,7 @@ import { newId } from '../ids.js';
 import type { GraphicFile, GraphicRecord } from '../store/graphic-store.js';
 import type { OperationContext, WorkspaceOperation } from './operation.js';
 import { PageQuery, page, ResourceId, type Page } from './paging.js';
+import { assertLibraryRoom } from './assets.js';
 import { scenesUsingGraphic } from './graphic-uses.js';
 import type { Services } from './services.js';
 
@@ -93,6 +94,7 @@ export const uploadGraphic: WorkspaceOperation<z.infer<typeof GraphicUploadIn>, 
     const only = parts.length === 1 ? parts[0]! : undefined;
     const files = only && isZip(only.data) ? unzipPackage(only.data, limits) : filesPackage(parts, limits);
     const { graphics, warnings } = readGraphics(files);
+    await assertGraphicsRoom(services, caller.principal.orgId, graphics);
     const data: GraphicsUploaded['data'] = [];
     for (const packaged of graphics) {
       const { graphic, created } = await store(services, caller.principal.orgId, packaged);
@@ -101,6 +103,32 @@ export const uploadGraphic: WorkspaceOperation<z.infer<typeof GraphicUploadIn>, 
     return { data, warnings };
   },
 };
+
+/**
+ * 422 limit_reached when the graphics of an upload the workspace does not hold yet would pass its count of graphics
+ * or the bytes of its library (shared with the assets). Checked before the inserts, like the assets' quota.
+ */
+async function assertGraphicsRoom(services: Services, orgId: string, graphics: PackagedGraphic[]): Promise<void> {
+  const held = new Set<string>();
+  for (let after: string | undefined; ;) {
+    const found = await services.store.graphics.listGraphics(orgId, { limit: 500, after });
+    for (const g of found) held.add(`${g.graphicId}@${g.version}`);
+    if (found.length < 500) break;
+    after = found.at(-1)!.id;
+  }
+  const fresh = graphics.filter((g) => !held.has(`${g.manifest.id}@${g.manifest.version ?? ''}`));
+  if (fresh.length === 0) return;
+  const limit = services.limits.graphicsPerWorkspace;
+  if (held.size + fresh.length > limit) {
+    throw new AppError(
+      'limit_reached',
+      `A workspace has at most ${limit} graphics; it holds ${held.size} and this upload adds ${fresh.length} (ONAIR_LIMIT_GRAPHICS_PER_WORKSPACE).`,
+      { extra: { limit, setting: 'ONAIR_LIMIT_GRAPHICS_PER_WORKSPACE' } },
+    );
+  }
+  const bytes = fresh.reduce((sum, g) => sum + [...g.files.values()].reduce((n, d) => n + d.byteLength, 0), 0);
+  await assertLibraryRoom(services, orgId, bytes, 'this upload');
+}
 
 function packageLimits(services: Services): PackageLimits {
   return { maxFiles: 2000, maxUnzippedBytes: services.limits.graphicUploadMaxBytes * 4 };

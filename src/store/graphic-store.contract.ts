@@ -98,6 +98,19 @@ export function graphicStoreContract(name: string, makeHarness: () => StoreHarne
       expect(await store.graphics.listGraphics(orgId, { limit: 1, after: a.id })).toEqual([b]);
     });
 
+    it('counts a workspace’s graphics and their bytes, and forgets a deleted one', async () => {
+      expect(await store.graphics.usage(orgId)).toEqual({ count: 0, bytes: 0 });
+      const a = graphic(orgId, '1');
+      await store.graphics.insertGraphic(a, FILES);
+      await store.graphics.insertGraphic({ ...graphic(orgId, '2'), bytes: 3 }, FILES);
+      const other = { id: newId('org'), name: 'Other', createdAt: AT };
+      await store.accounts.insertOrg(other);
+      await store.graphics.insertGraphic(graphic(other.id, '1'), FILES);
+      expect(await store.graphics.usage(orgId)).toEqual({ count: 2, bytes: a.bytes + 3 });
+      await store.graphics.deleteGraphic(a.id);
+      expect(await store.graphics.usage(orgId)).toEqual({ count: 1, bytes: 3 });
+    });
+
     it('delete removes the graphic and its files; graphics survive a reopen', async () => {
       const kept = graphic(orgId, '1');
       const gone = graphic(orgId, '2');

@@ -56,6 +56,8 @@ export interface GraphicStore {
   ): Promise<{ graphic: GraphicRecord; created: boolean }>;
   getGraphic(id: string): Promise<GraphicRecord | undefined>;
   byCapability(capability: string): Promise<GraphicRecord | undefined>;
+  /** How many graphics a workspace holds, and the bytes of all their files (its quota: docs/ograf.md). */
+  usage(orgId: string): Promise<{ count: number; bytes: number }>;
   /** A workspace's graphics in creation order, after the `after` id, at most `limit`. */
   listGraphics(orgId: string, page: { limit: number; after?: string | undefined }): Promise<GraphicRecord[]>;
   /** A graphic's files (without their bytes), by path. */

@@ -32,7 +32,10 @@ export function graphicRoutes(deps: ApiDeps): OpenAPIHono<ApiEnv> {
       200: { description: 'The workspace held every graphic already', ...json(GraphicsUploaded) },
       409: problem('conflict (the workspace holds this id and version with other files)'),
       413: problem('payload_too_large (over ONAIR_GRAPHIC_UPLOAD_MAX_BYTES, or too much unzipped)'),
-      422: problem('invalid_graphic (`errors` names each path: `<manifest file>#<field path>`)'),
+      422: problem(
+        'invalid_graphic (`errors` names each path: `<manifest file>#<field path>`), or limit_reached ' +
+          '(ONAIR_LIMIT_GRAPHICS_PER_WORKSPACE, ONAIR_LIMIT_ASSET_BYTES_PER_WORKSPACE)',
+      ),
     },
     check: ({ body }) => {
       if (body instanceof AppError) throw body;

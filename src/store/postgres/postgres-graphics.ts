@@ -20,6 +20,7 @@ const SQL = {
   byId: `SELECT ${GRAPHIC_COLUMNS} FROM graphics WHERE id = $1`,
   byCapability: `SELECT ${GRAPHIC_COLUMNS} FROM graphics WHERE capability = $1`,
   list: `SELECT ${GRAPHIC_COLUMNS} FROM graphics WHERE org_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
+  usage: 'SELECT count(*) AS count, coalesce(sum(bytes), 0) AS bytes FROM graphics WHERE org_id = $1',
   files: 'SELECT path, type, sha256, bytes FROM graphic_files WHERE graphic_id = $1 ORDER BY path',
   file: 'SELECT path, type, sha256, bytes, data FROM graphic_files WHERE graphic_id = $1 AND path = $2',
 };
@@ -50,6 +51,11 @@ export class PostgresGraphics implements GraphicStore {
   async byCapability(capability: string): Promise<GraphicRecord | undefined> {
     const row = await this.db.row<GraphicRow>(SQL.byCapability, [capability]);
     return row ? graphicFromRow(row) : undefined;
+  }
+
+  async usage(orgId: string): Promise<{ count: number; bytes: number }> {
+    const row = await this.db.row<{ count: string; bytes: string }>(SQL.usage, [orgId]);
+    return { count: Number(row?.count ?? 0), bytes: Number(row?.bytes ?? 0) };
   }
 
   async listGraphics(orgId: string, page: { limit: number; after?: string | undefined }): Promise<GraphicRecord[]> {

@@ -20,6 +20,7 @@ function prepare(db: Database.Database) {
     byId: db.prepare(`SELECT ${GRAPHIC_COLUMNS} FROM graphics WHERE id = ?`),
     byCapability: db.prepare(`SELECT ${GRAPHIC_COLUMNS} FROM graphics WHERE capability = ?`),
     list: db.prepare(`SELECT ${GRAPHIC_COLUMNS} FROM graphics WHERE org_id = ? AND id > ? ORDER BY id LIMIT ?`),
+    usage: db.prepare('SELECT count(*) AS count, coalesce(sum(bytes), 0) AS bytes FROM graphics WHERE org_id = ?'),
     files: db.prepare('SELECT path, type, sha256, bytes FROM graphic_files WHERE graphic_id = ? ORDER BY path'),
     file: db.prepare('SELECT path, type, sha256, bytes, data FROM graphic_files WHERE graphic_id = ? AND path = ?'),
     delete: db.prepare('DELETE FROM graphics WHERE id = ?'),
@@ -56,6 +57,11 @@ export class SqliteGraphics implements GraphicStore {
   async byCapability(capability: string): Promise<GraphicRecord | undefined> {
     const row = this.st.byCapability.get(capability) as GraphicRow | undefined;
     return row ? graphicFromRow(row) : undefined;
+  }
+
+  async usage(orgId: string): Promise<{ count: number; bytes: number }> {
+    const row = this.st.usage.get(orgId) as { count: number; bytes: number };
+    return { count: row.count, bytes: row.bytes };
   }
 
   async listGraphics(orgId: string, page: { limit: number; after?: string | undefined }): Promise<GraphicRecord[]> {

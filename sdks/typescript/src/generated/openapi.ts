@@ -12619,7 +12619,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description invalid_graphic (`errors` names each path: `<manifest file>#<field path>`) */
+                /** @description invalid_graphic (`errors` names each path: `<manifest file>#<field path>`), or limit_reached (ONAIR_LIMIT_GRAPHICS_PER_WORKSPACE, ONAIR_LIMIT_ASSET_BYTES_PER_WORKSPACE) */
                 422: {
                     headers: {
                         [name: string]: unknown;
