@@ -307,7 +307,10 @@ it('lists every key with ?, moves the focus with ↑/↓, updates on air with F5
   await page.locator('main').click({ position: { x: 5, y: 5 } });
   await page.keyboard.press('Space');
   await expect.poll(async () => (await onAir())[0]?.values).toEqual({ name: 'Ben Bravo', title: 'Guest' });
-  // Play next moved the focus on to Cleo: back to Ben, whose draft is kept.
+  // Play next moved the focus on to Cleo: back to Ben, whose draft is kept. The operator sees both before the next
+  // key (the page may draw them a moment after the server has them: Ben was focused before, so his row says nothing).
+  await expect.poll(() => row(page, 'Cleo Charlie').getAttribute('aria-current')).toBe('true');
+  await expect.poll(() => row(page, 'Ben Bravo').getAttribute('data-state')).toBe('program');
   await page.keyboard.press('ArrowUp');
   await expect.poll(() => row(page, 'Ben Bravo').getAttribute('aria-current')).toBe('true');
   await page.keyboard.press('F5');
