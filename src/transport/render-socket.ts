@@ -197,6 +197,9 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
    * every channel.
    */
   const follow = (ws: Socket, data: SocketData, channelId: string) => {
+    // A send below may close the connection as a slow consumer (the close takes this channel off again): uWS throws on
+    // any later call to a closed socket, which would break the channel's creation, or the server from inside open().
+    if (data.closed) return;
     data.channels.add(channelId);
     limits.joined(channelId);
     let channel = sockets.get(channelId);
@@ -211,12 +214,14 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     // Subscribe and snapshot in one turn: no frame can fall between them.
     ws.subscribe(topicOf(channelId, data.scenes));
     sendSnapshot(ws, data, channelId, true);
+    if (data.closed) return;
     outputs.opened(
       data,
       channelId,
       (topic) => ws.subscribe(topic),
       (msg) => send(ws, data, msg, 'outputs'),
     );
+    if (data.closed) return;
     sources.opened(
       data,
       channelId,
