@@ -73,3 +73,22 @@ describe('a channel created while a channels=* connection is past the slow-consu
     expect((await slow.closed).code).toBe(CloseCode.slowConsumer);
   }, 120_000);
 });
+
+describe('errors on a connection following several channels', () => {
+  it('name the channel of an op refused before it ran (its envelope or fields), as any other error does', async () => {
+    server = await startTestServer();
+    call = api(server.url, server.key);
+    const a = await createChannelWithScoreboard(call, 'A');
+    const b = await createChannelWithScoreboard(call, 'B');
+    const client = await connect(`${a.channelId},${b.channelId}`);
+    await client.next((m) => isSnapshot(m) && m.channelId === b.channelId);
+
+    client.send({ op: 'patch', id: 'p1', channelId: b.channelId, inputs: { scoreA: 1 }, extra: true });
+    expect(await client.reply('p1')).toMatchObject({ type: 'error', code: 'invalid_request', channelId: b.channelId });
+    client.send({ op: 'no-such-op', id: 'x1', channelId: a.channelId });
+    expect(await client.reply('x1')).toMatchObject({ type: 'error', code: 'invalid_request', channelId: a.channelId });
+    // As an op that ran and was refused: the reference.
+    client.send({ op: 'patch', id: 'p2', channelId: b.channelId, inputs: { nope: 1 } });
+    expect(await client.reply('p2')).toMatchObject({ type: 'error', channelId: b.channelId });
+  });
+});
