@@ -302,7 +302,8 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       try {
         msg = parseClientMessage(Buffer.from(message).toString('utf8'));
       } catch (err) {
-        return sendError(ws, data, err instanceof ClientMessageError ? err.id : null, unwrap(err));
+        if (!(err instanceof ClientMessageError)) return sendError(ws, data, null, err);
+        return sendError(ws, data, err.id, err.error, err.channelId);
       }
       if (msg.op === 'painted') {
         try {
@@ -402,11 +403,6 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       clearInterval(heartbeat);
     },
   };
-}
-
-/** A message that could not be read carries the error to answer with. */
-function unwrap(err: unknown): unknown {
-  return err instanceof ClientMessageError ? err.error : err;
 }
 
 function errorMessage(id: string | null, err: unknown, channelId: string | undefined): ErrorMessage {
