@@ -2,10 +2,12 @@
  * Several channels on one render WebSocket (docs/api.md, "Several channels on one connection"), the cases a review
  * found wrong: each test failed before its fix.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CloseCode } from '@onair/protocol';
 import { api, createChannelWithScoreboard, expectStatus, patchInputs, type Api } from './helpers/api.js';
+import { CLUSTER_KEY, startCluster, type ClusterNode, type TestCluster } from './helpers/cluster.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { serviceGate } from './helpers/services.js';
 import { isSnapshot, openConnections, RenderClient, type WsAuth } from './helpers/ws-client.js';
 
 let server: TestServer;
@@ -14,7 +16,7 @@ const clients: RenderClient[] = [];
 
 afterEach(async () => {
   for (const c of clients.splice(0)) c.close();
-  await server.dispose();
+  await server?.dispose();
 });
 
 async function connect(channels: string, auth: WsAuth = { key: server.key }): Promise<RenderClient> {
@@ -90,5 +92,41 @@ describe('errors on a connection following several channels', () => {
     // As an op that ran and was refused: the reference.
     client.send({ op: 'patch', id: 'p2', channelId: b.channelId, inputs: { nope: 1 } });
     expect(await client.reply('p2')).toMatchObject({ type: 'error', channelId: b.channelId });
+  });
+});
+
+const postgres = serviceGate('postgres');
+const redis = serviceGate('redis');
+
+describe.skipIf(postgres.skip || redis.skip)(`resyncs on several nodes${postgres.label || redis.label}`, () => {
+  let cluster: TestCluster;
+  beforeAll(async () => {
+    cluster = await startCluster(['node-a', 'node-b']);
+  }, 120_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('are counted per connection: one on another node does not spend this one’s', async () => {
+    const [a, b] = cluster.nodes as [ClusterNode, ClusterNode];
+    const created = await api(a.url, CLUSTER_KEY)<{ id: string }>('POST', '/v1/channels', { name: 'Resyncs' });
+    const channelId = expectStatus(created, 201).id;
+    await expect.poll(() => cluster.ownerOf(channelId), { timeout: 15_000 }).not.toBeNull();
+    // The first connection of each node: each node numbers its own from 1.
+    const [onA, onB] = await Promise.all(
+      [a, b].map((node) => RenderClient.connect(node.url, '', { key: CLUSTER_KEY, channels: channelId })),
+    );
+    clients.push(onA!, onB!);
+    for (const client of [onA!, onB!]) await client.next(isSnapshot);
+
+    // All 10 of onA's resyncs in the window, answered.
+    for (let i = 0; i < 10; i++) onA!.send({ op: 'resync', channelId });
+    await expect.poll(() => onA!.messages.filter(isSnapshot).length, { timeout: 15_000 }).toBe(11);
+    expect(onA!.messages.filter((m) => m.type === 'error')).toEqual([]);
+
+    const since = onB!.mark();
+    onB!.send({ op: 'resync', channelId });
+    const answer = await onB!.next((m) => isSnapshot(m) || m.type === 'error', { since });
+    expect(answer).toMatchObject({ type: 'snapshot', channelId });
   });
 });
