@@ -7,6 +7,7 @@
  * error replies (error-budget.ts, close 4029), pings that find half-open connections (uWS idleTimeout), and
  * snapshots whose scene definitions are serialised once per change (snapshot-encoder.ts).
  */
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Principal } from '../auth/permissions.js';
@@ -110,6 +111,11 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
   const socketLimits = deps.socketLimits ?? DEFAULT_SOCKET_LIMITS;
   const limits = new ConnectionLimits(socketLimits, deps.limiter);
   const encoder = new SnapshotEncoder();
+  /**
+   * Names this process's connections in the rate limiter, which nodes share: each node numbers its connections from 1,
+   * and a connection's resyncs are its own.
+   */
+  const instance = randomUUID();
 
   const send = (ws: Socket, data: SocketData, msg: object, kind: SentKind) => {
     if (!admitsMore(ws, data)) return;
@@ -321,7 +327,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
         return sendError(ws, data, id, err, msg.channelId);
       }
       if (msg.op === 'resync') {
-        admitCustom(deps.limiter, `resync:${data.connectionId}`, RESYNC_LIMIT).then(
+        admitCustom(deps.limiter, `resync:${instance}:${data.connectionId}`, RESYNC_LIMIT).then(
           () => (data.channels.has(channelId) ? sendSnapshot(ws, data, channelId) : undefined),
           (err: unknown) => sendError(ws, data, null, err, channelId),
         );
