@@ -7,6 +7,7 @@
  * error replies (error-budget.ts, close 4029), pings that find half-open connections (uWS idleTimeout), and
  * snapshots whose scene definitions are serialised once per change (snapshot-encoder.ts).
  */
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Authenticator } from '../auth/authenticate.js';
 import type { Principal } from '../auth/permissions.js';
@@ -110,6 +111,11 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
   const socketLimits = deps.socketLimits ?? DEFAULT_SOCKET_LIMITS;
   const limits = new ConnectionLimits(socketLimits, deps.limiter);
   const encoder = new SnapshotEncoder();
+  /**
+   * Names this process's connections in the rate limiter, which nodes share: each node numbers its connections from 1,
+   * and a connection's resyncs are its own.
+   */
+  const instance = randomUUID();
 
   const send = (ws: Socket, data: SocketData, msg: object, kind: SentKind) => {
     if (!admitsMore(ws, data)) return;
@@ -197,6 +203,9 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
    * every channel.
    */
   const follow = (ws: Socket, data: SocketData, channelId: string) => {
+    // A send below may close the connection as a slow consumer (the close takes this channel off again): uWS throws on
+    // any later call to a closed socket, which would break the channel's creation, or the server from inside open().
+    if (data.closed) return;
     data.channels.add(channelId);
     limits.joined(channelId);
     let channel = sockets.get(channelId);
@@ -211,12 +220,14 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     // Subscribe and snapshot in one turn: no frame can fall between them.
     ws.subscribe(topicOf(channelId, data.scenes));
     sendSnapshot(ws, data, channelId, true);
+    if (data.closed) return;
     outputs.opened(
       data,
       channelId,
       (topic) => ws.subscribe(topic),
       (msg) => send(ws, data, msg, 'outputs'),
     );
+    if (data.closed) return;
     sources.opened(
       data,
       channelId,
@@ -297,7 +308,8 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       try {
         msg = parseClientMessage(Buffer.from(message).toString('utf8'));
       } catch (err) {
-        return sendError(ws, data, err instanceof ClientMessageError ? err.id : null, unwrap(err));
+        if (!(err instanceof ClientMessageError)) return sendError(ws, data, null, err);
+        return sendError(ws, data, err.id, err.error, err.channelId);
       }
       if (msg.op === 'painted') {
         try {
@@ -315,7 +327,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
         return sendError(ws, data, id, err, msg.channelId);
       }
       if (msg.op === 'resync') {
-        admitCustom(deps.limiter, `resync:${data.connectionId}`, RESYNC_LIMIT).then(
+        admitCustom(deps.limiter, `resync:${instance}:${data.connectionId}`, RESYNC_LIMIT).then(
           () => (data.channels.has(channelId) ? sendSnapshot(ws, data, channelId) : undefined),
           (err: unknown) => sendError(ws, data, null, err, channelId),
         );
@@ -397,11 +409,6 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
       clearInterval(heartbeat);
     },
   };
-}
-
-/** A message that could not be read carries the error to answer with. */
-function unwrap(err: unknown): unknown {
-  return err instanceof ClientMessageError ? err.error : err;
 }
 
 function errorMessage(id: string | null, err: unknown, channelId: string | undefined): ErrorMessage {

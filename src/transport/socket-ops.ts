@@ -83,11 +83,12 @@ export type ParsedMessage =
   | { op: 'painted'; input: unknown }
   | { op: OpName; id: string; input: unknown; channelId?: string };
 
-/** A message that could not be read; `id` is the client's when the envelope had one. */
+/** A message that could not be read; `id` and `channelId` are the client's when the envelope had them. */
 export class ClientMessageError extends Error {
   constructor(
     readonly id: string | null,
     readonly error: AppError,
+    readonly channelId?: string,
   ) {
     super(error.message);
   }
@@ -105,13 +106,16 @@ export function parseClientMessage(text: string): ParsedMessage {
     throw new ClientMessageError(null, new AppError('invalid_request', 'Messages must be JSON text.'));
   }
   const envelope = Envelope.safeParse(raw);
-  const id = readableId(raw);
-  if (!envelope.success) throw new ClientMessageError(id, validationError(envelope.error));
+  const id = readableString(raw, 'id');
+  // A refusal names the channel the op named, as the answer of an op that ran does.
+  const sentChannel = readableString(raw, 'channelId') ?? undefined;
+  if (!envelope.success) throw new ClientMessageError(id, validationError(envelope.error), sentChannel);
   const { op, channelId } = envelope.data;
   const named = channelId === undefined ? {} : { channelId };
   if (op === 'resync') return { op, ...named };
   if (op === 'painted') return { op, input: raw };
-  if (id === null) throw new ClientMessageError(null, new AppError('invalid_request', 'id: required for this op'));
+  if (id === null)
+    throw new ClientMessageError(null, new AppError('invalid_request', 'id: required for this op'), channelId);
   const fields = { ...(raw as Record<string, unknown>) };
   delete fields.op;
   delete fields.id;
@@ -120,7 +124,7 @@ export function parseClientMessage(text: string): ParsedMessage {
     return { op, id, input: op === 'patch' ? patchInput(fields) : fields, ...named };
   } catch (err) {
     // The reply names the op it refuses, so a client waiting for its id hears about it.
-    throw err instanceof AppError ? new ClientMessageError(id, err) : err;
+    throw err instanceof AppError ? new ClientMessageError(id, err, channelId) : err;
   }
 }
 
@@ -135,9 +139,10 @@ function patchInput(fields: Record<string, unknown>): unknown {
   return fields.inputs;
 }
 
-function readableId(raw: unknown): string | null {
-  const id = (raw as { id?: unknown } | null)?.id;
-  return typeof id === 'string' && id.length > 0 && id.length <= 100 ? id : null;
+/** The message's `id` or `channelId` as the client sent it, when it is one (1–100 characters). */
+function readableString(raw: unknown, field: 'id' | 'channelId'): string | null {
+  const value = (raw as Record<string, unknown> | null)?.[field];
+  return typeof value === 'string' && value.length > 0 && value.length <= 100 ? value : null;
 }
 
 export type OpMessage = Exclude<ParsedMessage, { op: 'resync' } | { op: 'painted' }>;
