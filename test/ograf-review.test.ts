@@ -1,13 +1,14 @@
 /**
  * Defects found reviewing OGraf import, serving and the Server API (docs/ograf.md), each with the request that showed
- * it: a zip whose stored entries share their bytes got past the unzipped cap.
+ * it: a zip whose stored entries share their bytes got past the unzipped cap, a manifest nested deep enough to
+ * overflow the stack answered 500.
  */
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { strToU8, zipSync } from 'fflate';
 import { api, expectStatus } from './helpers/api.js';
 import { expectProblem } from './helpers/problem.js';
-import { manifest, MODULE, uploadZip } from './helpers/ograf-packages.js';
+import { manifest, MODULE, ografZip, uploadZip } from './helpers/ograf-packages.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import type { RenderClient } from './helpers/ws-client.js';
 
@@ -89,5 +90,17 @@ describe('OGraf review', () => {
     expectProblem(res, 413, 'payload_too_large');
     const list = expectStatus(await call<{ data: unknown[] }>('GET', '/v1/graphics'), 200);
     expect(list.data).toEqual([]);
+  });
+
+  it('refuses a manifest nested past the JSON depth limit with 422, not a stack overflow', async () => {
+    const { server } = await start();
+    const levels = 5000;
+    const deep = `${'{"type":"object","properties":{"a":'.repeat(levels)}{"type":"string"}${'}}'.repeat(levels)}`;
+    const text = JSON.stringify(manifest({ schema: 'DEEP' })).replace('"DEEP"', deep);
+    const res = await uploadZip(server.url, server.key, ografZip({ 'lower-third.ograf.json': text }));
+    const problem = expectProblem(res, 422, 'invalid_graphic');
+    expect(problem.errors).toEqual([
+      { path: 'lower-third.ograf.json#', message: expect.stringContaining('nested') as string },
+    ]);
   });
 });
