@@ -1,16 +1,16 @@
 /**
  * Defects found reviewing OGraf import, serving and the Server API (docs/ograf.md), each with the request that showed
  * it: a zip whose stored entries share their bytes got past the unzipped cap, a manifest nested deep enough to
- * overflow the stack answered 500.
+ * overflow the stack answered 500, the Server API could not run a custom action by the manifest's own id.
  */
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { strToU8, zipSync } from 'fflate';
-import { api, expectStatus } from './helpers/api.js';
+import { api, expectStatus, tokenOf, type Channel } from './helpers/api.js';
 import { expectProblem } from './helpers/problem.js';
 import { manifest, MODULE, ografZip, uploadZip } from './helpers/ograf-packages.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import type { RenderClient } from './helpers/ws-client.js';
+import { RenderClient, isFrame, isSnapshot } from './helpers/ws-client.js';
 
 const servers: TestServer[] = [];
 const clients: RenderClient[] = [];
@@ -102,5 +102,31 @@ describe('OGraf review', () => {
     expect(problem.errors).toEqual([
       { path: 'lower-third.ograf.json#', message: expect.stringContaining('nested') as string },
     ]);
+  });
+
+  it("runs a graphic's custom action through the Server API by the manifest's action id", async () => {
+    const { server, call } = await start();
+    const graphic = (await uploadZip(server.url, server.key, ografZip())).body.data[0]!;
+    const channel = expectStatus(await call<Channel>('POST', '/v1/channels', { name: 'OGraf' }), 201);
+    const renderer = await RenderClient.connect(server.url, channel.id, { token: tokenOf(channel.outputUrl) });
+    clients.push(renderer);
+    await renderer.next(isSnapshot);
+    const R = `/ograf/v1/renderers/${channel.id}/target/graphicInstance`;
+    const renderTarget = { layer: 3 };
+    const loaded = expectStatus(
+      await call<{ graphicInstanceId: string }>('POST', `${R}/load`, {
+        renderTarget,
+        graphicId: graphic.id,
+        params: { data: {} },
+      }),
+      200,
+    );
+    const addressed = { renderTarget, graphicInstanceId: loaded.graphicInstanceId };
+    expectStatus(await call('POST', `${R}/playAction`, { ...addressed, params: {} }), 200);
+    // The manifest names it `shake-it`; the scene's trigger running it is `shake_it`.
+    const res = await call('POST', `${R}/customActions/shake-it`, { ...addressed, params: { payload: { n: 1 } } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const frame = await renderer.next((m) => isFrame(m) && (m.triggers?.length ?? 0) > 0);
+    expect(isFrame(frame) && frame.triggers![0]).toMatchObject({ name: 'shake_it', payload: { n: 1 } });
   });
 });
