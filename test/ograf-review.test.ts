@@ -1,7 +1,8 @@
 /**
  * Defects found reviewing OGraf import, serving and the Server API (docs/ograf.md), each with the request that showed
  * it: a zip whose stored entries share their bytes got past the unzipped cap, a manifest nested deep enough to
- * overflow the stack answered 500, the Server API could not run a custom action by the manifest's own id.
+ * overflow the stack answered 500, the Server API could not run a custom action by the manifest's own id, and the
+ * access log kept graphics' capability paths.
  */
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { strToU8, zipSync } from 'fflate';
 import { api, expectStatus, tokenOf, type Channel } from './helpers/api.js';
 import { expectProblem } from './helpers/problem.js';
 import { manifest, MODULE, ografZip, uploadZip } from './helpers/ograf-packages.js';
+import { recordingLogger } from './helpers/recording-logger.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { RenderClient, isFrame, isSnapshot } from './helpers/ws-client.js';
 
@@ -128,5 +130,17 @@ describe('OGraf review', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const frame = await renderer.next((m) => isFrame(m) && (m.triggers?.length ?? 0) > 0);
     expect(isFrame(frame) && frame.triggers![0]).toMatchObject({ name: 'shake_it', payload: { n: 1 } });
+  });
+
+  it("keeps graphics' capability paths out of the access log", async () => {
+    const { logger, lines } = recordingLogger<{ level: number; msg: string; path?: string }>();
+    const { server } = await start({}, { logger });
+    const graphic = (await uploadZip(server.url, server.key, ografZip())).body.data[0]!;
+    const capability = graphic.filesPath.split('/')[3]!;
+    expect((await fetch(`${graphic.filesUrl}graphic.mjs`)).status).toBe(200);
+    expect((await fetch(`${graphic.filesUrl}missing.js`)).status).toBe(404);
+    const logged = lines.filter((l) => l.msg === 'request' && l.path?.startsWith('/ograf/files/'));
+    expect(logged.map((l) => l.path)).toEqual(['/ograf/files/…/graphic.mjs', '/ograf/files/…/missing.js']);
+    expect(JSON.stringify(lines)).not.toContain(capability);
   });
 });
