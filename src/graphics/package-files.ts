@@ -2,7 +2,8 @@
  * The files of an uploaded OGraf package (docs/ograf.md, "Importing"): a zip, read with fflate, or a set of files
  * (multipart parts named by their relative paths). Every path is checked before anything is read: no absolute path,
  * no `..`, no backslash or control character. A zip bomb is refused by its own headers: the sizes it declares are what
- * fflate allocates and inflates into, and the files and their total are capped before any is inflated.
+ * fflate allocates and inflates into (a stored entry's compressed size is what it copies: the larger counts), and the
+ * files and their total are capped before any is inflated.
  */
 import { unzipSync, type UnzipFileInfo } from 'fflate';
 import { AppError } from '../errors.js';
@@ -36,7 +37,8 @@ export function unzipPackage(data: Uint8Array, limits: PackageLimits): PackageFi
     if (file.name.endsWith('/') || IGNORED.test(file.name)) return false;
     checkPath(file.name);
     count += 1;
-    total += file.originalSize;
+    // A stored entry is copied by its compressed size, whatever it declares unzipped (and entries may share bytes).
+    total += Math.max(file.originalSize, file.size);
     assertWithin(count, total, limits);
     return true;
   };

@@ -8,6 +8,7 @@
 import type { FieldError } from '@onair/protocol';
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
+import { MAX_JSON_DEPTH, nestingDepth } from '../json-depth.js';
 import { GraphicsManifestIn, type Manifest } from './manifest-schema.js';
 import type { PackageFiles } from './package-files.js';
 
@@ -61,7 +62,9 @@ function readOne(manifestPath: string, all: PackageFiles): { graphic: PackagedGr
   const at = (path: string, message: string) => ({ errors: [{ path: `${manifestPath}#${path}`, message }] });
   let json: unknown;
   try {
-    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(all.get(manifestPath)));
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(all.get(manifestPath));
+    if (nestingDepth(text) > MAX_JSON_DEPTH) return at('', `JSON nested more than ${MAX_JSON_DEPTH} levels deep`);
+    json = JSON.parse(text);
   } catch (err) {
     return at('', `not JSON: ${(err as Error).message}`);
   }

@@ -6,6 +6,7 @@ import { BODY_LIMIT_RULE, MAX_BODY_BYTES } from '@onair/protocol';
 import type { MiddlewareHandler } from 'hono';
 import { bufferedBody } from '../../http/buffered-body.js';
 import { AppError } from '../../errors.js';
+import { MAX_JSON_DEPTH, nestingDepth } from '../../json-depth.js';
 import { readUpload } from '../assets/upload-body.js';
 import { GRAPHIC_UPLOAD_PATH, readGraphicUpload } from '../graphics/graphic-upload.js';
 import type { ApiEnv } from '../env.js';
@@ -68,25 +69,4 @@ export function parseJsonBody(text: string, contentType: string | undefined): un
   } catch (err) {
     throw new AppError('invalid_request', `Malformed JSON: ${(err as Error).message}`);
   }
-}
-
-/** Far deeper than any scene (groups nest 8 deep); deep enough nesting would overflow the stack downstream. */
-export const MAX_JSON_DEPTH = 64;
-
-/** The deepest nesting of arrays and objects in JSON text, strings skipped (a scan, no parse). */
-function nestingDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
-    else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return deepest;
 }

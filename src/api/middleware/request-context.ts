@@ -1,8 +1,8 @@
 /**
  * Request id (echoed when the client sent a sane one), a child logger carrying it, one access log line
  * per request, and the request's route, method, status and duration for metrics (when main.ts passed
- * an observer in the bindings). Paths are logged without their query string: renderer URLs carry tokens
- * there.
+ * an observer in the bindings). Paths are logged without their query string (renderer URLs carry tokens
+ * there), and graphic files' paths without their capability.
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
@@ -12,6 +12,8 @@ import type { ApiEnv, RequestObserver } from '../env.js';
 import { asAppError } from '../problem.js';
 
 const CHANNEL_PATH = /^\/v1\/channels\/(ch_[A-Za-z0-9]+)/;
+/** A graphic's files are served under its capability (api/graphics/file-routes.ts): the path is the credential. */
+const GRAPHIC_CAPABILITY = /^\/ograf\/files\/[^/]+/;
 /** A client chooses the path (up to about 8 KB): the log keeps its start. */
 const LOGGED_PATH_LENGTH = 256;
 
@@ -69,7 +71,8 @@ export function recordRequest(log: Logger, observe: RequestObserver | undefined,
   if (!log.isLevelEnabled('info')) return;
   const ms = Math.round(elapsed * 100) / 100;
   const channelId = CHANNEL_PATH.exec(r.path)?.[1];
-  const path = r.path.length > LOGGED_PATH_LENGTH ? `${r.path.slice(0, LOGGED_PATH_LENGTH)}…` : r.path;
+  const shown = r.path.replace(GRAPHIC_CAPABILITY, '/ograf/files/…');
+  const path = shown.length > LOGGED_PATH_LENGTH ? `${shown.slice(0, LOGGED_PATH_LENGTH)}…` : shown;
   log.info({ method: r.method, path, status: r.status, ms, channelId }, 'request');
 }
 

@@ -177,8 +177,11 @@ export function ografServerRoutes(deps: ApiDeps): Hono<ApiEnv> {
 
   app.post('/v1/renderers/:rendererId/target/graphicInstance/customActions/:customActionId', async (c) => {
     const body = bodyOf(c, CustomActionBody);
-    const { api, id } = await addressed(c, body);
-    await api.run(fireTrigger, id, { name: c.req.param('customActionId'), payload: body.params.payload });
+    const { api, id, found } = await addressed(c, body);
+    // A controller knows the manifest's action id (`shake-it`); the scene's trigger running it may be named otherwise.
+    const action = c.req.param('customActionId');
+    const name = found.scene.definition.triggers.find((t) => t.customAction === action)?.name ?? action;
+    await api.run(fireTrigger, id, { name, payload: body.params.payload });
     return answer<'/renderers/{rendererId}/target/graphicInstance/customActions/{customActionId}', 'post'>(c, {
       graphicInstanceId: body.graphicInstanceId,
       statusCode: 200,
