@@ -327,10 +327,13 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
         return sendError(ws, data, id, err, msg.channelId);
       }
       if (msg.op === 'resync') {
-        admitCustom(deps.limiter, `resync:${instance}:${data.connectionId}`, RESYNC_LIMIT).then(
-          () => (data.channels.has(channelId) ? sendSnapshot(ws, data, channelId) : undefined),
-          (err: unknown) => sendError(ws, data, null, err, channelId),
-        );
+        // The channel may have gone meanwhile (a node can forget a deleted channel before its socket hears of it):
+        // no snapshot then; and whatever throws is answered, never left to end the process as an unhandled rejection.
+        admitCustom(deps.limiter, `resync:${instance}:${data.connectionId}`, RESYNC_LIMIT)
+          .then(() => {
+            if (data.channels.has(channelId) && deps.engine.has(channelId)) sendSnapshot(ws, data, channelId);
+          })
+          .catch((err: unknown) => sendError(ws, data, null, err, channelId));
         return;
       }
       const named = data.follows === 'one' ? {} : { channelId };
