@@ -125,9 +125,10 @@ describe('importing OGraf graphics', () => {
     expectProblem(none, 422, 'invalid_graphic');
   });
 
-  it('refuses paths that climb out of the package or are absolute', async () => {
+  it('refuses paths that climb out of the package, are absolute or read as a URL', async () => {
     const { server } = await start();
-    for (const name of ['../evil.js', 'a/../../evil.js', '/etc/evil.js', 'a\\..\\evil.js']) {
+    const names = ['../evil.js', 'a/../../evil.js', '/etc/evil.js', 'a\\..\\evil.js', 'https:evil.example/x.js'];
+    for (const name of names) {
       const res = await uploadZip(server.url, server.key, ografZip({ [name]: 'x' }));
       expect(expectProblem(res, 422, 'invalid_graphic').errors![0]!.path, name).toBe(name);
     }

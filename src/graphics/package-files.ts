@@ -93,6 +93,8 @@ function pathProblem(name: string): string | null {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f\\]/.test(name)) return 'a path has no backslash or control character';
   if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) return 'a path is relative to the package, never absolute';
+  // `https:x/y.js` as `main` would be imported from another server: the package is what runs.
+  if (name.split('/')[0]!.includes(':')) return 'a path never begins as a URL would (a ":" in its first folder)';
   const segments = normalised(name).split('/');
   if (segments.some((s) => s === '..')) return 'a path never climbs out with ..';
   if (segments.some((s) => s === '')) return 'a path has no empty segment';
