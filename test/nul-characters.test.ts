@@ -89,7 +89,7 @@ describe('REST bodies', () => {
 describe('asset uploads', () => {
   it("refuses an asset name holding U+0000, from a form's field or the query", async () => {
     const form = new FormData();
-    form.append('file', new Blob([solidPng(2, 2, [255, 0, 0, 255])]), 'red.png');
+    form.append('file', new Blob([new Uint8Array(solidPng(2, 2, [255, 0, 0, 255]))]), 'red.png');
     form.append('name', 'Re\u0000d');
     const res = await fetch(`${server.url}/v1/assets`, {
       method: 'POST',
