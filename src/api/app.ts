@@ -25,6 +25,7 @@ import { incomingHookRoutes } from './incoming-hooks/routes.js';
 import { sourceRoutes } from './sources/routes.js';
 import { authenticate } from './middleware/authenticate.js';
 import { jsonBody } from './middleware/json-body.js';
+import { refuseNulInUrl } from './middleware/nul-url.js';
 import { requestContext } from './middleware/request-context.js';
 import { historyRoutes } from './history/routes.js';
 import { playoutRoutes } from './playout/routes.js';
@@ -48,6 +49,7 @@ export function createApiApp(deps: ApiDeps, publicDir: string): OpenAPIHono<ApiE
     },
   });
   app.use('*', requestContext(deps.logger));
+  app.use('*', refuseNulInUrl());
   app.onError(handleError);
   app.notFound(() => {
     throw new AppError('not_found', 'No such endpoint. The API reference is at /docs.');

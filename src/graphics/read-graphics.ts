@@ -9,6 +9,7 @@ import type { FieldError } from '@onair/protocol';
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
 import { MAX_JSON_DEPTH, nestingDepth } from '../json-depth.js';
+import { NUL_RULE, nulPathIn } from '../nul-char.js';
 import { GraphicsManifestIn, type Manifest } from './manifest-schema.js';
 import type { PackageFiles } from './package-files.js';
 
@@ -68,6 +69,9 @@ function readOne(manifestPath: string, all: PackageFiles): { graphic: PackagedGr
   } catch (err) {
     return at('', `not JSON: ${(err as Error).message}`);
   }
+  // Its fields are stored (name, id, version, the schema's texts): U+0000 would fail on Postgres, not on SQLite.
+  const nul = nulPathIn(json);
+  if (nul !== null) return at(nul, NUL_RULE);
   const parsed = GraphicsManifestIn.safeParse(json);
   if (!parsed.success) return { errors: issuesOf(manifestPath, parsed.error) };
   const root = manifestPath.includes('/') ? manifestPath.slice(0, manifestPath.lastIndexOf('/') + 1) : '';

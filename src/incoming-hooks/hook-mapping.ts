@@ -3,10 +3,11 @@
  * mapped field path (`home_score`, `game.home.score`) names an input; an empty mapping means every top-level
  * field names its input. Values are coerced the way senders write them: numeric strings for numbers,
  * "true"/"false" for booleans, numbers for text (and for a select, whose value must be one of its options). A clock input takes a boolean (start or stop) or a time in
- * milliseconds (set). Fields nothing maps are listed, never an error; a value that does not fit its input is
- * an error naming both, and nothing is applied.
+ * milliseconds (set). Fields nothing maps are listed, never an error; a value that does not fit its input (one holding
+ * U+0000 included) is an error naming both, and nothing is applied.
  */
 import { AppError } from '../errors.js';
+import { NUL_RULE, nulPathIn } from '../nul-char.js';
 import { checkValue, MAX_ABS_NUMBER, MAX_TEXT_BYTES, type InputRegistry } from '../engine/index.js';
 import { MAX_CLOCK_MS, type InputDef, type InputValue } from '@onair/protocol';
 
@@ -73,6 +74,9 @@ function apply(change: MappedChange, def: InputDef, field: string, value: unknow
     return;
   }
   const coerced = coerce(def, field, value);
+  // A post with one was refused at the door; a data source's answer (JSON or CSV) is read here first.
+  const nul = nulPathIn(coerced);
+  if (nul !== null) throw misfit(nul === '' ? field : `${field}.${nul}`, def, NUL_RULE);
   change.patch[def.name] = coerced;
   change.applied[def.name] = coerced;
 }

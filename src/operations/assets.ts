@@ -9,6 +9,7 @@ import { sniff, type Sniffed } from '../assets/sniff.js';
 import { sanitiseSvg, SvgRefused } from '../assets/svg-sanitise.js';
 import { AppError } from '../errors.js';
 import { newId } from '../ids.js';
+import { NUL_RULE } from '../nul-char.js';
 import { assertRoom, type ResourceLimits } from '../limits/resource-limits.js';
 import type { AssetRecord } from '../store/asset-store.js';
 import type { OperationContext, WorkspaceOperation } from './operation.js';
@@ -46,7 +47,13 @@ const write = { scope: 'workspace', permission: 'channels:write', bucket: 'creat
 const read = { scope: 'workspace', permission: 'channels:read', bucket: 'reads' } as const;
 
 export const AssetUpload = z.strictObject({
-  name: z.string().trim().min(1).max(200),
+  // A form's field is no JSON: the body's check (../nul-char.ts) does not see it.
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .refine((name) => !name.includes('\0'), NUL_RULE),
   data: z.instanceof(Uint8Array),
 });
 

@@ -11,6 +11,7 @@ import type { Principal } from '../auth/permissions.js';
 import { AppError, toProblem } from '../errors.js';
 import type { HookDeliveryRecord, IncomingHookRecord } from '../store/incoming-hook-store.js';
 import { mapPayload } from '../incoming-hooks/hook-mapping.js';
+import { nulInJson, visibleNul } from '../nul-char.js';
 import type { SignedParts } from '../incoming-hooks/hook-signature.js';
 import { applyHookPost } from './hook-post.js';
 import type { Caller, ChannelOperation } from './operation.js';
@@ -88,7 +89,7 @@ export async function receiveHookPost(runner: Runner, hook: IncomingHookRecord, 
     // Nothing was applied: the same signed post may come again.
     await desk.release(hook, keys);
     const problem = toProblem(err);
-    await log({ status: problem.status, applied: {}, ignored: [], error: `${problem.code}: ${problem.detail}` });
+    await log({ status: problem.status, applied: {}, ignored: [], error: logged(problem) });
     throw err instanceof AppError ? withHeaders(err, headers) : err;
   }
 }
@@ -100,7 +101,7 @@ async function door(runner: Runner, hook: IncomingHookRecord, post: HookPost) {
     return { headers: outcome.headers, keys: outcome.body };
   } catch (err) {
     const problem = toProblem(err);
-    const error = `${problem.code}: ${problem.detail}`;
+    const error = logged(problem);
     await runner.services.incomingHooks.refused(hook.id, { status: problem.status, error, payload: excerpt(post.raw) });
     throw err;
   }
@@ -136,17 +137,30 @@ function parseBody(post: HookPost): unknown {
     );
   }
   if (post.raw.byteLength === 0) throw new AppError('invalid_request', 'The body is empty: post a JSON object.');
+  const text = Buffer.from(post.raw).toString('utf8');
+  let payload: unknown;
   try {
-    return JSON.parse(Buffer.from(post.raw).toString('utf8')) as unknown;
+    payload = JSON.parse(text) as unknown;
   } catch (err) {
     throw new AppError('invalid_request', `Malformed JSON: ${(err as Error).message}`);
   }
+  const nul = nulInJson(text, payload);
+  if (nul) throw nul;
+  return payload;
 }
 
+/** A refusal as the logs keep it; a NUL the sender put in the body (JSON.parse quotes it) written as `\u0000`. */
+function logged(problem: { code: string; detail: string }): string {
+  return visibleNul(`${problem.code}: ${problem.detail}`);
+}
+
+/** The start of the body for the logs; a raw NUL written as `\u0000`, as the store may not hold one. */
 function excerpt(raw: Uint8Array): string {
-  if (raw.byteLength <= PAYLOAD_CAP) return Buffer.from(raw).toString('utf8');
+  if (raw.byteLength <= PAYLOAD_CAP) return visibleNul(Buffer.from(raw).toString('utf8'));
   // The cut may fall inside a character: its broken tail is dropped rather than shown as U+FFFD.
-  return `${Buffer.from(raw.subarray(0, PAYLOAD_CAP))
-    .toString('utf8')
-    .replace(/\uFFFD+$/, '')}…`;
+  return `${visibleNul(
+    Buffer.from(raw.subarray(0, PAYLOAD_CAP))
+      .toString('utf8')
+      .replace(/\uFFFD+$/, ''),
+  )}…`;
 }

@@ -38,6 +38,7 @@ import {
 } from '../operations/index.js';
 import type { AckMessage, ClockState, Rundown, RundownItem, SourceSummary } from '@onair/protocol';
 import { validationError } from '../validation.js';
+import { nulInJson } from '../nul-char.js';
 
 /** The ops a client may send, by name; `preview` and `program` are the documented older names of cue and cut. */
 const OPERATIONS = {
@@ -109,6 +110,8 @@ export function parseClientMessage(text: string): ParsedMessage {
   const id = readableString(raw, 'id');
   // A refusal names the channel the op named, as the answer of an op that ran does.
   const sentChannel = readableString(raw, 'channelId') ?? undefined;
+  const nul = nulInJson(text, raw);
+  if (nul) throw new ClientMessageError(id, nul, sentChannel);
   if (!envelope.success) throw new ClientMessageError(id, validationError(envelope.error), sentChannel);
   const { op, channelId } = envelope.data;
   const named = channelId === undefined ? {} : { channelId };

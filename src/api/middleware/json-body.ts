@@ -1,12 +1,14 @@
 /**
  * Reads and parses a JSON request body once, with clear errors: 415 for a body that is not JSON,
- * 400 for malformed JSON, 413 past the size limit (the transport also stops reading there).
+ * 400 for malformed JSON or a string holding U+0000 (../../nul-char.ts), 413 past the size limit (the transport also
+ * stops reading there).
  */
 import { BODY_LIMIT_RULE, MAX_BODY_BYTES } from '@onair/protocol';
 import type { MiddlewareHandler } from 'hono';
 import { bufferedBody } from '../../http/buffered-body.js';
 import { AppError } from '../../errors.js';
 import { MAX_JSON_DEPTH, nestingDepth } from '../../json-depth.js';
+import { nulInJson } from '../../nul-char.js';
 import { readUpload } from '../assets/upload-body.js';
 import { GRAPHIC_UPLOAD_PATH, readGraphicUpload } from '../graphics/graphic-upload.js';
 import type { ApiEnv } from '../env.js';
@@ -64,9 +66,13 @@ export function parseJsonBody(text: string, contentType: string | undefined): un
   if (nestingDepth(text) > MAX_JSON_DEPTH) {
     throw new AppError('invalid_request', `JSON nested more than ${MAX_JSON_DEPTH} levels deep.`);
   }
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch (err) {
     throw new AppError('invalid_request', `Malformed JSON: ${(err as Error).message}`);
   }
+  const nul = nulInJson(text, parsed);
+  if (nul) throw nul;
+  return parsed;
 }
