@@ -141,6 +141,37 @@ describe('a scene from a graphic', () => {
     expect(isFrame(plain) && plain.triggers![0]).not.toHaveProperty('payload');
   });
 
+  it('fires a trigger on one layer only when the layer is named (as the OGraf Server API does for an instance)', async () => {
+    const { server, call, graphic, channel, scene } = await setup();
+    // The same graphic again on layer 6: both scenes have the trigger `highlight`.
+    const other = expectStatus(
+      await call<GraphicScene>('POST', `/v1/channels/${channel.id}/scenes`, {
+        name: 'L3 b',
+        graphic: graphic.id,
+        layer: 6,
+      }),
+      201,
+    );
+    const renderer = await RenderClient.connect(server.url, channel.id, { token: tokenOf(channel.outputUrl) });
+    clients.push(renderer);
+    await renderer.next(isSnapshot);
+    for (const s of [scene, other]) {
+      expectStatus(await call('POST', `/v1/channels/${channel.id}/program`, { sceneId: s.id }), 200);
+    }
+    const fired = async (body: object) => {
+      const since = renderer.mark();
+      expectStatus(await call('POST', `/v1/channels/${channel.id}/triggers/highlight`, body), 200);
+      const frame = await renderer.next((m) => isFrame(m) && (m.triggers?.length ?? 0) > 0, { since });
+      return (isFrame(frame) ? frame.triggers! : []).map((t) => t.sceneId).sort();
+    };
+    expect(await fired({})).toEqual([scene.id, other.id].sort());
+    expect(await fired({ layer: 6 })).toEqual([other.id]);
+    expect(await fired({ layer: 5, payload: { color: 'red' } })).toEqual([scene.id]);
+    // Nothing on layer 7 has it.
+    const none = await call('POST', `/v1/channels/${channel.id}/triggers/highlight`, { layer: 7 });
+    expectProblem(none, 404, 'unknown_trigger');
+  });
+
   it('refuses to delete a graphic a scene uses, and deletes it once the scene is gone', async () => {
     const { call, graphic, channel, scene } = await setup();
     const refused = expectProblem(await call('DELETE', `/v1/graphics/${graphic.id}`), 409, 'conflict');

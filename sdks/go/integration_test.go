@@ -255,6 +255,12 @@ func TestIntegrationPlayout(t *testing.T) {
 	}
 	_, err = client.Playout.FireTrigger(ctx, ch, "flashScoreZ")
 	asAPIError(t, err, 404, "unknown_trigger")
+	onLayer, err := client.Playout.FireTriggerWith(ctx, ch, "flashScoreA", onair.TriggerBody{Layer: onair.Ptr(read.Program[0].Layer), Payload: map[string]int{"n": 1}})
+	if err != nil || onLayer.Frame <= 0 {
+		t.Fatalf("trigger on its layer: %+v, %v", onLayer, err)
+	}
+	_, err = client.Playout.FireTriggerWith(ctx, ch, "flashScoreA", onair.TriggerBody{Layer: onair.Ptr(read.Program[0].Layer + 1)})
+	asAPIError(t, err, 404, "unknown_trigger")
 
 	clock, err := client.Playout.Clock(ctx, ch, "gameClock", onair.ClockActionIn{Action: onair.ClockActionSet, Ms: onair.Ptr(int64(300000))})
 	if err != nil || clock.Clock.Ms != 300000 || clock.Clock.Running {

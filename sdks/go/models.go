@@ -1840,6 +1840,8 @@ func (u *TriggerAnimation) UnmarshalJSON(data []byte) error {
 
 // TriggerBody is the TriggerBody schema of the onair API.
 type TriggerBody struct {
+	// Layer: Only the scene on this layer (of program or preview); default: every scene on air or cued.
+	Layer *int64 `json:"layer,omitempty"`
 	// Payload: What a graphic's custom action runs with (docs/ograf.md); renderers get it with the fired trigger.
 	Payload any `json:"payload,omitempty"`
 }

@@ -84,6 +84,16 @@ func (s *PlayoutService) FireTrigger(ctx context.Context, channelID, name string
 	return send[FrameResult](ctx, s.c, call{method: http.MethodPost, path: path}, opts)
 }
 
+// FireTriggerWith is FireTrigger with a body: in.Payload is what an OGraf graphic's custom action runs with, and
+// in.Layer fires it on that layer's scene only.
+func (s *PlayoutService) FireTriggerWith(ctx context.Context, channelID, name string, in TriggerBody, opts ...RequestOption) (*FrameResult, error) {
+	path, err := route("/channels/{channelID}/triggers/{name}", channelID, name)
+	if err != nil {
+		return nil, err
+	}
+	return send[FrameResult](ctx, s.c, call{method: http.MethodPost, path: path, body: in}, opts)
+}
+
 // Clock drives a clock input: start, stop, set (Ms), reset, adjust (Ms) or period (the next one, or Period by
 // index). The answer is the clock's new state.
 func (s *PlayoutService) Clock(ctx context.Context, channelID, name string, in ClockActionIn, opts ...RequestOption) (*ClockResult, error) {

@@ -158,7 +158,7 @@ export class Draft {
       case 'clock':
         return { clock: this.clock(op.name, op.action, { ms: op.ms, period: op.period }, op.by) };
       case 'trigger':
-        this.trigger(op.name, op.by, undefined, op.payload);
+        this.trigger(op.name, op.by, op.layer === undefined ? undefined : this.onLayer(op.layer), op.payload);
         return {};
       case 'cue':
         cueInstance(this, op, op.by);
@@ -375,6 +375,12 @@ export class Draft {
   }
 
   // ---- triggers
+
+  /** Whether a scene is on program or preview on `layer`. */
+  private onLayer(layer: number): (sceneId: string) => boolean {
+    const on = [...this.live.program, ...this.live.preview].filter((e) => e.layer === layer);
+    return (sceneId) => on.some((e) => e.sceneId === sceneId);
+  }
 
   /** Fires `name` on every scene on air or cued (or only those `among`) that declares it; unknown_trigger if none. */
   trigger(name: string, by: Origin, among?: (sceneId: string) => boolean, payload?: unknown): void {

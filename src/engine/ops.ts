@@ -57,7 +57,8 @@ export type Op = (
    */
   | { kind: 'continue'; layer?: number | undefined; step?: number | undefined }
   /** `payload`: what a graphic's custom action is run with (renderers get it with the fired trigger). */
-  | { kind: 'trigger'; name: string; payload?: unknown }
+  /** `layer`: only the scenes on that layer (of program or preview). */
+  | { kind: 'trigger'; name: string; payload?: unknown; layer?: number | undefined }
   | { kind: 'clock'; name: string; action: ClockAction; ms?: number; period?: number }
   // ---- rundowns (./rundown-ops.ts)
   | { kind: 'rundown.create'; rundownId: string; name: string }

@@ -23,6 +23,9 @@ export const TriggerIn = z.strictObject({
   payload: z.unknown().optional().meta({
     description: "What a graphic's custom action runs with (docs/ograf.md); renderers get it with the fired trigger.",
   }),
+  layer: z.number().int().min(0).max(99).optional().meta({
+    description: 'Only the scene on this layer (of program or preview); default: every scene on air or cued.',
+  }),
 });
 
 export const fireTrigger: ChannelOperation<z.infer<typeof TriggerIn>, { frame: number }> = {
@@ -31,8 +34,14 @@ export const fireTrigger: ChannelOperation<z.infer<typeof TriggerIn>, { frame: n
   permission: 'playout:write',
   bucket: 'updates',
   input: TriggerIn,
-  async run({ services: { engine }, channel, caller }, { name, payload }) {
-    const op = { kind: 'trigger', name, by: originOf(caller), ...(payload === undefined ? {} : { payload }) } as const;
+  async run({ services: { engine }, channel, caller }, { name, payload, layer }) {
+    const op = {
+      kind: 'trigger',
+      name,
+      by: originOf(caller),
+      ...(payload === undefined ? {} : { payload }),
+      ...(layer === undefined ? {} : { layer }),
+    } as const;
     const { frame } = await engine.submit(channel.id, op);
     return { frame };
   },

@@ -170,6 +170,11 @@ class Playout(AgainstAServer):
         self.assertEqual([(p["sceneId"], p["layer"]) for p in state["program"]], [(scene["id"], 10)])
         fired = self.client.playout.fire_trigger(channel["id"], "flashScoreA")
         self.assertIsInstance(fired["frame"], int)
+        on_layer = self.client.playout.fire_trigger(channel["id"], "flashScoreA", {"layer": 10, "payload": {"n": 1}})
+        self.assertIsInstance(on_layer["frame"], int)
+        with self.assertRaises(ApiError) as elsewhere:
+            self.client.playout.fire_trigger(channel["id"], "flashScoreA", {"layer": 11})
+        self.assertEqual((elsewhere.exception.status, elsewhere.exception.code), (404, "unknown_trigger"))
         clock = self.client.playout.clock(channel["id"], "gameClock", "set", 60000)
         self.assertEqual(clock["clock"]["ms"], 60000)
         with self.assertRaises(ApiError) as caught:

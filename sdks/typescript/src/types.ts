@@ -37,6 +37,7 @@ export type SceneRef = Schemas['SceneRef'];
 export type ItemValues = Schemas['ItemValues'];
 export type UpdateIn = Schemas['UpdateIn'];
 export type ContinueIn = Schemas['ContinueIn'];
+export type TriggerBody = Schemas['TriggerBody'];
 export type TakeIn = Schemas['TakeIn'];
 export type ClearIn = Schemas['ClearIn'];
 export type FrameResult = Schemas['FrameResult'];

@@ -146,6 +146,17 @@ describe('playout', () => {
 
     const fired = await client.playout.fireTrigger(channel.id, 'flashScoreA');
     expect(fired.frame).toBeGreaterThan(0);
+    const onLayer = await client.playout.fireTrigger(channel.id, 'flashScoreA', {
+      layer: scene.layer,
+      payload: { n: 1 },
+    });
+    expect(onLayer.frame).toBeGreaterThan(0);
+    await expect(
+      client.playout.fireTrigger(channel.id, 'flashScoreA', { layer: scene.layer + 1 }),
+    ).rejects.toMatchObject({
+      status: 404,
+      code: 'unknown_trigger',
+    });
     const clock = await client.playout.clock(channel.id, 'gameClock', 'set', 300_000);
     expect(clock.clock).toMatchObject({ running: false, ms: 300_000 });
     const started = await client.playout.clock(channel.id, 'gameClock', { action: 'start' });

@@ -181,7 +181,8 @@ export function ografServerRoutes(deps: ApiDeps): Hono<ApiEnv> {
     // A controller knows the manifest's action id (`shake-it`); the scene's trigger running it may be named otherwise.
     const action = c.req.param('customActionId');
     const name = found.scene.definition.triggers.find((t) => t.customAction === action)?.name ?? action;
-    await api.run(fireTrigger, id, { name, payload: body.params.payload });
+    // The addressed instance only: another scene on air with a trigger of that name is left alone.
+    await api.run(fireTrigger, id, { name, payload: body.params.payload, layer: found.layer });
     return answer<'/renderers/{rendererId}/target/graphicInstance/customActions/{customActionId}', 'post'>(c, {
       graphicInstanceId: body.graphicInstanceId,
       statusCode: 200,

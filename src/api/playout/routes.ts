@@ -35,6 +35,9 @@ const TriggerBody = z
     payload: z.unknown().optional().openapi({
       description: "What a graphic's custom action runs with (docs/ograf.md); renderers get it with the fired trigger.",
     }),
+    layer: z.number().int().min(0).max(99).optional().openapi({
+      description: 'Only the scene on this layer (of program or preview); default: every scene on air or cued.',
+    }),
   })
   .openapi('TriggerBody');
 const ClockOut = z

@@ -888,6 +888,8 @@ class TriggerBody(TypedDict, total=False):
     """The ``TriggerBody`` object."""
     #: What a graphic's custom action runs with (docs/ograf.md); renderers get it with the fired trigger.
     payload: Any
+    #: Only the scene on this layer (of program or preview); default: every scene on air or cued.
+    layer: int
 
 
 class ClockResult(TypedDict):

@@ -13542,6 +13542,8 @@ export interface components {
         TriggerBody: {
             /** @description What a graphic's custom action runs with (docs/ograf.md); renderers get it with the fired trigger. */
             payload?: unknown;
+            /** @description Only the scene on this layer (of program or preview); default: every scene on air or cued. */
+            layer?: number;
         };
         ClockResult: {
             frame: number;

@@ -1163,7 +1163,7 @@ export type ClientOp =
   | { op: 'clear'; layer?: number; sceneId?: string }
   | { op: 'update'; layer?: number; sceneId?: string; values: Record<string, InputValue> }
   | { op: 'continue'; layer?: number; step?: number }
-  | { op: 'trigger'; name: string }
+  | { op: 'trigger'; name: string; payload?: unknown; layer?: number }
   | { op: 'clock'; name: string; action: ClockAction; ms?: number; period?: number }
   | { op: 'undo' | 'redo' }
   | { op: 'rundown.create'; name: string }

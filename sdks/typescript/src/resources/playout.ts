@@ -9,6 +9,7 @@ import type {
   SceneRef,
   State,
   TakeIn,
+  TriggerBody,
   UpdateIn,
 } from '../types.js';
 import { Resource, seg } from './base.js';
@@ -82,9 +83,13 @@ export class Playout extends Resource {
     return this.http.request({ method: 'POST', path: `/channels/${seg(channelId)}/redo`, options });
   }
 
-  /** `POST …/triggers/{name}`: plays a trigger once (404 `unknown_trigger` when no scene on a bus declares it). */
-  fireTrigger(channelId: string, name: string, options?: RequestOptions): Promise<FrameResult> {
-    return this.http.request({ method: 'POST', path: `/channels/${seg(channelId)}/triggers/${seg(name)}`, options });
+  /**
+   * `POST …/triggers/{name}`: plays a trigger once (404 `unknown_trigger` when no scene on a bus declares it);
+   * `{ payload }` is what an OGraf graphic's custom action runs with, `{ layer }` fires it on that layer's scene only.
+   */
+  fireTrigger(channelId: string, name: string, body: TriggerBody = {}, options?: RequestOptions): Promise<FrameResult> {
+    const path = `/channels/${seg(channelId)}/triggers/${seg(name)}`;
+    return this.http.request({ method: 'POST', path, body, options });
   }
 
   /**

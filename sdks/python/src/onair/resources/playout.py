@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from typing import Optional, Union, cast
 
-from ..models import ClearIn, ClockActionIn, ClockResult, ContinueIn, FrameResult, SceneRef, State, TakeIn, UpdateIn
+from ..models import (
+    ClearIn,
+    ClockActionIn,
+    ClockResult,
+    ContinueIn,
+    FrameResult,
+    SceneRef,
+    State,
+    TakeIn,
+    TriggerBody,
+    UpdateIn,
+)
 from ._base import Resource, segment
 
 
@@ -69,10 +80,16 @@ class Playout(Resource):
         """Take everything off air, or one ``{"layer": n}``, or one ``{"sceneId": ...}``."""
         return self._op(channel_id, "clear", options)
 
-    def fire_trigger(self, channel_id: str, name: str) -> FrameResult:
-        """Play a named trigger once on every scene on program or preview that declares it."""
+    def fire_trigger(self, channel_id: str, name: str, options: Optional[TriggerBody] = None) -> FrameResult:
+        """Play a named trigger once on every scene on program or preview that declares it.
+
+        ``{"payload": ...}`` is what an OGraf graphic's custom action runs with; ``{"layer": n}`` fires it on that
+        layer's scene only.
+        """
         path = f"/v1/channels/{segment('channel_id', channel_id)}/triggers/{segment('name', name)}"
-        return cast(FrameResult, self._transport.request("POST", path).data)
+        if options is None:
+            return cast(FrameResult, self._transport.request("POST", path).data)
+        return cast(FrameResult, self._transport.request("POST", path, json_body=options).data)
 
     def clock(
         self,
