@@ -41,7 +41,7 @@ import {
   type Event,
   type List,
 } from './helpers/api.js';
-import { flusherFd } from './helpers/flusher-fd.js';
+import { breakFlusher } from './helpers/flusher-fd.js';
 import { expectProblem } from './helpers/problem.js';
 import { serverEnv, TEST_KEY } from './helpers/server.js';
 import { spawnServer, type ChildServer } from './helpers/spawn-server.js';
@@ -479,27 +479,6 @@ it(
   TIMEOUT_MS,
 );
 
-/**
- * Closes the descriptor the in-process store flushes `wal` through and puts /dev/null in its place, whose
- * fdatasync fails (EINVAL): a descriptor merely closed could be reused by a file before the next flush.
- */
-function breakFlusher(wal: string): void {
-  const fd = flusherFd(wal);
-  if (fd === undefined) throw new Error('the store should flush through a read-only descriptor on the -wal file');
-  fs.closeSync(fd);
-  const extra: number[] = [];
-  try {
-    // A new descriptor takes the lowest free number: open until one lands on the flusher's.
-    for (let n = fs.openSync('/dev/null', 'r'); n !== fd; n = fs.openSync('/dev/null', 'r')) {
-      extra.push(n);
-      if (extra.length > 1000) throw new Error(`could not reopen descriptor ${fd}`);
-    }
-  } finally {
-    for (const n of extra) fs.closeSync(n);
-  }
-  cleanups.push({ what: `close descriptor ${fd}`, run: () => fs.closeSync(fd) });
-}
-
 it('a failed flush: besides PATCHes, every other write is refused until a restart, and reads go on', async () => {
   // The flush fails for real, as in storage-failure.test.ts: the descriptor the store flushes the WAL through is
   // closed under it (this server runs in this process). Ticks are still drawn, unconfirmed; any other write that
@@ -516,7 +495,8 @@ it('a failed flush: besides PATCHes, every other write is refused until a restar
   );
   expectStatus(await call('PATCH', `/v1/channels/${channelId}/inputs`, { scoreA: 1 }), 200);
 
-  breakFlusher(path.join(dataDir, 'onair.db-wal'));
+  const restore = breakFlusher(path.join(dataDir, 'onair.db-wal'));
+  cleanups.push({ what: 'close the /dev/null descriptor', run: restore });
   expectRefused(await call('PATCH', `/v1/channels/${channelId}/inputs`, { scoreA: 2 }), 'the unconfirmed PATCH');
   await expectStorageFailed(call);
 

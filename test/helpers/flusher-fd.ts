@@ -18,3 +18,25 @@ export function flusherFd(wal: string): number | undefined {
   }
   return undefined;
 }
+
+/**
+ * Closes the descriptor the in-process store flushes `wal` through and puts /dev/null in its place, whose
+ * fdatasync fails (EINVAL): a descriptor merely closed could be reused by a file (whose fdatasync succeeds) before
+ * the next flush. Answers a function that closes the /dev/null descriptor, for the test's cleanup.
+ */
+export function breakFlusher(wal: string): () => void {
+  const fd = flusherFd(wal);
+  if (fd === undefined) throw new Error('the store should flush through a read-only descriptor on the -wal file');
+  fs.closeSync(fd);
+  const extra: number[] = [];
+  try {
+    // A new descriptor takes the lowest free number: open until one lands on the flusher's.
+    for (let n = fs.openSync('/dev/null', 'r'); n !== fd; n = fs.openSync('/dev/null', 'r')) {
+      extra.push(n);
+      if (extra.length > 1000) throw new Error(`could not reopen descriptor ${fd}`);
+    }
+  } finally {
+    for (const n of extra) fs.closeSync(n);
+  }
+  return () => fs.closeSync(fd);
+}
