@@ -132,6 +132,9 @@ describe('importing OGraf graphics', () => {
       const res = await uploadZip(server.url, server.key, ografZip({ [name]: 'x' }));
       expect(expectProblem(res, 422, 'invalid_graphic').errors![0]!.path, name).toBe(name);
     }
+    // Two entries naming one file: one of them would be lost.
+    const twice = await uploadZip(server.url, server.key, ografZip({ 'lib/a.js': 'one', 'lib/./a.js': 'two' }));
+    expect(expectProblem(twice, 422, 'invalid_graphic').detail).toContain('a path appears once in a package');
   });
 
   it('holds an upload to ONAIR_GRAPHIC_UPLOAD_MAX_BYTES, not the 64 KiB of JSON bodies, and refuses a zip bomb', async () => {

@@ -33,9 +33,13 @@ export function isZip(data: Uint8Array): boolean {
 export function unzipPackage(data: Uint8Array, limits: PackageLimits): PackageFiles {
   let count = 0;
   let total = 0;
+  const seen = new Set<string>();
   const filter = (file: UnzipFileInfo): boolean => {
     if (file.name.endsWith('/') || IGNORED.test(file.name)) return false;
     checkPath(file.name);
+    checkOnce(seen, file.name);
+    // fflate answers the files as an object's keys, where this one name would be lost.
+    if (file.name === '__proto__') throw invalid(file.name, 'a file is not named __proto__');
     count += 1;
     // A stored entry is copied by its compressed size, whatever it declares unzipped (and entries may share bytes).
     total += Math.max(file.originalSize, file.size);
@@ -58,13 +62,22 @@ export function unzipPackage(data: Uint8Array, limits: PackageLimits): PackageFi
 export function filesPackage(parts: { name: string; data: Uint8Array }[], limits: PackageLimits): PackageFiles {
   const files: PackageFiles = new Map();
   let total = 0;
+  const seen = new Set<string>();
   for (const part of parts) {
     checkPath(part.name);
+    checkOnce(seen, part.name);
     total += part.data.byteLength;
     assertWithin(files.size + 1, total, limits);
     files.set(normalised(part.name), part.data);
   }
   return files;
+}
+
+/** Refuses a second file of the same path (`a/b.js` and `a/./b.js` are one): one of them would be lost. */
+function checkOnce(seen: Set<string>, name: string): void {
+  const path = normalised(name);
+  if (seen.has(path)) throw invalid(name, 'a path appears once in a package');
+  seen.add(path);
 }
 
 function assertWithin(count: number, total: number, limits: PackageLimits): void {
