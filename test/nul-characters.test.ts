@@ -22,7 +22,7 @@ import type { Delivery, HookCreated } from './helpers/incoming-hooks.js';
 import { manifest, ografZip, uploadZip } from './helpers/ograf-packages.js';
 import { errorPaths, expectProblem } from './helpers/problem.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { RenderClient } from './helpers/ws-client.js';
+import { RenderClient, UpgradeRefused } from './helpers/ws-client.js';
 
 let server: TestServer;
 let call: Api;
@@ -124,6 +124,25 @@ describe('WebSocket ops', () => {
     client.send({ op: 'patch', id: 'p2', inputs: { home: 'Lions' } });
     expect(await client.reply('p2')).toMatchObject({ type: 'ack' });
     expect((await getState(call, ch.channelId)).inputs.home).toBe('Lions');
+  });
+
+  it('refuses an upgrade whose query spells U+0000 (%00) with 400, one channel or several', async () => {
+    for (const named of [{ channel: `${ch.channelId}\u0000` }, { channel: '', channels: `${ch.channelId},x\u0000` }]) {
+      const err: unknown = await RenderClient.connect(server.url, named.channel, {
+        key: server.key,
+        ...(named.channels ? { channels: named.channels } : {}),
+      }).then(
+        (c) => {
+          clients.push(c);
+          return new Error('the upgrade was accepted');
+        },
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(UpgradeRefused);
+      const refused = err as UpgradeRefused;
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.body)).toMatchObject({ code: 'invalid_request' });
+    }
   });
 });
 

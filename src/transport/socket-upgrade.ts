@@ -10,6 +10,7 @@ import { AppError, toProblem } from '../errors.js';
 import type { Outputs } from '../outputs/outputs.js';
 import { clientAddress } from '../http/client-address.js';
 import { requestIdFrom } from '../http/request-id.js';
+import { NUL_RULE } from '../nul-char.js';
 import { authorizeUpgrade, type SocketGrant, type UpgradeAuth, type UpgradeRequest } from './socket-auth.js';
 import { authorizeChannels } from './socket-channels.js';
 import type { SocketData } from './socket-data.js';
@@ -75,6 +76,9 @@ export function createUpgradeHandler(deps: UpgradeDeps) {
     };
     if (!deps.accepting())
       return refuse(new AppError('unavailable', 'The server is shutting down.', { retryAfter: 1 }));
+    const { channelId, channels, scenes, token } = copied.request;
+    if ([channelId, channels, scenes, token].some((v) => v?.includes('\0')))
+      return refuse(new AppError('invalid_request', `The URL ${NUL_RULE}, written %00.`));
     deps.limits
       .admitUpgrade(copied.address)
       .then(() =>
