@@ -223,5 +223,7 @@ describe('channels=*', () => {
     expect(refused.body).toContain('ONAIR_WS_MAX_CHANNELS_PER_SOCKET');
     const ids = (await call<{ data: { id: string }[] }>('GET', '/v1/channels')).body.data.map((ch) => ch.id);
     expect(codeOf(await refusal(ids.join(',')))).toBe('limit_reached');
+    // Without credentials the answer is 401, whatever was named.
+    expect((await refusal(ids.join(','), {})).status).toBe(401);
   });
 });

@@ -29,13 +29,14 @@ export async function authorizeChannels(req: UpgradeRequest, deps: UpgradeAuth):
     throw new AppError('forbidden', 'An output token follows its one channel: channels= needs a key or a session.');
   const scenes = sceneScope(req.scenes);
   const named = namedChannels(req.channels ?? '');
-  if (named !== '*') assertWithin(named.length, deps.channelsPerSocket);
   const first = named === '*' ? undefined : named.find((id) => deps.engine.has(id));
   const principal = await upgradePrincipal(req, first && deps.engine.channelRecord(first).orgId, deps.auth).catch(
     (err: unknown) => {
       throw err instanceof AppError && err.code === 'not_found' && first ? channelNotFound(first) : err;
     },
   );
+  // After the credentials: a client that has none is told so (401) before anything about the channels it named.
+  if (named !== '*') assertWithin(named.length, deps.channelsPerSocket);
   let channelIds: string[];
   if (named === '*') {
     authorize(principal, 'channels:read');
