@@ -139,7 +139,7 @@ export function attachRenderSocket(app: TemplatedApp, deps: RenderSocketDeps) {
     // A bug is logged with what finds it, as on REST (under the request id there): the connection and the op id.
     if (!(err instanceof AppError) || err.code === 'internal') {
       deps.logger.error(
-        { err, connectionId: data.connectionId, opId: id, channelId: data.channelId },
+        { err, connectionId: data.connectionId, opId: id, channelId: channelId ?? data.channelId },
         'unhandled error',
       );
     }
