@@ -106,21 +106,19 @@ function checkedFile(data: Uint8Array, limits: ResourceLimits): { sniffed: Sniff
  * at the same moment may both pass, so the quota can be passed by one file (docs/assets.md).
  */
 async function assertQuota(services: Services, orgId: string, size: number): Promise<void> {
-  const usage = await services.store.assets.usage(orgId);
+  const [usage, graphics] = await Promise.all([
+    services.store.assets.usage(orgId),
+    services.store.graphics.usage(orgId),
+  ]);
   assertRoom(usage.count, services.limits.assetsPerWorkspace, 'A workspace has at most {limit} assets', LIMIT_COUNT);
-  await assertLibraryRoom(services, orgId, size, 'this file');
+  assertLibraryRoom(services, usage.bytes + graphics.bytes, size, 'this file');
 }
 
 /**
  * 422 limit_reached when `size` more bytes would take the workspace's library — its assets and its imported graphics'
- * files — past ONAIR_LIMIT_ASSET_BYTES_PER_WORKSPACE.
+ * files, `held` bytes now — past ONAIR_LIMIT_ASSET_BYTES_PER_WORKSPACE.
  */
-export async function assertLibraryRoom(services: Services, orgId: string, size: number, what: string): Promise<void> {
-  const [assets, graphics] = await Promise.all([
-    services.store.assets.usage(orgId),
-    services.store.graphics.usage(orgId),
-  ]);
-  const held = assets.bytes + graphics.bytes;
+export function assertLibraryRoom(services: Services, held: number, size: number, what: string): void {
   const limit = services.limits.assetBytesPerWorkspace;
   if (held + size <= limit) return;
   throw new AppError(

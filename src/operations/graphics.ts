@@ -110,9 +110,11 @@ export const uploadGraphic: WorkspaceOperation<z.infer<typeof GraphicUploadIn>, 
  */
 async function assertGraphicsRoom(services: Services, orgId: string, graphics: PackagedGraphic[]): Promise<void> {
   const held = new Set<string>();
+  let heldBytes = 0;
   for (let after: string | undefined; ;) {
     const found = await services.store.graphics.listGraphics(orgId, { limit: 500, after });
     for (const g of found) held.add(`${g.graphicId}@${g.version}`);
+    heldBytes += found.reduce((sum, g) => sum + g.bytes, 0);
     if (found.length < 500) break;
     after = found.at(-1)!.id;
   }
@@ -127,7 +129,8 @@ async function assertGraphicsRoom(services: Services, orgId: string, graphics: P
     );
   }
   const bytes = fresh.reduce((sum, g) => sum + [...g.files.values()].reduce((n, d) => n + d.byteLength, 0), 0);
-  await assertLibraryRoom(services, orgId, bytes, 'this upload');
+  const assets = await services.store.assets.usage(orgId);
+  assertLibraryRoom(services, assets.bytes + heldBytes, bytes, 'this upload');
 }
 
 function packageLimits(services: Services): PackageLimits {
