@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { LineStatus } from './live-socket.js';
 
 /**
@@ -6,17 +6,17 @@ import type { LineStatus } from './live-socket.js';
  * and resynced. role=alert: a screen reader announces it too.
  */
 export function ConnectionBanner({ status, ended }: { status: LineStatus; ended: string | null }) {
-  const [wasDown, setWasDown] = useState(false);
+  // Noted as the line is drawn down, not in an effect: effects run after a paint, and a line back before that paint
+  // would find "was down" not yet set (and never say it is back).
+  const wasDown = useRef(false);
+  if (status === 'down') wasDown.current = true;
   const [showBack, setShowBack] = useState(false);
   useEffect(() => {
-    if (status === 'down') setWasDown(true);
-    if (status === 'open' && wasDown) {
-      setWasDown(false);
-      setShowBack(true);
-      const t = setTimeout(() => setShowBack(false), 3000);
-      return () => clearTimeout(t);
-    }
-    return undefined;
+    if (status !== 'open' || !wasDown.current) return undefined;
+    wasDown.current = false;
+    setShowBack(true);
+    const t = setTimeout(() => setShowBack(false), 3000);
+    return () => clearTimeout(t);
   }, [status]);
   if (status === 'ended')
     return (
