@@ -301,7 +301,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       // Let acknowledgements of the last tick reach their sockets before they close.
       await new Promise((r) => setTimeout(r, 50));
       outputs.stop();
-      transport.closeSockets();
+      await transport.closeSockets();
       hearing?.stop();
       if (cluster) await cluster.close();
       else {

@@ -3,6 +3,7 @@
  * that was queued when the drain began is applied, answered and durable. The engine's clock is held so the work is
  * still queued — not yet ticked — at the moment stop() is called.
  */
+import net from 'node:net';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import {
   api,
@@ -99,4 +100,23 @@ it('acks a WebSocket patch that was queued when the drain began before closing w
   const state = await getState(call, channelId);
   expect(state.inputs.scoreB).toBe(9);
   expect(state.frame).toBe(frame);
+});
+
+it('closes idle keep-alive HTTP connections, so a client is not left talking to a server that has stopped', async () => {
+  const socket = net.connect(server.port, '127.0.0.1');
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.on('error', () => {});
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+  socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n`);
+  await vi.waitFor(() => expect(received).toMatch(/^HTTP\/1\.1 200/), { timeout: 15_000 });
+
+  const answered = received.length;
+
+  await server.stop();
+
+  // Held open, the connection answered each later request 503 "shutting down", even once a new server had the port.
+  if (!socket.destroyed) socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  await closed;
+  expect(received.slice(answered)).toBe('');
 });

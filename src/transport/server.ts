@@ -13,7 +13,7 @@ import { createFastRoute, type FastRouteHandler } from './fast-route.js';
 import { createHttpBridge, type FetchHandler } from './http-bridge.js';
 import { attachRenderSocket } from './render-socket.js';
 import type { SocketLimits } from './socket-limits.js';
-import { assertNativeUws, listenExclusive, uWS, type us_listen_socket } from './uws.js';
+import { assertNativeUws, closeApp, listenExclusive, uWS, type us_listen_socket } from './uws.js';
 
 export interface TransportDeps {
   fetch: FetchHandler;
@@ -39,9 +39,16 @@ export interface Transport {
   listen(host: string, port: number): Promise<number>;
   /** Stops accepting connections; open sockets stay until closeSockets(). */
   stopAccepting(): void;
-  closeSockets(): void;
+  /**
+   * Closes the WebSockets with 1001, waits (at most a second) for their closing handshakes, then closes every
+   * connection left, idle HTTP keep-alive ones too: each would otherwise answer 503 from a stopped server.
+   */
+  closeSockets(): Promise<void>;
   connections(): number;
 }
+
+/** How long closeSockets() lets WebSockets answer their close frame before every connection is cut. */
+const CLOSING_HANDSHAKE_MS = 1_000;
 
 export function createTransport(deps: TransportDeps): Transport {
   assertNativeUws();
@@ -99,7 +106,12 @@ export function createTransport(deps: TransportDeps): Transport {
       if (listenSocket) uWS.us_listen_socket_close(listenSocket);
       listenSocket = null;
     },
-    closeSockets: () => sockets.closeAll(),
+    async closeSockets() {
+      sockets.closeAll();
+      const deadline = Date.now() + CLOSING_HANDSHAKE_MS;
+      while (sockets.connections() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      closeApp(app);
+    },
     connections: () => sockets.connections(),
   };
 }

@@ -56,3 +56,11 @@ export function listenExclusive(
 ): void {
   (app.listen as unknown as ListenWithOptions).call(app, host, port, EXCLUSIVE_PORT, cb);
 }
+
+/**
+ * Closes every connection the app still holds, HTTP keep-alive ones included (the binary has `close()`; its typings
+ * do not declare it). Without it an idle keep-alive connection outlives a stopped server inside the same process.
+ */
+export function closeApp(app: TemplatedApp): void {
+  (app as unknown as { close(): void }).close();
+}
