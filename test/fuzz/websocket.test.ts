@@ -370,6 +370,9 @@ async function healthyRenderer() {
   return { renderer, stillFollows };
 }
 
+/** What the server sends on its own, whatever a controller says: not a reply. */
+const PUSHED = new Set(['heartbeat', 'frame', 'outputs', 'sources']);
+
 /** Sends frames from `frames` and judges each answer; the renderer and /healthz are checked every 25 cases. */
 async function fuzzMessages(name: string, frames: fc.Arbitrary<Frame>, numRuns: number): Promise<void> {
   const { renderer, stillFollows } = await healthyRenderer();
@@ -389,7 +392,8 @@ async function fuzzMessages(name: string, frames: fc.Arbitrary<Frame>, numRuns: 
       const reply = await c.until(
         since,
         (m) => {
-          if (m.type === 'heartbeat' || m.type === 'frame') return undefined;
+          // Pushed whenever their state changes (docs/api.md): never an answer to the message sent.
+          if (PUSHED.has(String(m.type))) return undefined;
           if (resync && (m.type === 'snapshot' || (m.type === 'error' && (m.id === null || m.id === id)))) return m;
           const ours =
             id === undefined ? m.id === null || m.id === usableId(data) : id === null ? m.id === null : m.id === id;
