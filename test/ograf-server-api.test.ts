@@ -132,6 +132,43 @@ describe('the OGraf Server API', () => {
     expect((await program()).program).toEqual([]);
   });
 
+  it('loads the next name over the one playing as an instance of its own: playing it takes it, stopping it clears it', async () => {
+    const target = { layer: lowerThird.layer };
+    const action = (name: string, graphicInstanceId: string, params: object = {}) =>
+      draft(Draft.ActionAnswer, 'POST', `${R()}/target/graphicInstance/${name}`, {
+        renderTarget: target,
+        graphicInstanceId,
+        params,
+      });
+    const load = async (name: string) =>
+      (
+        await draft(Draft.ActionAnswer, 'POST', `${R()}/target/graphicInstance/load`, {
+          renderTarget: target,
+          graphicId: G(lowerThird.id),
+          params: { data: { name } },
+        })
+      ).graphicInstanceId;
+    const ada = await load('Ada Lovelace');
+    await action('playAction', ada);
+    const grace = await load('Grace Hopper');
+    expect(grace).not.toBe(ada);
+    const info = await draft(
+      Draft.RenderTargetInfo,
+      'GET',
+      `${R()}/target?renderTarget=${encodeURIComponent(JSON.stringify(target))}`,
+    );
+    expect(info.graphicInstances.map((i) => i.graphicInstanceId)).toEqual([ada, grace]);
+
+    // Playing the one loaded takes it (it answered unknown_trigger: the id was the one on air, so it "continued").
+    await action('playAction', grace);
+    const taken = await program();
+    expect(taken.program).toMatchObject([{ sceneId: lowerThird.id, values: { name: 'Grace Hopper' } }]);
+    expect(taken.preview).toEqual([]);
+
+    await action('stopAction', grace);
+    expect((await program()).program).toEqual([]);
+  });
+
   it('fires a trigger as a custom action of the instance, and clears by filter', async () => {
     const target = { layer: scoreboard.layer };
     const { graphicInstanceId } = await draft(Draft.ActionAnswer, 'POST', `${R()}/target/graphicInstance/load`, {

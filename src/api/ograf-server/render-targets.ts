@@ -18,9 +18,35 @@ export interface RenderTarget {
   layer: number;
 }
 
-/** A graphic instance: one scene on one layer, on preview (loaded) or program (playing). */
-export function instanceId(entry: Pick<BusEntry, 'layer' | 'sceneId'>): string {
-  return `L${entry.layer}-${entry.sceneId}`;
+/** Ends the id of a copy loaded (on preview) over the same scene playing on its layer: two instances, two ids. */
+const LOADED_OVER_PLAYING = '-next';
+
+type Placed = Pick<BusEntry, 'layer' | 'sceneId'>;
+
+/**
+ * A graphic instance: one scene on one layer, on preview (loaded) or program (playing), `L<layer>-<sceneId>`. A copy
+ * loaded while the same scene plays on that layer (the next name of a lower third) is `L<layer>-<sceneId>-next`.
+ */
+export function instanceId(entry: Placed, bus: 'program' | 'preview' = 'program', program: readonly Placed[] = []) {
+  const over = bus === 'preview' && program.some((e) => e.layer === entry.layer && e.sceneId === entry.sceneId);
+  return `L${entry.layer}-${entry.sceneId}${over ? LOADED_OVER_PLAYING : ''}`;
+}
+
+/**
+ * The entry an instance id names among a layer's program and preview entries: a `-next` id its preview copy (once
+ * taken, the copy playing), any other its program copy (or the one loaded, before it plays).
+ */
+export function entryOfInstance<E extends Placed>(
+  id: string,
+  onProgram: readonly E[],
+  onPreview: readonly E[],
+): { entry: E; onProgram: boolean } | null {
+  const next = id.endsWith(LOADED_OVER_PLAYING);
+  const plain = next ? id.slice(0, -LOADED_OVER_PLAYING.length) : id;
+  const playing = onProgram.find((e) => instanceId(e) === plain);
+  const loaded = onPreview.find((e) => instanceId(e) === plain);
+  const entry = next ? (loaded ?? playing) : (playing ?? loaded);
+  return entry ? { entry, onProgram: entry === playing } : null;
 }
 
 /** The OGraf graphic id of a native scene: the id its export's manifest carries. */

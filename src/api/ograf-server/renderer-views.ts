@@ -2,7 +2,7 @@
 import type { ChannelState } from '../../engine/index.js';
 import type { ChannelView } from '../../operations/index.js';
 import type { SceneView } from '../../scenes/scene-view.js';
-import { graphicIdOf, instanceId, RENDER_TARGET_SCHEMA, sceneGraphicId } from './render-targets.js';
+import { entryOfInstance, graphicIdOf, instanceId, RENDER_TARGET_SCHEMA, sceneGraphicId } from './render-targets.js';
 
 type Scenes = readonly SceneView[];
 
@@ -11,15 +11,17 @@ function graphicOf(sceneId: string, scenes: Scenes) {
   return scene ? { id: graphicIdOf(scene), name: scene.name } : { id: sceneGraphicId(sceneId), name: sceneId };
 }
 
-/** A layer: what is loaded on it (preview) and playing (program), each instance once. */
+/** A layer: what is playing on it (program) and loaded (preview), each instance once. */
 export function targetInfo(layer: number, state: ChannelState, scenes: Scenes) {
-  const entries = [...state.program, ...state.preview].filter((e) => e.layer === layer);
-  const ids = [...new Set(entries.map((e) => e.sceneId))];
+  const onLayer = (e: { layer: number }) => e.layer === layer;
+  const instances = new Map<string, string>();
+  for (const e of state.program.filter(onLayer)) instances.set(instanceId(e), e.sceneId);
+  for (const e of state.preview.filter(onLayer)) instances.set(instanceId(e, 'preview', state.program), e.sceneId);
   return {
     renderTarget: { layer },
     name: `Layer ${layer}`,
-    graphicInstances: ids.map((sceneId) => ({
-      graphicInstanceId: instanceId({ layer, sceneId }),
+    graphicInstances: [...instances].map(([graphicInstanceId, sceneId]) => ({
+      graphicInstanceId,
       graphic: graphicOf(sceneId, scenes),
     })),
   };
@@ -43,10 +45,10 @@ export function rendererInfo(channel: ChannelView, state: ChannelState, scenes: 
 
 /** The instance `id` on `layer`: its scene, whether it plays (program), and the values it carries. */
 export function findInstance(state: ChannelState, scenes: Scenes, layer: number, id: string) {
-  const onProgram = state.program.find((e) => e.layer === layer && instanceId(e) === id);
-  const onPreview = state.preview.find((e) => e.layer === layer && instanceId(e) === id);
-  const entry = onProgram ?? onPreview;
-  const scene = entry && scenes.find((s) => s.id === entry.sceneId);
-  if (!entry || !scene) return null;
-  return { layer, scene, onProgram: onProgram !== undefined, values: entry.values, step: onProgram?.step ?? 0 };
+  const onLayer = (e: { layer: number }) => e.layer === layer;
+  const found = entryOfInstance(id, state.program.filter(onLayer), state.preview.filter(onLayer));
+  const scene = found && scenes.find((s) => s.id === found.entry.sceneId);
+  if (!found || !scene) return null;
+  const { entry, onProgram } = found;
+  return { layer, scene, onProgram, values: entry.values, step: onProgram ? (entry.step ?? 0) : 0 };
 }

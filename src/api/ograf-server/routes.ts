@@ -8,6 +8,8 @@
 import { Hono, type Context } from 'hono';
 import type { ServerApi } from 'ograf';
 import type { z } from 'zod';
+import type { BusEntry } from '@onair/protocol';
+import type { ChannelState } from '../../engine/index.js';
 import { AppError } from '../../errors.js';
 import { clear, continueOnAir, cue, fireTrigger, take, update } from '../../operations/index.js';
 import type { ApiDeps, ApiEnv } from '../env.js';
@@ -29,7 +31,7 @@ import { channelCalls, type ChannelCalls } from './channel-calls.js';
 import { findInstance, rendererInfo, targetInfo } from './renderer-views.js';
 import { graphicRoutes } from './graphic-routes.js';
 import { sceneToLoad } from './load-scene.js';
-import { graphicIdOf, instanceId, renderTargetOf, sceneGraphicId } from './render-targets.js';
+import { entryOfInstance, graphicIdOf, instanceId, renderTargetOf, sceneGraphicId } from './render-targets.js';
 
 export const OGRAF_SERVER_API_VERSION = '1.0.0';
 
@@ -109,7 +111,7 @@ export function ografServerRoutes(deps: ApiDeps): Hono<ApiEnv> {
       return scene ? graphicIdOf(scene) : sceneGraphicId(sceneId);
     };
     const cleared = state.program.filter(
-      (e) => filters.length === 0 || filters.some((f) => matches(f, e, graphicOf(e.sceneId))),
+      (e) => filters.length === 0 || filters.some((f) => matches(f, e, graphicOf(e.sceneId), state)),
     );
     for (const entry of cleared) await api.run(clear, id, { layer: entry.layer });
     return answer<'/renderers/{rendererId}/target/graphicInstance/clear', 'put'>(c, {
@@ -125,8 +127,9 @@ export function ografServerRoutes(deps: ApiDeps): Hono<ApiEnv> {
     const scene = await sceneToLoad(api, id, body.graphicId, target.layer);
     const values = await api.splitData(id, scene, body.params.data);
     await api.run(cue, id, { sceneId: scene.id, values });
+    const { program } = await api.state(id);
     return answer<'/renderers/{rendererId}/target/graphicInstance/load', 'post'>(c, {
-      graphicInstanceId: instanceId({ layer: scene.layer, sceneId: scene.id }),
+      graphicInstanceId: instanceId({ layer: scene.layer, sceneId: scene.id }, 'preview', program),
       statusCode: 200,
       statusMessage: 'Loaded (on preview)',
     });
@@ -219,8 +222,12 @@ function stepToPlay(params: { goto?: number; delta?: number }, onStep: number | 
   return delta === 1 ? undefined : Math.max(0, onStep + delta);
 }
 
-function matches(filter: ClearFilter, entry: { layer: number; sceneId: string }, graphicId: string): boolean {
+/** Whether a clear filter names `entry`, an instance playing (its instance id resolved as the other routes do). */
+function matches(filter: ClearFilter, entry: BusEntry, graphicId: string, state: ChannelState): boolean {
   if (filter.renderTarget !== undefined && renderTargetOf(filter.renderTarget).layer !== entry.layer) return false;
   if (filter.graphicId !== undefined && filter.graphicId !== graphicId) return false;
-  return filter.graphicInstanceId === undefined || filter.graphicInstanceId === instanceId(entry);
+  if (filter.graphicInstanceId === undefined) return true;
+  const onLayer = (e: { layer: number }) => e.layer === entry.layer;
+  const named = entryOfInstance(filter.graphicInstanceId, state.program.filter(onLayer), state.preview.filter(onLayer));
+  return named?.entry === entry;
 }
