@@ -90,6 +90,31 @@ describe('importing OGraf graphics', () => {
     expect(res.body.warnings).toEqual([expect.stringContaining('manifest.json: a legacy manifest name')]);
   });
 
+  it('imports a graphic whose GDD departs from the v1 rules of its gddTypes, with a warning naming each field', async () => {
+    const { server } = await start();
+    const loose = manifest({
+      id: 'com.example.loose',
+      schema: {
+        type: 'object',
+        properties: {
+          accent: { type: 'string', gddType: 'color-rrggbb', default: '#ff8800' },
+          team: { type: 'object', properties: { side: { type: 'string', gddType: 'select', enum: ['l', 'r'] } } },
+          share: { type: 'string', gddType: 'percentage' },
+        },
+      },
+    });
+    const res = await uploadZip(server.url, server.key, ografZip({ 'lower-third.ograf.json': loose }));
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject([{ graphicId: 'com.example.loose' }]);
+    expect(res.body.warnings).toEqual([
+      expect.stringContaining('lower-third.ograf.json#schema.properties.accent.pattern: gddType color-rrggbb asks for'),
+      expect.stringContaining('lower-third.ograf.json#schema.properties.team.properties.side.gddOptions.labels:'),
+      expect.stringContaining(
+        'lower-third.ograf.json#schema.properties.share.type: gddType percentage asks for type number',
+      ),
+    ]);
+  });
+
   it('answers 422 invalid_graphic naming each failing path of a malformed manifest', async () => {
     const { server } = await start();
     const bad = manifest({

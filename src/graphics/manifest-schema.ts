@@ -31,11 +31,56 @@ function vendorObject<S extends z.ZodRawShape>(shape: S) {
 /** The GDD types the JSON schema's `type` may take (json-schemas/gdd/object.json). */
 const GDD_BASIC_TYPES = ['boolean', 'string', 'number', 'integer', 'array', 'object'] as const;
 
+/** What the v1 schema asks of a property with a known `gddType` (its json-schemas/gdd/gdd-types.json). */
+const GDD_TYPE_RULES: Record<string, { types: readonly string[]; pattern?: string; select?: true }> = {
+  'single-line': { types: ['string'] },
+  'multi-line': { types: ['string'] },
+  'file-path': { types: ['string'] },
+  'file-path/image-path': { types: ['string'] },
+  select: { types: ['string', 'number', 'integer'], select: true },
+  'color-rrggbb': { types: ['string'], pattern: '^#[0-9a-f]{6}$' },
+  'color-rrggbbaa': { types: ['string'], pattern: '^#[0-9a-f]{8}$' },
+  percentage: { types: ['number'] },
+  'duration-ms': { types: ['integer'] },
+};
+
+type GddProperty = { type: (typeof GDD_BASIC_TYPES)[number]; [k: string]: unknown };
+
+/**
+ * Where a GDD schema departs from the v1 schema's rules for its known `gddType`s (a color without its exact pattern,
+ * a select without labels): graphics in the wild often do, and onair plays them as they are, so these are warnings,
+ * each `<field path>: <what the rule asks>`.
+ */
+export function gddTypeDepartures(schema: unknown, at = 'schema'): string[] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  const p = schema as { type?: unknown; gddType?: unknown; gddOptions?: { labels?: unknown }; [k: string]: unknown };
+  const found: string[] = [];
+  const rule = typeof p.gddType === 'string' ? GDD_TYPE_RULES[p.gddType] : undefined;
+  if (rule) {
+    const name = String(p.gddType);
+    if (!rule.types.includes(String(p.type)))
+      found.push(`${at}.type: gddType ${name} asks for type ${rule.types.join(' or ')}`);
+    if (rule.pattern !== undefined && p.pattern !== rule.pattern)
+      found.push(`${at}.pattern: gddType ${name} asks for "pattern": "${rule.pattern}"`);
+    if (rule.select && !Array.isArray(p.enum)) found.push(`${at}.enum: gddType select asks for an enum of its values`);
+    const labels = p.gddOptions?.labels;
+    if (rule.select && (typeof labels !== 'object' || labels === null || Array.isArray(labels)))
+      found.push(`${at}.gddOptions.labels: gddType select asks for a label per value`);
+  }
+  if (typeof p.properties === 'object' && p.properties !== null) {
+    for (const [key, child] of Object.entries(p.properties))
+      found.push(...gddTypeDepartures(child, `${at}.properties.${key}`));
+  }
+  if (p.items !== undefined) found.push(...gddTypeDepartures(p.items, `${at}.items`));
+  return found;
+}
+
 /**
  * A GDD schema (a JSON schema with `gddType` annotations). JSON schema keywords are open, so only what onair reads is
- * checked: every property (nested too) has a `type` of the GDD basic types.
+ * checked: every property (nested too) has a `type` of the GDD basic types. The rules of the known `gddType`s are
+ * warnings (gddTypeDepartures).
  */
-export const GddSchema: z.ZodType<{ type: (typeof GDD_BASIC_TYPES)[number]; [k: string]: unknown }> = z.lazy(() =>
+export const GddSchema: z.ZodType<GddProperty> = z.lazy(() =>
   z
     .object({
       type: z.enum(GDD_BASIC_TYPES),

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { AppError } from '../errors.js';
 import { MAX_JSON_DEPTH, nestingDepth } from '../json-depth.js';
 import { NUL_RULE, nulPathIn } from '../nul-char.js';
-import { GraphicsManifestIn, type Manifest } from './manifest-schema.js';
+import { gddTypeDepartures, GraphicsManifestIn, type Manifest } from './manifest-schema.js';
 import type { PackageFiles } from './package-files.js';
 
 export interface PackagedGraphic {
@@ -50,7 +50,10 @@ export function readGraphics(files: PackageFiles): ReadGraphics {
   const graphics = manifests.flatMap((p) => {
     const read = readOne(p, files);
     if ('errors' in read) errors.push(...read.errors);
-    return 'graphic' in read ? [read.graphic] : [];
+    if (!('graphic' in read)) return [];
+    const departures = gddTypeDepartures(read.graphic.manifest.schema);
+    for (const d of departures) warnings.push(`${p}#${d} (played as it is).`);
+    return [read.graphic];
   });
   if (errors.length > 0) {
     const first = errors[0]!;

@@ -23,7 +23,7 @@ export function manifest(overrides: Record<string, unknown> = {}): Record<string
       properties: {
         name: { type: 'string', title: 'Name', default: 'Jane Doe' },
         title: { type: 'string', title: 'Title', gddType: 'single-line' },
-        accent: { type: 'string', gddType: 'color-rrggbb', default: '#ff8800' },
+        accent: { type: 'string', gddType: 'color-rrggbb', pattern: '^#[0-9a-f]{6}$', default: '#ff8800' },
         team: {
           type: 'object',
           properties: { name: { type: 'string' }, score: { type: 'integer', default: 3 } },
