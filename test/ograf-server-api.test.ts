@@ -5,11 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { api, expectStatus, type Api, type Channel } from './helpers/api.js';
+import { api, expectStatus, tokenOf, type Api, type Channel } from './helpers/api.js';
 import { createKey } from './helpers/access-fixtures.js';
 import { manifest, ografZip, uploadZip } from './helpers/ograf-packages.js';
 import * as Draft from './helpers/ograf-server-api.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { RenderClient } from './helpers/ws-client.js';
 
 let server: TestServer;
 let call: Api;
@@ -49,6 +50,7 @@ async function draft<S extends z.ZodType>(schema: S, method: string, path: strin
 async function program() {
   const state = expectStatus(
     await call<{
+      frame: number;
       program: { layer: number; sceneId: string; values: object }[];
       preview: { layer: number; sceneId: string }[];
     }>('GET', `/v1/channels/${channel.id}/state`),
@@ -66,11 +68,43 @@ describe('the OGraf Server API', () => {
     expect(renderer).toMatchObject({
       id: channel.id,
       name: 'Studio A',
-      status: { status: 'OK' },
+      status: { status: 'WARNING', message: expect.stringContaining('No output page shows the program') as string },
       renderCharacteristics: { resolution: { width: 1920, height: 1080 } },
       renderTargetSchema: { properties: { layer: { type: 'integer' } } },
       renderTargets: [],
     });
+  });
+
+  it("answers the renderer's status from the output pages showing its program: OK, then ERROR once one fails", async () => {
+    const page = await RenderClient.connect(server.url, channel.id, { token: tokenOf(channel.outputUrl) });
+    try {
+      await page.next((m) => m.type === 'snapshot');
+      const report = async (extra: object = {}) => {
+        const state = await program();
+        page.send({
+          op: 'painted',
+          frame: state.frame,
+          layers: state.program.map((e) => ({ layer: e.layer, sceneId: e.sceneId, itemId: null, inDone: true })),
+          fps: 50,
+          width: 1920,
+          height: 1080,
+          kind: 'browser',
+          bus: 'program',
+          ...extra,
+        });
+      };
+      const status = async () => (await draft(Draft.RendererInfoAnswer, 'GET', R())).renderer.status;
+      await report();
+      await expect.poll(status, { timeout: 10_000 }).toMatchObject({ status: 'OK' });
+      // Reports are taken at most 5 a second per page: this one comes after that window.
+      await new Promise((r) => setTimeout(r, 1_100));
+      await report({ errors: [{ message: 'crest.png did not load', url: null }] });
+      await expect
+        .poll(status, { timeout: 10_000 })
+        .toEqual({ status: 'ERROR', message: expect.stringContaining('crest.png did not load') as string });
+    } finally {
+      page.close();
+    }
   });
 
   it('loads a scene (cued), plays it (taken), updates, fires a custom action and stops it', async () => {

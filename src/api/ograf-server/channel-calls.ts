@@ -11,6 +11,7 @@ import {
   channelState,
   getChannel,
   listChannels,
+  listOutputs,
   listScenes,
   patchInputs,
   type ChannelView,
@@ -18,6 +19,7 @@ import {
   type Runner,
 } from '../../operations/index.js';
 import type { SceneView } from '../../scenes/scene-view.js';
+import type { OutputSummary } from './renderer-views.js';
 import type { ApiEnv } from '../env.js';
 
 export interface ChannelCalls {
@@ -28,6 +30,8 @@ export interface ChannelCalls {
   channel(id: string): Promise<ChannelView>;
   state(id: string): Promise<ChannelState>;
   scenes(id: string): Promise<SceneView[]>;
+  /** The channel's output pages, with their health (GET …/outputs). */
+  outputs(id: string): Promise<OutputSummary[]>;
   /** Sets the channel-scoped inputs among `data` (PATCH …/inputs); answers the item-scoped ones, for the instance. */
   splitData(id: string, scene: SceneView, data: unknown): Promise<Record<string, InputValue>>;
 }
@@ -53,6 +57,7 @@ export function channelCalls(runner: Runner, c: Context<ApiEnv>): ChannelCalls {
     channel: (id) => run(getChannel, id, {}),
     state: (id) => run(channelState, id, {}),
     scenes: (id) => pages((cursor) => run(listScenes, id, { limit: 100, ...(cursor ? { cursor } : {}) })),
+    outputs: async (id) => (await run(listOutputs, id, {})).data,
     async splitData(id, scene, data) {
       const item: Record<string, InputValue> = {};
       const channel: Record<string, unknown> = {};

@@ -27,7 +27,38 @@ export function targetInfo(layer: number, state: ChannelState, scenes: Scenes) {
   };
 }
 
-export function rendererInfo(channel: ChannelView, state: ChannelState, scenes: Scenes) {
+/** What the renderer's status reads of an output page (GET …/outputs). */
+export interface OutputSummary {
+  bus: string;
+  health: string;
+  errors: readonly { message: string }[];
+}
+
+/**
+ * The renderer's status from the output pages showing its program (docs/outputs.md): ERROR when one reports a failure,
+ * WARNING when one lags or when none shows the program (what plays is drawn nowhere), OK otherwise.
+ */
+export function rendererStatus(state: ChannelState, outputs: readonly OutputSummary[]) {
+  const program = outputs.filter((o) => o.bus === 'program');
+  const failing = program.filter((o) => o.health === 'error');
+  const lagging = program.filter((o) => o.health === 'lagging');
+  const of = (n: number) => `${n} of ${program.length} program output(s)`;
+  if (program.length === 0)
+    return { status: 'WARNING' as const, message: 'No output page shows the program: what plays is drawn nowhere.' };
+  if (failing.length > 0) {
+    const last = failing[0]!.errors.at(-1)?.message;
+    return { status: 'ERROR' as const, message: `${of(failing.length)} failing${last ? `: ${last}` : ''}` };
+  }
+  if (lagging.length > 0) return { status: 'WARNING' as const, message: `${of(lagging.length)} lagging` };
+  return { status: 'OK' as const, message: `${state.program.length} layer(s) on air, on ${program.length} output(s)` };
+}
+
+export function rendererInfo(
+  channel: ChannelView,
+  state: ChannelState,
+  scenes: Scenes,
+  outputs: readonly OutputSummary[],
+) {
   const layers = [...new Set([...state.program, ...state.preview].map((e) => e.layer))].sort((a, b) => a - b);
   return {
     id: channel.id,
@@ -38,7 +69,7 @@ export function rendererInfo(channel: ChannelView, state: ChannelState, scenes: 
       frameRate: channel.fps,
     },
     renderTargetSchema: RENDER_TARGET_SCHEMA,
-    status: { status: 'OK' as const, message: `${state.program.length} layer(s) on air` },
+    status: rendererStatus(state, outputs),
     renderTargets: layers.map((layer) => targetInfo(layer, state, scenes)),
   };
 }

@@ -81,9 +81,14 @@ export function ografServerRoutes(deps: ApiDeps): Hono<ApiEnv> {
   app.get('/v1/renderers/:rendererId', async (c) => {
     const api = calls(c);
     const id = c.req.param('rendererId');
-    const [channel, state, scenes] = await Promise.all([api.channel(id), api.state(id), api.scenes(id)]);
+    const [channel, state, scenes, outputs] = await Promise.all([
+      api.channel(id),
+      api.state(id),
+      api.scenes(id),
+      api.outputs(id),
+    ]);
     return answer<'/renderers/{rendererId}', 'get'>(c, {
-      renderer: { ...rendererInfo(channel, state, scenes), description: description(channel) },
+      renderer: { ...rendererInfo(channel, state, scenes, outputs), description: description(channel) },
     });
   });
 
