@@ -2,7 +2,8 @@
  * Output pages' reports over the real render socket (docs/outputs.md), sent here by a plain WebSocket client holding
  * an output token, as a page or a forger would: the channel's outputs list and the `outputs` message show what it
  * painted; a forged report (a frame never sent, another channel's scene, huge strings, a flood) is dropped or clipped
- * and counted, and changes nothing for another channel; a key cannot report; a refused token is shown.
+ * and counted, and changes nothing for another channel; a key cannot report; a refused token is shown; the output
+ * events raised are counted in /metrics.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { api, createChannelWithScoreboard, expectStatus, getState, type Api, type Event } from './helpers/api.js';
@@ -69,14 +70,18 @@ async function painted(channelId: string, extra: Record<string, unknown> = {}) {
   };
 }
 
-async function rejected(): Promise<Record<string, number>> {
+/** A counter family of the /metrics scrape, by the value of its one label. */
+async function scraped(name: string, label: string): Promise<Record<string, number>> {
   const res = await call<string>('GET', '/metrics', undefined, {
     noAuth: true,
     headers: { authorization: `Bearer ${METRICS_TOKEN}` },
   });
-  const family = parsePrometheusText(res.body).get('onair_output_reports_rejected_total');
-  return Object.fromEntries((family?.samples ?? []).map((s) => [s.labels.reason!, s.value]));
+  const family = parsePrometheusText(res.body).get(name);
+  return Object.fromEntries((family?.samples ?? []).map((s) => [s.labels[label]!, s.value]));
 }
+
+const rejected = () => scraped('onair_output_reports_rejected_total', 'reason');
+const raised = () => scraped('onair_output_events_total', 'type');
 
 const events = async (channelId: string, type: string) =>
   expectStatus(await call<{ data: Event[] }>('GET', `/v1/events?channelId=${channelId}&type=${type}`), 200).data;
@@ -109,6 +114,19 @@ describe('output reports', () => {
     const [lost] = await events(channelId, 'output.lost');
     expect(lost!.data).toMatchObject({ outputId: output!.id, source: 'output', actor: { type: 'system' } });
     expect((await outputsOf(channelId)).data).toEqual([]);
+  });
+
+  it('count the output.connected and output.lost they raise in onair_output_events_total', async () => {
+    const { channelId, token } = await createChannelWithScoreboard(call);
+    const before = await raised();
+    const page = await connect(channelId, { token });
+    page.send(await painted(channelId));
+    await expect.poll(() => events(channelId, 'output.connected'), { timeout: 10_000 }).toHaveLength(1);
+    page.close();
+    await expect.poll(() => events(channelId, 'output.lost'), { timeout: 10_000 }).toHaveLength(1);
+    const after = await raised();
+    const more = (type: string) => (after[type] ?? 0) - (before[type] ?? 0);
+    expect({ connected: more('output.connected'), lost: more('output.lost') }).toEqual({ connected: 1, lost: 1 });
   });
 
   it('drop forged reports, clip huge ones, count them, and never touch another channel', async () => {
