@@ -1,20 +1,33 @@
 /**
  * Output pages in headless Chromium against the real server report what they painted (docs/outputs.md): the API
  * lists the page with the frame of a take soon after it; a page that cannot paint (its main thread busy, or hidden:
- * no display frames) shows as lagging; an image that 404s on air is an output error; a page in OBS (window.obsstudio, stubbed) says
- * whether its source is visible, a page in CasparCG (its global remove(), stubbed) reports its PLAY and STOP; and the
- * output events reach a real HTTPS receiver.
+ * no display frames) shows as lagging; an image that 404s on air, or a library font the browser cannot load, is an
+ * output error; a page in OBS (window.obsstudio, stubbed) says whether its source is visible, a page in CasparCG (its
+ * global remove(), stubbed) reports its PLAY and STOP, a page in vMix (its name in the user agent) says it is there;
+ * and the output events reach a real HTTPS receiver.
  */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SceneDefinition } from '@onair/protocol';
 import { api, expectStatus, getState, type Api, type Channel } from './helpers/api.js';
+import { sha256, uploadForm } from './helpers/asset-files.js';
 import { launchChromium } from './helpers/browser.js';
 import { installProbe } from './helpers/renderer-probe.js';
 import { lowerThird, scoreboard } from './helpers/renderer-scenes.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { startReceiver, testCertificate, type Receiver } from './helpers/webhook-receiver.js';
 import type { Confirmation } from '../src/outputs/outputs.js';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * A Chromium on Windows as vMix's Web Browser input runs it: vMix adds its name and version to the user agent, which
+ * is all the page can tell it by (renderer/src/host-hooks.ts).
+ */
+const VMIX_USER_AGENT =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 vMix/27';
 
 interface Output {
   id: string;
@@ -69,8 +82,12 @@ async function channelOnAir(extra: SceneDefinition[] = []): Promise<{ channel: C
   return { channel, scenes };
 }
 
-async function openPage(url: string, init?: () => void, probe = false): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 960, height: 540 } });
+async function openPage(
+  url: string,
+  init?: () => void,
+  { probe = false, userAgent }: { probe?: boolean; userAgent?: string } = {},
+): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 960, height: 540 }, userAgent });
   pages.push(page);
   if (probe) await installProbe(page);
   if (init) await page.addInitScript(init);
@@ -149,7 +166,7 @@ describe('output pages', () => {
   // A page says it is alive every 5 s; 12 s without a word is lagging (docs/outputs.md, "Health"): slow by design.
   it('show as lagging while the page cannot paint: its main thread busy, or hidden', { timeout: 90_000 }, async () => {
     const { channel } = await channelOnAir();
-    const page = await openPage(channel.outputUrl, undefined, true);
+    const page = await openPage(channel.outputUrl, undefined, { probe: true });
     const output = await outputWhere(channel.id, (o) => o.health === 'ok');
 
     const busy = page.evaluate(() => {
@@ -195,6 +212,40 @@ describe('output pages', () => {
     expect(JSON.stringify(delivered('output.error', output.id)!.json)).not.toContain(token);
   });
 
+  it('report a library font the browser cannot load as an output error, without the token', async () => {
+    // A damaged WOFF2 (cut short): the library takes it by its signature, as it would from a user; no browser can use it.
+    const whole = fs.readFileSync(require.resolve('@fontsource/inter/files/inter-latin-400-normal.woff2'));
+    const damaged = whole.subarray(0, 400);
+    const up = await uploadForm(server.url, server.key, damaged, 'house.woff2');
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    const path = up.body.path as string;
+    const strap: SceneDefinition = {
+      version: 1,
+      layer: 30,
+      inputs: [],
+      elements: [
+        { type: 'text', name: 'name', x: 0, y: 0, width: 600, height: 80, text: 'Ada', fontSize: 48, fontFamily: path },
+      ],
+      transitions: { in: { type: 'cut', durationMs: 0 }, out: { type: 'cut', durationMs: 0 } },
+      triggers: [],
+    };
+    const { channel, scenes } = await channelOnAir([strap]);
+    await openPage(channel.outputUrl);
+    const output = await outputWhere(channel.id, (o) => o.health === 'ok');
+    expectStatus(await call('POST', `/v1/channels/${channel.id}/program`, { sceneId: scenes[1] }), 200);
+    const failed = await outputWhere(channel.id, (o) => o.health === 'error');
+    expect(failed.errors).toEqual([
+      {
+        at: expect.any(String) as string,
+        message: `font onair-asset-${sha256(damaged)} failed to load`,
+        url: `${server.url}${path}?channel=${channel.id}`,
+      },
+    ]);
+    await expect.poll(() => delivered('output.error', output.id) !== undefined, { timeout: 10_000 }).toBe(true);
+    const token = new URL(channel.outputUrl).searchParams.get('token')!;
+    expect(JSON.stringify(delivered('output.error', output.id)!.json)).not.toContain(token);
+  });
+
   it('inside OBS say whether the source is visible and on program', async () => {
     const { channel } = await channelOnAir();
     await openPage(channel.outputUrl, () => {
@@ -221,5 +272,12 @@ describe('output pages', () => {
     await page.evaluate(() => (window as unknown as { stop(): void }).stop());
     const stopped = await outputWhere(channel.id, (o) => o.active === false && o.layers.length === 0);
     expect(stopped).toMatchObject({ kind: 'casparcg', visible: false });
+  });
+
+  it('inside vMix say so, from the user agent of its browser input', async () => {
+    const { channel } = await channelOnAir();
+    await openPage(channel.outputUrl, undefined, { userAgent: VMIX_USER_AGENT });
+    const listed = await outputWhere(channel.id, (o) => o.layers.length > 0);
+    expect(listed).toMatchObject({ kind: 'vmix', visible: null, active: null });
   });
 });
