@@ -43,7 +43,11 @@ export type ClusterEngine = AnnouncingEngine;
 
 export function createClusterEngine(deps: ClusterEngineDeps): ClusterEngine {
   const { leases, bus, logger } = deps;
-  const frames = new FrameEngine({ ...deps, placement: { ticks: (channelId) => leases.holds(channelId) } });
+  // Ticked once this node holds the lease and installed what it loaded (ownership.ts), not during the load.
+  const frames = new FrameEngine({
+    ...deps,
+    placement: { ticks: (channelId: string): boolean => ownership.owns(channelId) },
+  });
   const { host } = frames;
   const ownership = new Ownership({ leases, host, loadChannel: deps.loadChannel, logger, beatMs: deps.beatMs });
   const following = new Following({ broker: deps.broker, host, ownership, logger });

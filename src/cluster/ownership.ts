@@ -4,7 +4,9 @@
  * placement asks leases.holds()), and this module moves channels in and out of that set:
  *
  * - each beat renews and claims leases; a channel acquired is loaded from Postgres (the last committed tick: nothing
- *   acknowledged is lost) and installed in the engine, which ticks it from there;
+ *   acknowledged is lost) and installed in the engine, which ticks it from there. Not before: an op applied to the
+ *   old copy during the load would be committed, then undone by installing what the load read (owns() is false
+ *   meanwhile, so ops wait for the installed channel);
  * - a lease lost (taken over, or refused by a tick's fence between beats) or given up (over this node's share)
  *   demotes the channel: what was queued on it is refused with reason `channel_moved`, and it is loaded afresh as a
  *   copy that follows its new owner (following.ts);
@@ -26,8 +28,10 @@ export interface OwnershipDeps {
 }
 
 export class Ownership {
-  /** Channels being loaded, with the structural changes made meanwhile. */
-  private readonly loading = new Map<string, (() => void)[]>();
+  /** Channels being loaded, with the structural changes made meanwhile: one list per load (a reload and a takeover may overlap). */
+  private readonly loading = new Map<string, Set<(() => void)[]>>();
+  /** Channels whose lease this node took, until what the load read is installed. */
+  private readonly taking = new Set<string>();
   private readonly reloading = new Map<string, Promise<void>>();
   private readonly installedListeners: ((channelId: string) => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -36,14 +40,14 @@ export class Ownership {
 
   constructor(private readonly deps: OwnershipDeps) {}
 
-  /** Whether this node ticks the channel now. */
+  /** Whether this node ticks the channel now: it holds the lease, and the channel it loaded is installed. */
   owns(channelId: string): boolean {
-    return this.deps.leases.holds(channelId);
+    return this.deps.leases.holds(channelId) && !this.taking.has(channelId);
   }
 
-  /** Whether the channel's copy is being loaded afresh (its owner's frames are not applied meanwhile). */
+  /** Whether the channel is being loaded afresh, as a copy or taken over (its owner's frames are not applied meanwhile). */
   isReloading(channelId: string): boolean {
-    return this.reloading.has(channelId);
+    return this.reloading.has(channelId) || this.taking.has(channelId);
   }
 
   /** `listener` runs each time a channel loaded from Postgres was installed (taken over or reloaded). */
@@ -53,7 +57,7 @@ export class Ownership {
 
   /** A structural change to the channel, just applied: applied again after the load in progress, if one is. */
   whileLoading(channelId: string, again: () => void): void {
-    this.loading.get(channelId)?.push(again);
+    for (const replay of this.loading.get(channelId) ?? []) replay.push(again);
   }
 
   /** Claims this node's share now, then every `beatMs`. */
@@ -94,7 +98,7 @@ export class Ownership {
     if (running) return running;
     const done = this.load(channelId)
       .then(({ stored, replay }) => {
-        if (!stored || this.owns(channelId) || this.stopped || !this.deps.host.position(channelId)) return;
+        if (!stored || this.deps.leases.holds(channelId) || this.stopped || !this.deps.host.position(channelId)) return;
         this.install(stored, replay);
       })
       .catch((err: unknown) => this.deps.logger.warn({ err, channelId }, 'channel reload failed'))
@@ -112,6 +116,7 @@ export class Ownership {
   private async runBeat(): Promise<void> {
     try {
       const { acquired, lost, surplus } = await this.deps.leases.beat();
+      for (const id of acquired.keys()) this.taking.add(id);
       for (const id of lost) {
         if (!this.deps.host.position(id)) continue; // deleted: its lease went with it
         this.deps.logger.warn({ channelId: id }, 'channel lease lost: another node ticks it now');
@@ -133,7 +138,12 @@ export class Ownership {
   }
 
   private async takeOver(channelId: string): Promise<void> {
-    const { stored, replay } = await this.load(channelId);
+    const loaded = await this.load(channelId).catch((err: unknown) => {
+      this.deps.logger.warn({ err, channelId }, 'channel not loaded: its lease is given up');
+      return { stored: undefined, replay: [] };
+    });
+    this.taking.delete(channelId);
+    const { stored, replay } = loaded;
     if (!stored) {
       await this.deps.leases.release([channelId]);
       return;
@@ -145,11 +155,14 @@ export class Ownership {
 
   private async load(channelId: string): Promise<{ stored: StoredChannel | undefined; replay: (() => void)[] }> {
     const replay: (() => void)[] = [];
-    this.loading.set(channelId, replay);
+    let loads = this.loading.get(channelId);
+    if (!loads) this.loading.set(channelId, (loads = new Set()));
+    loads.add(replay);
     try {
       return { stored: await this.deps.loadChannel(channelId), replay };
     } finally {
-      this.loading.delete(channelId);
+      loads.delete(replay);
+      if (loads.size === 0 && this.loading.get(channelId) === loads) this.loading.delete(channelId);
     }
   }
 
