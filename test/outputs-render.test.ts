@@ -185,21 +185,42 @@ describe('output pages', () => {
     await outputWhere(channel.id, (o) => o.health === 'ok');
   });
 
-  it('report an image that 404s on air as an output error, without the token', async () => {
-    const missing = `/assets/${'0'.repeat(64)}.png`;
-    const crest: SceneDefinition = {
+  /** A page on air, then a scene of `element` alone on layer 30 taken: the output once it reports an error. */
+  async function takeFailing(element: SceneDefinition['elements'][number]) {
+    const definition: SceneDefinition = {
       version: 1,
       layer: 30,
       inputs: [],
-      elements: [{ type: 'image', name: 'crest', x: 0, y: 0, width: 200, height: 200, src: missing }],
+      elements: [element],
       transitions: { in: { type: 'cut', durationMs: 0 }, out: { type: 'cut', durationMs: 0 } },
       triggers: [],
     };
-    const { channel, scenes } = await channelOnAir([crest]);
+    const { channel, scenes } = await channelOnAir([definition]);
     await openPage(channel.outputUrl);
     const output = await outputWhere(channel.id, (o) => o.health === 'ok');
     expectStatus(await call('POST', `/v1/channels/${channel.id}/program`, { sceneId: scenes[1] }), 200);
     const failed = await outputWhere(channel.id, (o) => o.health === 'error');
+    return { channel, output, failed };
+  }
+
+  /** The output.error webhook came for the output, and never carries the output token. */
+  async function expectErrorHookWithoutToken(channel: { outputUrl: string }, output: { id: string }) {
+    await expect.poll(() => delivered('output.error', output.id) !== undefined, { timeout: 10_000 }).toBe(true);
+    const token = new URL(channel.outputUrl).searchParams.get('token')!;
+    expect(JSON.stringify(delivered('output.error', output.id)!.json)).not.toContain(token);
+  }
+
+  it('report an image that 404s on air as an output error, without the token', async () => {
+    const missing = `/assets/${'0'.repeat(64)}.png`;
+    const { channel, output, failed } = await takeFailing({
+      type: 'image',
+      name: 'crest',
+      x: 0,
+      y: 0,
+      width: 200,
+      height: 200,
+      src: missing,
+    });
     expect(failed.errors).toEqual([
       {
         at: expect.any(String) as string,
@@ -207,9 +228,7 @@ describe('output pages', () => {
         url: `${server.url}${missing}?channel=${channel.id}`,
       },
     ]);
-    await expect.poll(() => delivered('output.error', output.id) !== undefined, { timeout: 10_000 }).toBe(true);
-    const token = new URL(channel.outputUrl).searchParams.get('token')!;
-    expect(JSON.stringify(delivered('output.error', output.id)!.json)).not.toContain(token);
+    await expectErrorHookWithoutToken(channel, output);
   });
 
   it('report a library font the browser cannot load as an output error, without the token', async () => {
@@ -219,21 +238,17 @@ describe('output pages', () => {
     const up = await uploadForm(server.url, server.key, damaged, 'house.woff2');
     expect(up.status, JSON.stringify(up.body)).toBe(201);
     const path = up.body.path as string;
-    const strap: SceneDefinition = {
-      version: 1,
-      layer: 30,
-      inputs: [],
-      elements: [
-        { type: 'text', name: 'name', x: 0, y: 0, width: 600, height: 80, text: 'Ada', fontSize: 48, fontFamily: path },
-      ],
-      transitions: { in: { type: 'cut', durationMs: 0 }, out: { type: 'cut', durationMs: 0 } },
-      triggers: [],
-    };
-    const { channel, scenes } = await channelOnAir([strap]);
-    await openPage(channel.outputUrl);
-    const output = await outputWhere(channel.id, (o) => o.health === 'ok');
-    expectStatus(await call('POST', `/v1/channels/${channel.id}/program`, { sceneId: scenes[1] }), 200);
-    const failed = await outputWhere(channel.id, (o) => o.health === 'error');
+    const { channel, output, failed } = await takeFailing({
+      type: 'text',
+      name: 'name',
+      x: 0,
+      y: 0,
+      width: 600,
+      height: 80,
+      text: 'Ada',
+      fontSize: 48,
+      fontFamily: path,
+    });
     expect(failed.errors).toEqual([
       {
         at: expect.any(String) as string,
@@ -241,9 +256,7 @@ describe('output pages', () => {
         url: `${server.url}${path}?channel=${channel.id}`,
       },
     ]);
-    await expect.poll(() => delivered('output.error', output.id) !== undefined, { timeout: 10_000 }).toBe(true);
-    const token = new URL(channel.outputUrl).searchParams.get('token')!;
-    expect(JSON.stringify(delivered('output.error', output.id)!.json)).not.toContain(token);
+    await expectErrorHookWithoutToken(channel, output);
   });
 
   it('inside OBS say whether the source is visible and on program', async () => {

@@ -1,7 +1,7 @@
 /**
  * Which channels this node ticks (docs/architecture/several-nodes.md, "Ownership"): those whose lease it holds
  * (channel-leases.ts). Every node holds every channel in its engine; the engine ticks only the owned ones (its
- * placement asks leases.holds()), and this module moves channels in and out of that set:
+ * placement asks owns(): the lease held and the load installed), and this module moves channels in and out of that set:
  *
  * - each beat renews and claims leases; a channel acquired is loaded from Postgres (the last committed tick: nothing
  *   acknowledged is lost) and installed in the engine, which ticks it from there. Not before: an op applied to the
